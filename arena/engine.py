@@ -1,0 +1,218 @@
+"""The rules protocol every game implements, variant parameters, and the game registry."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from arena.api import Action, Event
+from arena.cards import Card
+from arena.errors import PlayersError, UnknownGameError, VariantError
+from arena.values import parse_value
+
+
+class ScoreOrder(enum.Enum):
+    """Whether a higher or a lower score is better."""
+
+    HIGHER_WINS = "higher"
+    LOWER_WINS = "lower"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game came out: per-seat scores, which way they rank, a game summary."""
+
+    scores: tuple[float, ...]
+    order: ScoreOrder
+    turns: int
+    final: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """An event and the seats that may see it (None: everyone)."""
+
+    event: Event
+    visible_to: frozenset[int] | None
+
+
+class State(ABC):
+    """One game in progress: a deterministic state machine driven by the match loop.
+
+    At any point `to_act()` names the seats that must decide now (one for turn-based play, several
+    for simultaneous decisions, none once the game is over). Everything that happens is appended to
+    `log` with its visibility; the match loop hands each seat the events it may see.
+    """
+
+    log: list[Logged]
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now; empty when the game is over."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions of a seat that must decide now."""
+
+    @abstractmethod
+    def view(self, seat: int) -> Any:
+        """An immutable value holding only what `seat` may know of the current state."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Carry out one seat's legal action (turn-based play)."""
+
+    def apply_joint(self, actions: Mapping[int, Action]) -> None:
+        """Carry out simultaneous legal actions, one per seat in `to_act()`."""
+        raise NotImplementedError(f"{type(self).__name__} has no simultaneous decisions")
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """Scores and summary of the finished game."""
+
+    @abstractmethod
+    def visible_cards(self, seat: int) -> Collection[Card]:
+        """Every card `seat` may see face up right now (the conformance test checks views)."""
+
+    def narrate_deal(self) -> list[str]:
+        """Lines showing spectators the table as dealt."""
+        return []
+
+    def narrate(self, event: Event, names: Sequence[str]) -> list[str]:
+        """Lines telling spectators what `event` did, at most 80 columns wide."""
+        return [f"{event.kind}: {event.to_json()}"]
+
+
+@dataclass(frozen=True)
+class Params:
+    """Base of a game's variant parameters; subclasses are frozen dataclasses."""
+
+    def validate(self) -> None:
+        """Raise VariantError naming the parameter when values do not combine."""
+
+    def players_allowed(self) -> range:
+        """How many seats this variant can take."""
+        return range(1, 2)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The parameters as JSON-ready values."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+class Game(ABC):
+    """A game family: its name, variant parameters, named presets, and how to deal a new game."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    params_type: ClassVar[type[Params]]
+    presets: ClassVar[Mapping[str, Params]]
+    default_preset: ClassVar[str]
+
+    @abstractmethod
+    def new_state(self, params: Params, players: int, rng: random.Random) -> State:
+        """Deal a new game for `players` seats; all chance comes from `rng`."""
+
+    def variant(self, preset: str | None = None,
+                overrides: Mapping[str, str] | None = None) -> Variant:
+        """Resolve a preset name plus `key=value` overrides into validated parameters."""
+        name = preset or self.default_preset
+        if name not in self.presets:
+            known = ", ".join(self.presets)
+            raise VariantError(f"unknown variant {name!r} for {self.name} (known: {known})")
+        params = self.presets[name]
+        if overrides:
+            params = override_params(params, overrides, where=f"{self.name} variant {name!r}")
+        params.validate()
+        label = name + "".join(f",{k}={v}" for k, v in sorted((overrides or {}).items()))
+        return Variant(self, label, params)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A game with resolved parameters, ready to deal."""
+
+    game: Game
+    label: str
+    params: Params
+
+    def check_players(self, players: int) -> None:
+        """Raise PlayersError unless this variant can seat `players`."""
+        allowed = self.params.players_allowed()
+        if players not in allowed:
+            raise PlayersError(
+                f"{self.game.name} variant {self.label!r} takes {_span(allowed)} players, "
+                f"not {players}")
+
+
+def _span(allowed: range) -> str:
+    lo, hi = allowed.start, allowed.stop - 1
+    return str(lo) if lo == hi else f"{lo} to {hi}"
+
+
+def override_params(params: Params, overrides: Mapping[str, str], where: str) -> Params:
+    """Return `params` with fields replaced by values parsed from text, typed by the field."""
+    hints = typing.get_type_hints(type(params))
+    names = {f.name for f in dataclasses.fields(params)}
+    changes: dict[str, Any] = {}
+    for raw_key, text in overrides.items():
+        key = raw_key.replace("-", "_")
+        if key not in names:
+            known = ", ".join(sorted(n.replace("_", "-") for n in names))
+            raise VariantError(f"{where}: unknown parameter {raw_key!r} (known: {known})")
+        try:
+            changes[key] = parse_value(hints[key], text)
+        except ValueError as exc:
+            raise VariantError(f"{where}: parameter {raw_key!r}: {exc}") from None
+    return dataclasses.replace(params, **changes)
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def rank_scores(scores: Sequence[float], order: ScoreOrder,
+                forfeited: Collection[int] = ()) -> tuple[int, ...]:
+    """Competition ranks (1 = best, ties share a rank, next rank skips); forfeits rank last."""
+    sign = -1 if order is ScoreOrder.HIGHER_WINS else 1
+    live = [s for s in range(len(scores)) if s not in forfeited]
+    ranks = [0] * len(scores)
+    for seat in live:
+        ranks[seat] = 1 + sum(1 for o in live if sign * scores[o] < sign * scores[seat])
+    for seat in forfeited:
+        ranks[seat] = len(live) + 1
+    return tuple(ranks)
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry under its name."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def all_games() -> Iterator[Game]:
+    """Every registered game, by name."""
+    _load_builtin_games()
+    return iter(sorted(_REGISTRY.values(), key=lambda g: g.name))
+
+
+def find_game(name: str) -> Game:
+    """The registered game called `name`, or UnknownGameError listing the known ones."""
+    _load_builtin_games()
+    game = _REGISTRY.get(name.lower())
+    if game is None:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+    return game
+
+
+def _load_builtin_games() -> None:
+    import arena.games  # noqa: F401  (importing registers every bundled game)

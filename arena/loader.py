@@ -1,0 +1,200 @@
+"""Bot specs: a registered name, 'package.module:Class' or 'path/file.py:Class', with parameters.
+
+Parameters follow the last colon as comma-separated `key=value` pairs (`forgetful:recall=0.6`);
+each is parsed by the annotation of the matching `__init__` argument of the bot class.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+import typing
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from arena.api import Bot
+from arena.errors import BotSpecError
+from arena.values import parse_assignments, parse_value
+
+ENTRY_POINT_GROUP = "arena.bots"
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A resolved bot spec: a display name and how to make a fresh instance for every game."""
+
+    spec: str
+    name: str
+    cls: type[Bot]
+    params: dict[str, Any] = field(default_factory=dict)
+    origin: str = ""
+
+    def make(self) -> Bot:
+        """A new bot instance with the spec's parameters."""
+        return self.cls(**self.params)
+
+    def plays(self, game: str) -> bool:
+        """Whether the bot declares it can play `game`."""
+        games = getattr(self.cls, "games", ("*",))
+        return "*" in games or game in games
+
+
+@dataclass(frozen=True)
+class RegisteredBot:
+    """A bot registered under the 'arena.bots' entry point group."""
+
+    name: str
+    target: str
+    distribution: str
+
+    def load(self) -> type[Bot]:
+        """Import the bot class."""
+        return _import_attribute(self.target, f"registered bot {self.name!r}")
+
+
+def registered_bots() -> Iterator[RegisteredBot]:
+    """Every bot registered by an installed distribution, by name."""
+    found = entry_points(group=ENTRY_POINT_GROUP)
+    for ep in sorted(found, key=lambda e: e.name):
+        dist = ep.dist.name if ep.dist is not None else "?"
+        yield RegisteredBot(ep.name, ep.value, dist)
+
+
+def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
+    """Turn a spec into a BotSpec, or raise BotSpecError naming the spec and what is wrong."""
+    text = spec.strip()
+    if not text:
+        raise BotSpecError("empty bot spec")
+    target, params_text = _split_params(text)
+    cls, name, origin = _find_class(target, text)
+    params = _bind_params(cls, params_text, text)
+    display = name + (f":{params_text}" if params_text else "")
+    resolved = BotSpec(text, display, cls, params, origin)
+    try:
+        resolved.make()
+    except Exception as exc:
+        raise BotSpecError(f"bot spec {text!r}: creating {cls.__name__} raised "
+                           f"{type(exc).__name__}: {_first_line(exc)}") from None
+    if game is not None and not resolved.plays(game):
+        games = ", ".join(getattr(cls, "games", ()))
+        raise BotSpecError(f"bot spec {text!r}: {cls.__name__} plays {games}, not {game}")
+    return resolved
+
+
+def _split_params(text: str) -> tuple[str, str]:
+    head, sep, tail = text.rpartition(":")
+    if sep and "=" in tail:
+        return head, tail
+    if "=" in text and ":" not in text:
+        raise BotSpecError(f"bot spec {text!r}: parameters follow a colon, e.g. 'forgetful:recall=0.6'")
+    return text, ""
+
+
+def _find_class(target: str, spec: str) -> tuple[type[Bot], str, str]:
+    """The class a target names, its display name and where it comes from."""
+    if ":" not in target:
+        registered = {b.name: b for b in registered_bots()}
+        if target not in registered:
+            known = ", ".join(registered) or "none installed"
+            raise BotSpecError(f"bot spec {spec!r}: no registered bot {target!r} (known: {known}); "
+                               f"use 'package.module:Class' or 'path/file.py:Class'")
+        bot = registered[target]
+        cls = _check_bot_class(bot.load(), spec)
+        return cls, target, f"{bot.distribution} ({bot.target})"
+    where, _, class_name = target.rpartition(":")
+    if not class_name.isidentifier():
+        raise BotSpecError(f"bot spec {spec!r}: {class_name!r} is not a class name")
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        module = _import_file(Path(where), spec)
+        name, origin = f"{Path(where).stem}:{class_name}", str(Path(where))
+    else:
+        module = _import_module(where, spec)
+        name, origin = f"{where}:{class_name}", where
+    obj = getattr(module, class_name, None)
+    if obj is None:
+        raise BotSpecError(f"bot spec {spec!r}: no class {class_name!r} in {where}")
+    return _check_bot_class(obj, spec), name, origin
+
+
+def _check_bot_class(obj: Any, spec: str) -> type[Bot]:
+    if not (inspect.isclass(obj) and issubclass(obj, Bot)):
+        what = obj.__name__ if inspect.isclass(obj) else type(obj).__name__ + " object"
+        raise BotSpecError(f"bot spec {spec!r}: {what} is not a bot (subclass arena.api.Bot)")
+    return obj
+
+
+def _import_file(path: Path, spec: str) -> Any:
+    if not path.is_file():
+        raise BotSpecError(f"bot spec {spec!r}: file {str(path)!r} not found")
+    module_name = f"arena_user_bot_{abs(hash(str(path.resolve())))}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise BotSpecError(f"bot spec {spec!r}: cannot import {str(path)!r}")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise BotSpecError(f"bot spec {spec!r}: importing {str(path)!r} raised "
+                           f"{type(exc).__name__}: {_first_line(exc)}") from None
+    return module
+
+
+def _import_module(name: str, spec: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and name.startswith(exc.name):
+            raise BotSpecError(f"bot spec {spec!r}: no module named {name!r}") from None
+        raise BotSpecError(f"bot spec {spec!r}: importing {name!r} raised "
+                           f"ModuleNotFoundError: {_first_line(exc)}") from None
+    except Exception as exc:
+        raise BotSpecError(f"bot spec {spec!r}: importing {name!r} raised "
+                           f"{type(exc).__name__}: {_first_line(exc)}") from None
+
+
+def _import_attribute(target: str, what: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    module = _import_module(module_name, what)
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise BotSpecError(f"{what}: no {attr!r} in {module_name}") from None
+
+
+def _bind_params(cls: type[Bot], text: str, spec: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        raw = parse_assignments(text, f"bot spec {spec!r}")
+    except ValueError as exc:
+        raise BotSpecError(str(exc)) from None
+    init: Callable[..., Any] = cls.__init__
+    accepted = {n: p for n, p in inspect.signature(init).parameters.items()
+                if n != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    hints = typing.get_type_hints(init)
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in accepted:
+            known = ", ".join(accepted) or "none"
+            raise BotSpecError(f"bot spec {spec!r}: {cls.__name__} has no parameter {key!r} "
+                               f"(parameters: {known})")
+        try:
+            params[name] = parse_value(hints.get(name, str), value)
+        except ValueError as exc:
+            raise BotSpecError(f"bot spec {spec!r}: parameter {key!r}: {exc}") from None
+    return params
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else ""

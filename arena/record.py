@@ -1,0 +1,74 @@
+"""What a finished game leaves behind: the game record and the faults in it."""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+class FaultKind(enum.Enum):
+    """How a bot misbehaved."""
+
+    EXCEPTION = "exception"
+    ILLEGAL = "illegal"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A bot's misbehaviour: which seat, at which decision, what kind, and a one-line detail."""
+
+    seat: int
+    decision: int
+    kind: FaultKind
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"seat": self.seat, "decision": self.decision, "kind": self.kind.value,
+                "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game: enough to identify it, replay it, and rate the seats."""
+
+    game: str
+    variant: str
+    seed: int
+    seats: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    turns: int
+    faults: tuple[Fault, ...]
+    final: Mapping[str, Any]
+    duration: float | None = None
+
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict with fixed key order; `duration` only when `timings` is asked for."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "variant": self.variant,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "scores": [_number(s) for s in self.scores],
+            "ranks": list(self.ranks),
+            "turns": self.turns,
+            "faults": [f.to_json() for f in self.faults],
+            "final": dict(self.final),
+        }
+        if timings and self.duration is not None:
+            out["duration"] = round(self.duration, 6)
+        return out
+
+    def to_line(self, timings: bool = False) -> str:
+        """The record as one compact JSON line."""
+        return json.dumps(self.to_json(timings), separators=(",", ":"), ensure_ascii=False)
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value

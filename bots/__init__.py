@@ -1,0 +1,1 @@
+"""The bundled bots, registered as entry points of group 'arena.bots'."""
