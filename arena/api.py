@@ -8,7 +8,7 @@ value built for its seat; an action is a plain value taken from `obs.legal`.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -20,6 +20,11 @@ Action = Hashable
 """An action is a plain hashable value (an int position, a string, a tuple) from `obs.legal`."""
 
 ViewT = TypeVar("ViewT")
+MemoT = TypeVar("MemoT")
+
+
+def _same(card: Card) -> Any:
+    return card
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,7 @@ class Remove(Event):
 
 @dataclass(frozen=True, slots=True)
 class Move(Event):
-    """Face-down cards changed places; `swaps` lists the exchanged positions, or is None if hidden."""
+    """Face-down cards changed places: `swaps` lists the exchanged positions (None if hidden)."""
 
     count: int
     swaps: tuple[tuple[int, int], ...] | None
@@ -82,7 +87,7 @@ class GameInfo:
 
 @dataclass(frozen=True, slots=True)
 class Observation(Generic[ViewT]):
-    """One decision: the legal actions, the events seen since the last decision, the visible state."""
+    """One decision: the legal actions, the events since the last decision, the visible state."""
 
     seat: int
     legal: tuple[Action, ...]
@@ -126,24 +131,27 @@ class Bot:
         """Called once when the game is over."""
 
 
-class Recall:
+class Recall(Generic[MemoT]):
     """Perfect memory of a layout: feed it every observation's events, ask where cards are.
 
     It understands the layout events `Reveal`, `Remove` and `Move`. After a `Move` whose swaps are
     hidden it keeps what it knew, which may now be stale: a later `Reveal` corrects a position.
+    `remember` turns each card seen into what is stored (the card itself by default; a bot may
+    keep something cheaper to compare, such as a match key).
     """
 
-    __slots__ = ("cards",)
+    __slots__ = ("cards", "remember")
 
-    def __init__(self) -> None:
-        self.cards: dict[int, Card] = {}
+    def __init__(self, remember: Callable[[Card], MemoT] = _same) -> None:  # type: ignore[assignment]
+        self.cards: dict[int, MemoT] = {}
+        self.remember = remember
 
     def update(self, events: Iterable[Event]) -> None:
         """Apply events in order."""
-        cards = self.cards
+        cards, remember = self.cards, self.remember
         for ev in events:
             if isinstance(ev, Reveal):
-                cards[ev.position] = ev.card
+                cards[ev.position] = remember(ev.card)
             elif isinstance(ev, Remove):
                 for pos in ev.positions:
                     cards.pop(pos, None)
@@ -155,8 +163,8 @@ class Recall:
                     if cb is not None:
                         cards[a] = cb
 
-    def card_at(self, position: int) -> Card | None:
-        """The card last seen at `position`, if any."""
+    def card_at(self, position: int) -> MemoT | None:
+        """What was last seen at `position`, if anything."""
         return self.cards.get(position)
 
     def __contains__(self, position: object) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.errors import ArenaError
 
@@ -34,6 +34,7 @@ class Suit(enum.Enum):
         return _SYMBOLS[self]
 
 
+_SUIT_NUMBERS = {None: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3, Suit.SPADES: 4}
 _SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 
 
@@ -74,10 +75,22 @@ class Card:
     rank: Rank
     suit: Suit | None = None
     joker_colour: Colour | None = None
+    _hash: int = field(init=False, repr=False, compare=False)
+    _colour: Colour | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise ValueError(f"a joker has no suit and every other card has one: {self!r}")
+        # Cards are hashed constantly by memory bots; enum hashing is slow, so hash once.
+        # Built from ints only, so equal cards hash alike in every process (str hashes are salted).
+        suit = _SUIT_NUMBERS[self.suit]
+        colour = 0 if self.joker_colour is None else 1 + (self.joker_colour is Colour.RED)
+        object.__setattr__(self, "_hash", self.rank.value * 16 + suit * 4 + colour)
+        face = self.joker_colour if self.suit is None else self.suit.colour
+        object.__setattr__(self, "_colour", face)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_joker(self) -> bool:
@@ -87,7 +100,7 @@ class Card:
     @property
     def colour(self) -> Colour | None:
         """The face colour; a joker's colour is its own (or None when unspecified)."""
-        return self.joker_colour if self.suit is None else self.suit.colour
+        return self._colour
 
     def __str__(self) -> str:
         if self.suit is None:

@@ -91,7 +91,8 @@ def _split_params(text: str) -> tuple[str, str]:
     if sep and "=" in tail:
         return head, tail
     if "=" in text and ":" not in text:
-        raise BotSpecError(f"bot spec {text!r}: parameters follow a colon, e.g. 'forgetful:recall=0.6'")
+        raise BotSpecError(
+            f"bot spec {text!r}: parameters follow a colon, e.g. 'forgetful:recall=0.6'")
     return text, ""
 
 

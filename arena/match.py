@@ -17,6 +17,7 @@ from arena.api import Action, Bot, Event, GameInfo, Observation, Result
 from arena.engine import Logged, State, Variant, rank_scores
 from arena.record import Fault, FaultKind, GameRecord
 
+
 class Watcher(Protocol):
     """A spectator: told about the deal, then about the public events after every action."""
 
@@ -53,7 +54,8 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
         autopilots[seat] = random.Random(f"autopilot:{seed}:{seat}")
 
     for seat, bot in enumerate(bots):
-        info = GameInfo(variant.game.name, variant.label, params, seat, players, bot_rng(seed, seat))
+        rng = bot_rng(seed, seat)
+        info = GameInfo(variant.game.name, variant.label, params, seat, players, rng)
         try:
             bot.start(info)
         except (Exception, SystemExit) as exc:
@@ -98,7 +100,8 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
         try:
             bot.end(result)
         except (Exception, SystemExit) as exc:
-            faults.append(Fault(seat, decisions, FaultKind.EXCEPTION, f"end raised {_describe(exc)}"))
+            detail = f"end raised {_describe(exc)}"
+            faults.append(Fault(seat, decisions, FaultKind.EXCEPTION, detail))
     return GameRecord(
         game=variant.game.name, variant=variant.label, seed=seed, seats=tuple(names),
         scores=outcome.scores, ranks=ranks, turns=outcome.turns, faults=tuple(faults),

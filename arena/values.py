@@ -9,7 +9,7 @@ from typing import Any
 
 
 def parse_value(kind: Any, text: str) -> Any:
-    """Parse `text` as `kind` (bool, int, float, str, an enum, or X | None); ValueError if it isn't."""
+    """Parse `text` as `kind` (bool, int, float, str, an enum, or X | None), else ValueError."""
     if typing.get_origin(kind) in (typing.Union, types.UnionType):
         if text.strip().lower() in ("none", ""):
             return None

@@ -28,7 +28,7 @@ class FadingMemory(TableMemory):
             if isinstance(ev, Reveal):
                 known.pop(ev.position, None)  # re-seen: becomes the freshest memory, or is lost
                 if self.rng.random() < self.recall_probability:
-                    known[ev.position] = ev.card
+                    known[ev.position] = self.key(ev.card)
             else:
                 self.recall.update((ev,))
             if isinstance(ev, Remove | Reveal) and self.capacity:

@@ -11,9 +11,9 @@ from bots.table_memory import TableMemory
 
 
 class GreedyBot(Bot):
-    """Takes a remembered set if there is one; otherwise turns up unseen cards, taking mates it knows.
+    """Takes a remembered set if there is one; else turns up unseen cards, taking mates it knows.
 
-    In the duel it answers with the twin when it knows where it is, and flips unseen cards otherwise.
+    In the duel it answers with the twin when it knows where it is, else flips an unseen card.
     """
 
     games: ClassVar[tuple[str, ...]] = ("concentration",)
@@ -35,10 +35,9 @@ class GreedyBot(Bot):
         memory = self.memory
         if view.role is Role.ANSWER or view.face_up:
             up_cards = [c for p in view.face_up if isinstance(c := view.cells[p], Card)]
-            if memory.turn_can_succeed(up_cards):
-                mates = memory.mates(up_cards, legal)
-                if mates:
-                    return mates[0]
+            mates = memory.mates(up_cards, legal)
+            if mates:
+                return mates[0]
         elif (known := memory.known_set(legal)) is not None:
             return known[0]
         return self.explore(obs, legal)

@@ -79,6 +79,8 @@ def cards_match(a: Card, b: Card, rule: MatchRule) -> bool:
 
 def is_set(cards: tuple[Card, ...] | list[Card], rule: MatchRule) -> bool:
     """Whether every two of `cards` match."""
+    if len(cards) == 2:
+        return cards_match(cards[0], cards[1], rule)
     return all(cards_match(a, b, rule) for a, b in combinations(cards, 2))
 
 
@@ -250,20 +252,26 @@ class ConcentrationView:
 class ConcentrationState(State):
     """A game of Concentration in progress."""
 
-    def __init__(self, params: ConcentrationParams, players: int, rng: random.Random) -> None:
+    def __init__(self, params: ConcentrationParams, players: int, rng: random.Random,
+                 layout: Sequence[Card] | None = None) -> None:
+        """Deal from `rng`, or lay out `layout` (cards by position, for stacked-deck tests)."""
         self.params = params
         self.players = players
         self.rng = rng
         self.rule = params.match
         self.log: list[Logged] = []
         cards, self.backs = _deal(params, rng)
+        if layout is not None:
+            if sorted(map(str, layout)) != sorted(map(str, cards)):
+                raise ValueError("a stacked layout must hold exactly the variant's cards")
+            cards = list(layout)
         self.cards: list[Card | None] = list(cards)
         self.size = len(cards)
         self.cells: list[Card | Back | None] = list(self.backs)  # the public layout
-        # by position: turned face up since its card last moved (what the stall rule asks)
+        # by position: turned face up since its card last moved (what the no-idle rule asks)
         self.seen = [False] * self.size
-        self.live = [list(range(f * self.size // params.fields, (f + 1) * self.size // params.fields))
-                     for f in range(params.fields)]
+        per = self.size // params.fields
+        self.live = [list(range(f * per, (f + 1) * per)) for f in range(params.fields)]
         self.up: list[int] = []
         self.points = [0] * players
         self.sets = [0] * players
@@ -293,6 +301,9 @@ class ConcentrationState(State):
             return tuple(live)
         if len(up) == self.params.set_size - 1 and not self.turn_revealed_new:
             return self._last_flip_choices(live)
+        if len(up) == 1 and up[0] in live:
+            i = live.index(up[0])
+            return (*live[:i], *live[i + 1:])
         return tuple(p for p in live if p not in up)
 
     def _last_flip_choices(self, live: list[int]) -> tuple[int, ...]:
@@ -485,11 +496,19 @@ def _cell_text(card: Card | None, back: Back, shown: Card | None) -> str:
     return {Back.PLAIN: "##", Back.RED: "r#", Back.BLUE: "b#"}[back]
 
 
+def layout_backs(params: ConcentrationParams) -> tuple[Back, ...]:
+    """The back of the card at each position: a checkerboard of red and blue, or all plain."""
+    size = params.field_size * params.fields
+    if not params.checkerboard:
+        return (Back.PLAIN,) * size
+    return tuple(Back.RED if (p // params.cols + p % params.cols) % 2 == 0 else Back.BLUE
+                 for p in range(size))
+
+
 def _deal(params: ConcentrationParams, rng: random.Random) -> tuple[list[Card], tuple[Back, ...]]:
     """Shuffle and lay out the cards; returns the cards by position and the backs by position."""
+    backs = layout_backs(params)
     if params.checkerboard:
-        backs = tuple(Back.RED if (p // params.cols + p % params.cols) % 2 == 0 else Back.BLUE
-                      for p in range(params.rows * params.cols))
         packs = {Back.RED: standard_deck(params.jokers), Back.BLUE: standard_deck(params.jokers)}
         for pack in packs.values():
             rng.shuffle(pack)
@@ -500,10 +519,10 @@ def _deal(params: ConcentrationParams, rng: random.Random) -> tuple[list[Card], 
             pack = standard_deck(params.jokers)
             rng.shuffle(pack)
             cards += pack
-        return cards, (Back.PLAIN,) * len(cards)
+        return cards, backs
     cards = standard_deck(params.jokers) * params.decks
     rng.shuffle(cards)
-    return cards, (Back.PLAIN,) * len(cards)
+    return cards, backs
 
 
 def _chips(points: list[int], scoring: Scoring) -> list[int]:
