@@ -141,7 +141,9 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 def standard_deck(jokers: bool = False) -> list[Card]:
     """A new 52-card pack in suit-then-rank order, plus a red and a black joker if asked."""
-    cards = [Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER]
-    if jokers:
-        cards += [Card(Rank.JOKER, None, Colour.RED), Card(Rank.JOKER, None, Colour.BLACK)]
-    return cards
+    return list(_PACK_WITH_JOKERS if jokers else _PACK)
+
+
+_PACK = tuple(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER)
+_PACK_WITH_JOKERS = (*_PACK, Card(Rank.JOKER, None, Colour.RED),
+                     Card(Rank.JOKER, None, Colour.BLACK))

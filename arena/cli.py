@@ -3,18 +3,59 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from arena.errors import ArenaError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+if TYPE_CHECKING:
+    from arena.record import GameRecord
+    from arena.session import SeriesTally
+
+PER_GAME_LINES = 20
+"""Without --json, a line per game is printed for series of at most this many games."""
+
+
+class OneLineErrors(TyperGroup):
+    """Every usage mistake and ArenaError ends as one line on stderr and exit code 2."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command line, turning errors into one line each."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        from typer._click.exceptions import ClickException, NoArgsIsHelpError
+
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except NoArgsIsHelpError as exc:
+            typer.echo(exc.format_message())
+            sys.exit(0)
+        except ClickException as exc:
+            where = getattr(getattr(exc, "ctx", None), "command_path", "arena")
+            message = exc.format_message().rstrip(".")
+            typer.echo(f"arena: error: {message} (see '{where} --help')", err=True)
+            sys.exit(exc.exit_code)
+        except ArenaError as exc:
+            _say_error(str(exc))
+            sys.exit(2)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
                   help="Card Arena: AI bots play memory and children's card games.")
 
 
-def _fail(message: str) -> None:
+def _say_error(message: str) -> None:
     typer.echo(f"arena: error: {message}", err=True)
+
+
+def _fail(message: str) -> None:
+    _say_error(message)
     raise typer.Exit(2)
 
 
@@ -49,17 +90,20 @@ def bots_command() -> None:
 @app.command("play")
 def play_command(
     game: Annotated[str, typer.Argument(help="Game name, e.g. concentration.")],
-    bot: Annotated[list[str], typer.Option("--bot", "-b", help="A bot spec per seat, in order.")],
+    bot: Annotated[list[str], typer.Option(
+        "--bot", "-b", help="A bot spec per seat, in seat order (one bot: solitaire).")],
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="Variant preset.")] = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="Override a variant parameter: key=value (repeatable).")] = None,
     seed: Annotated[int, typer.Option(help="Deal seed of the first game.")] = 0,
-    games: Annotated[int, typer.Option(min=1, help="Games to play, on seeds upward.")] = 1,
-    show: Annotated[bool, typer.Option("--show", help="Print each game as it unfolds.")] = False,
+    games: Annotated[int, typer.Option(min=1, help="Deals to play, on seeds upward.")] = 1,
+    rotate: Annotated[bool, typer.Option(
+        "--rotate", help="Play each deal once per rotation of the seats (duplicate).")] = False,
+    show: Annotated[bool, typer.Option("--show", help="Narrate each game as it unfolds.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON record per game.")] = False,
     timings: Annotated[bool, typer.Option(help="Add each game's duration to --json.")] = False,
 ) -> None:
-    """Play games between bots (one bot = solitaire) and print results."""
+    """Play games between bots and print the results."""
     from arena.engine import find_game
     from arena.loader import resolve_bot
     from arena.session import SeriesTally, play_series
@@ -72,57 +116,51 @@ def play_command(
             overrides.update(parse_assignments(text, f"--param {text!r}"))
         chosen = found.variant(variant, overrides)
         chosen.check_players(len(bot))
-        seats = [resolve_bot(spec, found.name) for spec in bot]
-    except ValueError as exc:
+        entries = [resolve_bot(spec, found.name) for spec in bot]
+    except (ArenaError, ValueError) as exc:
         _fail(str(exc))
-    except ArenaError as exc:
-        _fail(str(exc))
-    watcher = _show_printer() if show else None
-    tally = SeriesTally([s.name for s in seats])
-    for record in play_series(chosen, seats, seed, games, watcher):
-        tally.add(record)
+    watcher = None
+    if show:
+        from arena.show import ShowPrinter
+
+        watcher = ShowPrinter(typer.echo)
+    tally = SeriesTally([e.name for e in entries])
+    total = games * (len(entries) if rotate else 1)
+    for played in play_series(chosen, entries, seed, games, rotate, watcher):
+        tally.add(played)
         if json_out:
-            typer.echo(record.to_line(timings))
-        elif games <= 20 or show:
-            typer.echo(_record_line(record))
-    if not json_out:
-        _print_summary(tally, games > 1)
+            typer.echo(played.record.to_line(timings))
+        elif total <= PER_GAME_LINES or show:
+            typer.echo(_record_line(played.record))
+    if not json_out and total > 1:
+        _print_summary(tally)
 
 
-def _show_printer():  # type: ignore[no-untyped-def]
-    from arena.show import ShowPrinter
-
-    return ShowPrinter(typer.echo)
-
-
-def _record_line(record) -> str:  # type: ignore[no-untyped-def]
+def _record_line(record: GameRecord) -> str:
     seats = ", ".join(f"{n} {s:g}" for n, s in zip(record.seats, record.scores, strict=True))
     winners = [n for n, r in zip(record.seats, record.ranks, strict=True) if r == 1]
-    verdict = "tie: " + ", ".join(winners) if len(winners) > 1 else f"winner: {winners[0]}"
     if len(record.seats) == 1:
         verdict = f"{record.turns} turns"
+    elif len(winners) > 1:
+        verdict = "tie: " + ", ".join(winners)
+    else:
+        verdict = f"winner: {winners[0]}"
     faults = f" [faults: {len(record.faults)}]" if record.faults else ""
     return f"seed {record.seed}: {seats} ({verdict}){faults}"
 
 
-def _print_summary(tally, table: bool) -> None:  # type: ignore[no-untyped-def]
-    if not table:
-        return
+def _print_summary(tally: SeriesTally) -> None:
     from tabulate import tabulate
 
-    rows = [[s.seat, s.bot, s.games, s.wins, f"{s.mean_rank:.2f}",
+    rows = [[s.entry, s.bot, s.games, s.wins, f"{s.mean_rank:.2f}",
              f"{s.mean_score:.2f} ± {s.score_ci95:.2f}", s.faults] for s in tally.summary()]
-    typer.echo(tabulate(rows, headers=["seat", "bot", "games", "wins", "mean rank",
+    typer.echo(tabulate(rows, headers=["#", "bot", "games", "wins", "mean rank",
                                        "mean score (95%)", "faults"]))
 
 
 def main() -> None:
     """Entry point of the console script."""
-    try:
-        app()
-    except ArenaError as exc:  # anything the commands did not catch themselves
-        print(f"arena: error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    app()
 
 
 if __name__ == "__main__":

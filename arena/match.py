@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
 from arena.engine import Logged, State, Variant, rank_scores
+from arena.frozen import maker
 from arena.record import Fault, FaultKind, GameRecord
 
 
@@ -26,6 +27,9 @@ class Watcher(Protocol):
 
     def happened(self, state: State, events: Sequence[Event]) -> None:
         """These public events just happened."""
+
+
+_observation = maker(Observation)
 
 
 def deal_rng(seed: int) -> random.Random:
@@ -66,26 +70,34 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
         watcher.dealt(state, variant.label, seed, names)
     cursors = [0] * players
     decisions = 0
+
+    def decide(seat: int) -> Action:
+        nonlocal decisions
+        decisions += 1
+        legal = state.legal(seat)
+        pilot = autopilots.get(seat) if autopilots else None
+        if pilot is None:
+            obs = _observation(seat, legal, _events_for(log, cursors, seat), state.view(seat))
+            try:
+                action = bots[seat].act(obs)
+            except (Exception, SystemExit) as exc:
+                forfeit(seat, decisions, FaultKind.EXCEPTION, f"act raised {_describe(exc)}")
+            else:
+                try:
+                    return legal[legal.index(action)]  # the legal value itself, not a look-alike
+                except Exception:
+                    forfeit(seat, decisions, FaultKind.ILLEGAL, _not_legal(action))
+            pilot = autopilots[seat]
+        return legal[pilot.randrange(len(legal))]
+
     while seats := state.to_act():
-        chosen: dict[int, Action] = {}
-        for seat in seats:
-            decisions += 1
-            legal = state.legal(seat)
-            pilot = autopilots.get(seat)
-            if pilot is None:
-                events = _events_for(log, cursors, seat)
-                obs = Observation(seat, legal, events, state.view(seat))
-                action, problem = _ask(bots[seat], obs, legal)
-                if problem is not None:
-                    forfeit(seat, decisions, *problem)
-                    pilot = autopilots[seat]
-            if pilot is not None:
-                action = legal[pilot.randrange(len(legal))]
-            chosen[seat] = action
-        mark = len(log)
         if len(seats) == 1:
-            state.apply(seats[0], chosen[seats[0]])
+            action = decide(seats[0])
+            mark = len(log)
+            state.apply(seats[0], action)
         else:
+            chosen = {seat: decide(seat) for seat in seats}
+            mark = len(log)
             state.apply_joint(chosen)
         if watcher is not None:
             watcher.happened(state, [e.event for e in log[mark:] if e.visible_to is None])
@@ -111,23 +123,19 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
 def _events_for(log: list[Logged], cursors: list[int], seat: int) -> tuple[Event, ...]:
     """The events `seat` may see that were logged since its last look; moves its cursor."""
     start = cursors[seat]
-    cursors[seat] = len(log)
-    return tuple(e.event for e in log[start:] if e.visible_to is None or seat in e.visible_to)
+    end = cursors[seat] = len(log)
+    if start == end:
+        return ()
+    return tuple([e.event for e in log[start:end] if e.visible_to is None or seat in e.visible_to])
 
 
-def _ask(bot: Bot, obs: Observation[Any], legal: tuple[Action, ...]
-         ) -> tuple[Action, tuple[FaultKind, str] | None]:
-    """The bot's action as the legal value it equals, or the fault it committed."""
+def _not_legal(action: object) -> str:
     try:
-        action = bot.act(obs)
-    except (Exception, SystemExit) as exc:
-        return None, (FaultKind.EXCEPTION, f"act raised {_describe(exc)}")
-    try:
-        return legal[legal.index(action)], None
-    except Exception:
         shown = repr(action)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        return None, (FaultKind.ILLEGAL, f"returned {shown}, not a legal action")
+    except Exception:
+        shown = f"a {type(action).__name__} whose repr fails"
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"returned {shown}, not a legal action"
 
 
 def _describe(exc: BaseException) -> str:

@@ -14,8 +14,6 @@ class FaultKind(enum.Enum):
 
     EXCEPTION = "exception"
     ILLEGAL = "illegal"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
 
 
 @dataclass(frozen=True, slots=True)

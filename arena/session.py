@@ -1,4 +1,4 @@
-"""A series of games between the same seats on consecutive deal seeds, and its summary."""
+"""A series of games between the same bots on consecutive deal seeds, and its summary."""
 
 from __future__ import annotations
 
@@ -12,21 +12,39 @@ from arena.match import Watcher, play_game
 from arena.record import GameRecord
 
 
-def play_series(variant: Variant, seats: Sequence[BotSpec], seed: int, games: int,
-                watcher: Watcher | None = None) -> Iterator[GameRecord]:
-    """Play `games` games on seeds `seed`, `seed + 1`, ...; fresh bot instances every game."""
-    variant.check_players(len(seats))
-    names = [s.name for s in seats]
-    for offset in range(games):
-        bots = [s.make() for s in seats]
-        yield play_game(variant, bots, names, seed + offset, watcher)
+@dataclass(frozen=True, slots=True)
+class SeriesGame:
+    """One game of a series: its record and which entry (index into the bots) sat in each seat."""
+
+    record: GameRecord
+    entries: tuple[int, ...]
+
+
+def seatings(players: int, rotate: bool) -> list[tuple[int, ...]]:
+    """The seat orders a deal is played in: the given order, or every rotation of it."""
+    turns = range(players) if rotate else range(1)
+    return [tuple((seat + r) % players for seat in range(players)) for r in turns]
+
+
+def play_series(variant: Variant, bots: Sequence[BotSpec], seed: int, deals: int,
+                rotate: bool = False, watcher: Watcher | None = None) -> Iterator[SeriesGame]:
+    """Play `deals` deals on seeds `seed`, `seed + 1`, ...; with `rotate`, each deal once per
+    rotation of the seats (the duplicate format). Bots are fresh instances every game."""
+    variant.check_players(len(bots))
+    orders = seatings(len(bots), rotate)
+    for offset in range(deals):
+        for order in orders:
+            seated = [bots[entry] for entry in order]
+            record = play_game(variant, [b.make() for b in seated], [b.name for b in seated],
+                               seed + offset, watcher)
+            yield SeriesGame(record, order)
 
 
 @dataclass(frozen=True)
-class SeatSummary:
-    """How one seat did over a series."""
+class EntrySummary:
+    """How one bot entry did over a series."""
 
-    seat: int
+    entry: int
     bot: str
     games: int
     wins: int
@@ -37,11 +55,11 @@ class SeatSummary:
 
 
 class SeriesTally:
-    """Accumulates records of one series into per-seat summaries, without keeping the records."""
+    """Accumulates a series into per-entry summaries, without keeping the records."""
 
-    def __init__(self, seats: Sequence[str]) -> None:
-        self.names = list(seats)
-        n = len(seats)
+    def __init__(self, bots: Sequence[str]) -> None:
+        self.names = list(bots)
+        n = len(bots)
         self.games = 0
         self.wins = [0] * n
         self.rank_sum = [0] * n
@@ -49,25 +67,27 @@ class SeriesTally:
         self.score_sq = [0.0] * n
         self.faults = [0] * n
 
-    def add(self, record: GameRecord) -> None:
+    def add(self, game: SeriesGame) -> None:
         """Count one game."""
         self.games += 1
-        for seat, (score, rank) in enumerate(zip(record.scores, record.ranks, strict=True)):
-            self.wins[seat] += rank == 1
-            self.rank_sum[seat] += rank
-            self.score_sum[seat] += score
-            self.score_sq[seat] += score * score
+        record = game.record
+        for seat, entry in enumerate(game.entries):
+            score, rank = record.scores[seat], record.ranks[seat]
+            self.wins[entry] += rank == 1
+            self.rank_sum[entry] += rank
+            self.score_sum[entry] += score
+            self.score_sq[entry] += score * score
         for fault in record.faults:
-            self.faults[fault.seat] += 1
+            self.faults[game.entries[fault.seat]] += 1
 
-    def summary(self) -> list[SeatSummary]:
-        """One row per seat; the interval is the normal 95% interval of the mean score."""
+    def summary(self) -> list[EntrySummary]:
+        """One row per entry; the interval is the normal 95% interval of the mean score."""
         rows = []
         g = max(self.games, 1)
-        for seat, name in enumerate(self.names):
-            mean = self.score_sum[seat] / g
-            var = max(self.score_sq[seat] / g - mean * mean, 0.0) * g / max(g - 1, 1)
-            rows.append(SeatSummary(seat, name, self.games, self.wins[seat],
-                                    self.rank_sum[seat] / g, mean,
-                                    1.96 * math.sqrt(var / g), self.faults[seat]))
+        for entry, name in enumerate(self.names):
+            mean = self.score_sum[entry] / g
+            var = max(self.score_sq[entry] / g - mean * mean, 0.0) * g / max(g - 1, 1)
+            rows.append(EntrySummary(entry, name, self.games, self.wins[entry],
+                                     self.rank_sum[entry] / g, mean,
+                                     1.96 * math.sqrt(var / g), self.faults[entry]))
         return rows

@@ -23,14 +23,14 @@ class FadingMemory(TableMemory):
 
     def update(self, events: Iterable[Event]) -> None:
         """Remember some of what is revealed, then let the oldest memories go."""
-        known = self.recall.cards
+        known = self.cards
         for ev in events:
             if isinstance(ev, Reveal):
                 known.pop(ev.position, None)  # re-seen: becomes the freshest memory, or is lost
                 if self.rng.random() < self.recall_probability:
                     known[ev.position] = self.key(ev.card)
             else:
-                self.recall.update((ev,))
+                super().update((ev,))
             if isinstance(ev, Remove | Reveal) and self.capacity:
                 while len(known) > self.capacity:
                     del known[next(iter(known))]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from arena.api import Bot, GameInfo, Observation
-from arena.cards import Card
-from arena.games.concentration import ConcentrationView, Role
+from arena.games.concentration import ConcentrationView
 from bots.table_memory import TableMemory
 
 
@@ -29,16 +28,17 @@ class GreedyBot(Bot):
 
     def act(self, obs: Observation[Any]) -> int:
         """Take a known set, else a known mate of what is face up, else explore."""
-        self.memory.update(obs.events)
+        memory = self.memory
+        memory.update(obs.events)
         view: ConcentrationView = obs.view
         legal: tuple[int, ...] = obs.legal  # type: ignore[assignment]
-        memory = self.memory
-        if view.role is Role.ANSWER or view.face_up:
-            up_cards = [c for p in view.face_up if isinstance(c := view.cells[p], Card)]
-            mates = memory.mates(up_cards, legal)
-            if mates:
-                return mates[0]
-        elif (known := memory.known_set(legal)) is not None:
+        up = view.face_up
+        if up:
+            cells = view.cells
+            for mate in memory.mates([cells[p] for p in up], up, view.field):  # type: ignore[misc]
+                if mate in legal:
+                    return mate
+        elif (known := memory.known_set(view.field)) is not None:
             return known[0]
         return self.explore(obs, legal)
 

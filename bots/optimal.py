@@ -23,7 +23,6 @@ from arena.games.concentration import (
     ConcentrationParams,
     ConcentrationView,
     MatchRule,
-    Role,
     Scoring,
     cards_match,
     layout_backs,
@@ -70,13 +69,14 @@ class OptimalBot(TrackerBot):
         self._note_backs(obs)
         legal: tuple[int, ...] = obs.legal  # type: ignore[assignment]
         up = [c for p in view.face_up if isinstance(c := view.cells[p], Card)]
-        if view.role is Role.ANSWER or up:
-            if mates := self.table.mates(up, legal):
+        if up:
+            mates = self.table.mates(up, view.face_up, view.field)
+            if mates := [m for m in mates if m in legal]:
                 return mates[0]
             if self.plan is not None and len(up) == 1 and self._deliberate_miss(legal):
                 return self._known_miss(legal, up[0])
             return self._explore_towards(up, legal, view)
-        if (known := self.table.known_set(legal)) is not None:
+        if (known := self.table.known_set(view.field)) is not None:
             return known[0]
         if self.info.params["duel"]:
             return self._duel_flip(legal, view)

@@ -7,6 +7,7 @@ duel the second player's field follows the first's.
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,9 +16,10 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from arena.api import Event, Move, Remove, Reveal
-from arena.cards import Card, Colour, standard_deck
+from arena.cards import Card, Colour, Suit, standard_deck
 from arena.engine import Game, Logged, Outcome, Params, ScoreOrder, State, register
 from arena.errors import VariantError
+from arena.frozen import maker
 
 TURN_LIMIT_PER_CARD = 25
 """With `max_turns = 0` a game stops after this many turns per card dealt (see the rulings)."""
@@ -75,6 +77,32 @@ def cards_match(a: Card, b: Card, rule: MatchRule) -> bool:
     if rule is MatchRule.OPPOSITE_COLOUR:
         return a.colour is not b.colour
     return a.suit is b.suit
+
+
+_SUIT_ORDER = list(Suit)
+
+
+def match_key(card: Card, rule: MatchRule) -> int:
+    """A small int per card: under every rule but opposite-colour, cards match when their keys
+    are equal; under opposite-colour a card's mates have its key with the lowest bit flipped."""
+    if card.is_joker:
+        return -1
+    if rule is MatchRule.RANK:
+        return card.rank.value
+    if rule is MatchRule.IDENTICAL:
+        return card.rank.value * 8 + _SUIT_ORDER.index(card.suit)  # type: ignore[arg-type]
+    return card.rank.value * 2 + (card.colour is Colour.RED)
+
+
+def mate_key(key: int, rule: MatchRule) -> int:
+    """The key of the cards that match a card with key `key`."""
+    return key ^ 1 if rule is MatchRule.OPPOSITE_COLOUR and key >= 0 else key
+
+
+@functools.cache
+def key_table(rule: MatchRule) -> dict[Card, int]:
+    """Every card's match key under `rule`, computed once per rule (shared: do not modify)."""
+    return {card: match_key(card, rule) for card in standard_deck(jokers=True)}
 
 
 def is_set(cards: tuple[Card, ...] | list[Card], rule: MatchRule) -> bool:
@@ -143,8 +171,6 @@ class ConcentrationParams(Params):
             self._validate_duel()
         if self.checkerboard and self.decks != 2:
             raise VariantError("checkerboard needs decks=2 (two packs with different backs)")
-        if self.checkerboard and self.cols % 2 == 0 and self.rows % 2 == 1:
-            raise VariantError("checkerboard needs a layout with as many red as blue backs")
         if self.match is MatchRule.IDENTICAL and self.decks * (2 if self.duel else 1) < 2:
             raise VariantError("match=identical needs two decks (decks=2, or the duel)")
         if self.set_size == 4 and self.match is MatchRule.OPPOSITE_COLOUR:
@@ -249,6 +275,10 @@ class ConcentrationView:
     field: range
 
 
+_view = maker(ConcentrationView)
+_reveal = maker(Reveal)
+
+
 class ConcentrationState(State):
     """A game of Concentration in progress."""
 
@@ -259,6 +289,8 @@ class ConcentrationState(State):
         self.players = players
         self.rng = rng
         self.rule = params.match
+        self.set_size, self.duel, self.moves = params.set_size, params.duel, params.moves
+        self.turn_passes_after_claim = params.duel or params.one_flip
         self.log: list[Logged] = []
         cards, self.backs = _deal(params, rng)
         if layout is not None:
@@ -266,12 +298,18 @@ class ConcentrationState(State):
                 raise ValueError("a stacked layout must hold exactly the variant's cards")
             cards = list(layout)
         self.cards: list[Card | None] = list(cards)
+        table = key_table(params.match)
+        self.keys = [table[c] for c in cards]  # match key by position (see match_key)
         self.size = len(cards)
         self.cells: list[Card | Back | None] = list(self.backs)  # the public layout
         # by position: turned face up since its card last moved (what the no-idle rule asks)
         self.seen = [False] * self.size
         per = self.size // params.fields
-        self.live = [list(range(f * per, (f + 1) * per)) for f in range(params.fields)]
+        self.fields = [range(f * per, (f + 1) * per) for f in range(params.fields)]
+        self.live = [list(field) for field in self.fields]
+        # tuples of the layout and of each field's live positions, kept until the next claim
+        self._layout: tuple[Card | Back | None, ...] | None = None
+        self._live_tuples: list[tuple[int, ...] | None] = [None] * params.fields
         self.up: list[int] = []
         self.points = [0] * players
         self.sets = [0] * players
@@ -296,9 +334,10 @@ class ConcentrationState(State):
     def legal(self, seat: int) -> tuple[int, ...]:
         """Face-down positions the seat may turn up (see the no-idle-turn rule)."""
         up = self.up
-        live = self.live[self.acting_field()]
+        field = self._to_act[0] if self.duel else 0
+        live = self.live[field]
         if not up:
-            return tuple(live)
+            return self._live_tuples[field] or self._freeze_live(field)
         if len(up) == self.params.set_size - 1 and not self.turn_revealed_new:
             return self._last_flip_choices(live)
         if len(up) == 1 and up[0] in live:
@@ -306,41 +345,52 @@ class ConcentrationState(State):
             return (*live[:i], *live[i + 1:])
         return tuple(p for p in live if p not in up)
 
+    def _freeze_live(self, field: int) -> tuple[int, ...]:
+        self._live_tuples[field] = frozen = tuple(self.live[field])
+        return frozen
+
     def _last_flip_choices(self, live: list[int]) -> tuple[int, ...]:
         """Every card turned up so far was seen: the last must be unseen, or complete a set."""
-        seen, up = self.seen, self.up
-        unseen = [p for p in live if not seen[p] and p not in up]
-        if not unseen:
+        seen, up, keys = self.seen, self.up, self.keys
+        if all(seen[p] or p in up for p in live):
             return tuple(p for p in live if p not in up)
-        up_cards = [self._card(p) for p in up]
-        return tuple(p for p in live if p not in up and (
-            not seen[p] or is_set([*up_cards, self._card(p)], self.rule)))
+        first = keys[up[0]]
+        wanted = mate_key(first, self.rule) if all(keys[p] == first for p in up) else None
+        return tuple([p for p in live if p not in up and (not seen[p] or keys[p] == wanted)])
 
     def view(self, seat: int) -> ConcentrationView:
         """The public layout; every seat sees the same table."""
-        cells = self.cells.copy()
-        for p in self.up:
-            cells[p] = self._card(p)
-        per = self.size // self.params.fields
-        own = self.acting_field()
-        role = Role.ANSWER if self.params.duel and self.up else Role.FLIP
-        return ConcentrationView(self.params.rows, self.params.cols, tuple(cells), tuple(self.up),
-                                 tuple(self.points), self.turns, role,
-                                 range(own * per, (own + 1) * per))
+        up = self.up
+        if up:
+            cells = self.cells.copy()
+            for p in up:
+                cells[p] = self.cards[p]
+            layout = tuple(cells)
+        else:
+            layout = self._layout or self._freeze_layout()
+        duel = self.params.duel
+        field = self.fields[self._to_act[0] if duel else 0]
+        role = Role.ANSWER if duel and up else Role.FLIP
+        return _view(self.params.rows, self.params.cols, layout, tuple(up), tuple(self.points),
+                     self.turns, role, field)
+
+    def _freeze_layout(self) -> tuple[Card | Back | None, ...]:
+        self._layout = tuple(self.cells)
+        return self._layout
 
     def apply(self, seat: int, action: Any) -> None:
         """Turn up the card at position `action`; a full turn is then scored."""
-        pos = int(action)
-        self.up.append(pos)
+        pos: int = action  # type: ignore[assignment]  # the match loop passes a value of legal()
+        up = self.up
+        up.append(pos)
         if not self.seen[pos]:
             self.seen[pos] = True
             self.turn_revealed_new = True
-        self.log.append(Logged(Reveal(seat, pos, self._card(pos)), None))
-        if self.params.duel and len(self.up) == 1:
-            self._to_act = (1 - seat,)
-            return
-        if len(self.up) == self.params.set_size:
+        self.log.append(Logged(_reveal(seat, pos, self.cards[pos]), None))  # type: ignore[arg-type]
+        if len(up) == self.set_size:
             self._finish_turn()
+        elif self.duel:
+            self._to_act = (1 - seat,)
 
     def outcome(self) -> Outcome:
         """Scores by the chosen scoring; in solitaire the score is the number of turns."""
@@ -374,17 +424,15 @@ class ConcentrationState(State):
         self.turns += 1
         flipper = self.seat
         taker = self._to_act[0]  # the answering seat in the duel, else the flipper
-        cards = tuple(self._card(p) for p in up)
-        claimed = is_set(cards, self.rule)
+        keys = self.keys
+        wanted = mate_key(keys[up[0]], self.rule)
+        claimed = True
+        for p in up[1:]:
+            if keys[p] != wanted:
+                claimed = False
+                break
         if claimed:
-            worth = 2 if cards[0].is_joker and self.rule is MatchRule.RANK else 1
-            self.points[taker] += worth
-            self.sets[taker] += 1
-            for p in up:
-                self.cards[p] = None
-                self.cells[p] = None
-                self.live[self._field_of(p)].remove(p)
-            self.log.append(Logged(Claim(taker, tuple(up), cards, worth), None))
+            self._claim(taker, up)
         else:
             self.log.append(Logged(Miss(flipper, tuple(up)), None))
         self.turn_revealed_new = False
@@ -392,11 +440,25 @@ class ConcentrationState(State):
             return self._end(End.CLEARED)
         if self.turns >= self.limit:
             return self._end(End.TURN_LIMIT)
-        if not claimed and self.params.moves:
+        if not claimed and self.moves:
             self._move_cards()
-        if self.params.duel or not claimed or self.params.one_flip:
+        if not claimed or self.turn_passes_after_claim:
             self.seat = (flipper + 1) % self.players
         self._to_act = (self.seat,)
+
+    def _claim(self, taker: int, up: list[int]) -> None:
+        cards = tuple([self._card(p) for p in up])
+        worth = 2 if cards[0].is_joker and self.rule is MatchRule.RANK else 1
+        self.points[taker] += worth
+        self.sets[taker] += 1
+        for p in up:
+            self.cards[p] = None
+            self.cells[p] = None
+            field = self._field_of(p)
+            self.live[field].remove(p)
+            self._live_tuples[field] = None
+        self._layout = None
+        self.log.append(Logged(Claim(taker, tuple(up), cards, worth), None))
 
     def _end(self, reason: End) -> None:
         self.ended = reason
@@ -417,6 +479,7 @@ class ConcentrationState(State):
                 continue
             b = self.rng.choice(mates)
             self.cards[a], self.cards[b] = self.cards[b], self.cards[a]
+            self.keys[a], self.keys[b] = self.keys[b], self.keys[a]
             self.seen[a], self.seen[b] = self.seen[b], self.seen[a]
             swaps.append((a, b))
         shown = tuple(swaps) if self.params.show_moves else None
