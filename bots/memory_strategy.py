@@ -3,25 +3,44 @@
 Pure mathematics: no engine, no randomness, standard library only. The derivation is in
 docs/strategy.md; `python -m bots.memory_strategy` prints the figures quoted there.
 
+The rule: while any unseen card is left on the table, every turn must turn up at least one card
+that has never been seen, unless it takes a pair (ruling 9, "No idle turns", under "Computer-play
+rulings" in docs/rules/concentration.md). So there are no passes, and every game ends with all
+pairs claimed.
+
 A position is read at the start of a turn, when no known pair is left on the table:
 
 * ``n``: pairs still on the table;
-* ``k``: known singletons, i.e. cards seen whose mate has not been seen (``0 <= k <= n``);
-* ``idle``: how many idle turns (passes) came just before, in a row (races only).
+* ``k``: known singletons, i.e. cards seen whose mate has not been seen (``0 <= k <= n``).
 
-A turn is two flips. The first is EXPLORE (an unseen card) or PASS (two known cards that do not
-match, which reveals nothing). If the explored card is new, the second flip is UNSEEN (another
-unseen card, a "1-move") or KNOWN (a known card, a deliberate miss, a "0-move"). Known pairs are
-always taken at once. Every pair of flips is one turn, also the extra turn earned by a match.
+That leaves ``2n - k >= n`` unseen cards, so while ``n > 0`` some card is unseen.
+
+A turn is two flips. The first flip of a perfect-memory player is always an unseen card. Two
+known cards that do not match (a pass) break the rule. A known card first and an unseen card
+second is dominated by the reverse order: the unseen card shows the same thing either way, and if
+it is new the known card can still come second. The two orders differ only when the unseen card
+completes the pair of another known card: unseen-first takes that pair, known-first leaves it to
+the next player, and taking is the better of the two wherever the model below is exact.
+
+If the first card is the mate of a known card, the player takes the pair. If it is new, the
+second flip is UNSEEN (another unseen card, a "1-move") or KNOWN (a known card on purpose, a
+deliberate miss, a "0-move"). Known pairs are always taken at once. Every pair of flips is one
+turn, also the extra turn earned by a match.
+
+The plans are exact within this model. Exhaustive search over every legal flip agrees for two
+players under the one-flip rule (checked up to 26 pairs), for one-flip races of 3 and 4 players,
+and with the extra turn after a match for two players up to 8 pairs and three players up to 4.
+Beyond that, with extra turns, leaving a pair to the next player can pay, which the model (and so
+`RacePlan`) does not consider. See docs/strategy.md.
 
 Public API:
 
-* `First`, `Second`: the two decisions of a turn.
-* `Policy`: the protocol of anything that makes them (`first(n, k, idle)`, `second(n, k)`).
+* `Second`: the one decision of a turn (the second flip after a new first card).
+* `Policy`: the protocol of anything that makes it (`second(n, k)`).
+* `GreedyPolicy` / `GREEDY`: always turn an unseen card second.
 * `SolitairePlan` / `solitaire_plan()`: fewest expected turns for one player to clear the table.
 * `solitaire_expected_turns(n, policy=None)`: expected turns from ``n`` unseen pairs.
 * `RacePlan` / `race_plan(players, again)`: optimal plan for a race of 2 or more players.
-* `GREEDY`: the policy that always explores and always turns an unseen card second.
 * `race_expected_pairs(policies, n, again)`: exact expected pairs per seat for given policies.
 """
 
@@ -36,15 +55,8 @@ from typing import Protocol
 
 Vec = tuple[float, ...]
 
-# Choices whose scores differ by less than this are ties; ties go to EXPLORE / UNSEEN.
+# Choices whose scores differ by less than this are ties; ties go to UNSEEN.
 _TIE = 1e-10
-
-
-class First(enum.Enum):
-    """The first flip of a turn."""
-
-    EXPLORE = "explore"
-    PASS = "pass"
 
 
 class Second(enum.Enum):
@@ -55,11 +67,7 @@ class Second(enum.Enum):
 
 
 class Policy(Protocol):
-    """Anything that decides the two flips of a turn from the public position."""
-
-    def first(self, n: int, k: int, idle: int = 0) -> First:
-        """Choose the first flip at the start of a turn in position (n, k, idle)."""
-        ...
+    """Anything that chooses the second flip of a turn from the public position."""
 
     def second(self, n: int, k: int) -> Second:
         """Choose the second flip after a new first card, (n, k) read at the turn's start."""
@@ -68,11 +76,7 @@ class Policy(Protocol):
 
 @dataclass(frozen=True)
 class GreedyPolicy:
-    """Always explore; after a new first card always turn another unseen card."""
-
-    def first(self, n: int, k: int, idle: int = 0) -> First:
-        """Always EXPLORE."""
-        return First.EXPLORE
+    """After a new first card always turn another unseen card."""
 
     def second(self, n: int, k: int) -> Second:
         """Always UNSEEN."""
@@ -82,12 +86,10 @@ class GreedyPolicy:
 GREEDY = GreedyPolicy()
 
 
-def _check(n: int, k: int, idle: int = 0, players: int = 1) -> None:
+def _check(n: int, k: int) -> None:
     """Reject positions that cannot occur."""
     if not 0 <= k <= n:
         raise ValueError(f"need 0 <= k <= n, got n={n}, k={k}")
-    if not 0 <= idle < max(players, 1):
-        raise ValueError(f"need 0 <= idle < players, got idle={idle}, players={players}")
 
 
 def _check_second(n: int, k: int) -> None:
@@ -125,6 +127,8 @@ def _solitaire_row(
             one /= rest
             zero = row[k + 1] if k else math.inf
             pick = choose(n, k, one, zero)
+            if pick is Second.KNOWN and not k:
+                raise ValueError(f"illegal KNOWN second flip at n={n}, k=0")
             picks[k] = pick
             total += fresh / unseen_total * (zero if pick is Second.KNOWN else one)
         row[k] = total
@@ -157,13 +161,6 @@ class SolitairePlan:
         self._grow(n)
         return self._turns[n][k]
 
-    def first(self, n: int, k: int, idle: int = 0) -> First:
-        """Always EXPLORE: a pass leaves the position as it was and costs a turn."""
-        _check(n, k)
-        if n == 0:
-            raise ValueError("no cards left")
-        return First.EXPLORE
-
     def second(self, n: int, k: int) -> Second:
         """Second flip after a new first card, (n, k) read at the start of the turn."""
         _check_second(n, k)
@@ -186,9 +183,6 @@ def solitaire_expected_turns(n: int, policy: Policy | None = None) -> float:
         return solitaire_plan().value(n)
     rows: list[list[float]] = [[0.0]]
     for size in range(1, n + 1):
-        if any(policy.first(size, k) is First.PASS for k in range(size + 1)):
-            # A fixed policy that passes repeats the same position for ever.
-            return math.inf
         row, _ = _solitaire_row(size, rows[-1], lambda m, k, _a, _b: policy.second(m, k))
         rows.append(row)
     return rows[n][0]
@@ -198,20 +192,23 @@ def solitaire_expected_turns(n: int, policy: Policy | None = None) -> float:
 # Races: 2 or more players, zero-sum margin for two, own pairs for more.
 # --------------------------------------------------------------------------------------------
 
-# at(n, k, idle, step): value vector of the position where the player `step` seats after the
-# current mover is to move, re-indexed relative to the current mover.
-_Lookup = Callable[[int, int, int, int], Vec]
+# at(n, k, step): value vector of the position where the player `step` seats after the current
+# mover is to move, re-indexed relative to the current mover.
+_Lookup = Callable[[int, int, int], Vec]
 
 
 def _add(a: Vec, b: Vec) -> Vec:
+    """Element-wise sum."""
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def _scale(a: Vec, c: float) -> Vec:
+    """Multiply every entry by c."""
     return tuple(x * c for x in a)
 
 
 def _unit(players: int, seat: int) -> Vec:
+    """One pair for `seat`, nothing for the others."""
     return tuple(1.0 if j == seat else 0.0 for j in range(players))
 
 
@@ -222,8 +219,8 @@ def _rotate(v: Vec, step: int) -> Vec:
 
 
 @dataclass(frozen=True)
-class _Explore:
-    """The parts of an EXPLORE turn: matched first card, or new first card then each second."""
+class _Turn:
+    """The parts of a turn: matched first card, or new first card then each second flip."""
 
     hit_prob: float
     hit: Vec | None
@@ -231,7 +228,7 @@ class _Explore:
     known: Vec | None
 
     def value(self, second: Second | None) -> Vec:
-        """Expected vector of exploring when a new first card is followed by `second`."""
+        """Expected vector of the turn when a new first card is followed by `second`."""
         total = _scale(self.hit, self.hit_prob) if self.hit is not None else None
         tail = self.known if second is Second.KNOWN else self.unseen
         if tail is not None:
@@ -241,38 +238,28 @@ class _Explore:
         return total
 
 
-def _explore(n: int, k: int, players: int, again: bool, at: _Lookup) -> _Explore:
-    """Outcomes of exploring in (n, k); n >= 1."""
+def _turn(n: int, k: int, players: int, again: bool, at: _Lookup) -> _Turn:
+    """Outcomes of a turn in (n, k), whose first flip is an unseen card; n >= 1."""
     unseen_total = 2 * n - k
     fresh = 2 * (n - k)
     own = _unit(players, 0)
     # Taking a pair: the taker moves again (again=True) or the turn passes on.
     after = 0 if again else 1
-    hit = _add(own, at(n - 1, k - 1, 0, after)) if k else None
+    hit = _add(own, at(n - 1, k - 1, after)) if k else None
     unseen = known = None
     if fresh:
         rest = unseen_total - 1
-        pair = _add(own, at(n - 1, k, 0, after))
-        unseen = pair
+        unseen = _add(own, at(n - 1, k, after))
         if k:
             # The second card is the mate of an old card: the next player takes that pair.
-            gift = _add(_unit(players, 1), at(n - 1, k, 0, 1 + after))
+            gift = _add(_unit(players, 1), at(n - 1, k, 1 + after))
             unseen = _add(unseen, _scale(gift, k))
         if fresh > 2:
-            unseen = _add(unseen, _scale(at(n, k + 2, 0, 1), fresh - 2))
+            unseen = _add(unseen, _scale(at(n, k + 2, 1), fresh - 2))
         unseen = _scale(unseen, 1.0 / rest)
         if k:
-            known = at(n, k + 1, 0, 1)
-    return _Explore(k / unseen_total, hit, unseen, known)
-
-
-def _pass(n: int, k: int, idle: int, players: int, at: _Lookup) -> Vec | None:
-    """Outcome of passing in (n, k, idle), or None when a pass is impossible."""
-    if k < 2:
-        return None
-    if idle + 1 >= players:
-        return tuple(0.0 for _ in range(players))
-    return at(n, k, idle + 1, 1)
+            known = at(n, k + 1, 1)
+    return _Turn(k / unseen_total, hit, unseen, known)
 
 
 class RacePlan:
@@ -289,30 +276,26 @@ class RacePlan:
             raise ValueError(f"a race needs at least 2 players, got {players}")
         self.players = players
         self.again = again
-        zero = tuple(0.0 for _ in range(players))
-        self._val: list[list[list[Vec]]] = [[[zero] * players]]
-        self._first: list[list[list[First]]] = [[[First.EXPLORE] * players]]
+        self._val: list[list[Vec]] = [[tuple(0.0 for _ in range(players))]]
         self._second: list[list[Second | None]] = [[None]]
 
     def _score(self, v: Vec) -> float:
         """What the mover maximises."""
         return v[0] - v[1] if self.players == 2 else v[0]
 
-    def _at(self, n: int, k: int, idle: int, step: int) -> Vec:
-        return _rotate(self._val[n][k][idle], step)
+    def _at(self, n: int, k: int, step: int) -> Vec:
+        """Value of (n, k) with the player `step` seats later to move, seen from the mover."""
+        return _rotate(self._val[n][k], step)
 
     def _grow(self, n: int) -> None:
         """Extend the tables up to n pairs, bottom-up (no recursion)."""
-        m = self.players
         for size in range(len(self._val), n + 1):
-            vals: list[list[Vec]] = [[] for _ in range(size + 1)]
-            firsts: list[list[First]] = [[] for _ in range(size + 1)]
+            vals: list[Vec] = [()] * (size + 1)
             seconds: list[Second | None] = [None] * (size + 1)
             self._val.append(vals)
-            self._first.append(firsts)
             self._second.append(seconds)
             for k in range(size, -1, -1):
-                parts = _explore(size, k, m, self.again, self._at)
+                parts = _turn(size, k, self.players, self.again, self._at)
                 second: Second | None = None
                 if parts.unseen is not None:
                     second = Second.UNSEEN
@@ -321,35 +304,18 @@ class RacePlan:
                     ):
                         second = Second.KNOWN
                 seconds[k] = second
-                explore = parts.value(second)
-                row_val: list[Vec] = [explore] * m
-                row_first = [First.EXPLORE] * m
-                vals[k] = row_val
-                firsts[k] = row_first
-                for idle in range(m - 1, -1, -1):
-                    passed = _pass(size, k, idle, m, self._at)
-                    if passed is not None and self._score(passed) > self._score(explore) + _TIE:
-                        row_val[idle] = passed
-                        row_first[idle] = First.PASS
+                vals[k] = parts.value(second)
 
-    def value(self, n: int, k: int = 0, idle: int = 0) -> Vec:
-        """Expected future pairs per seat (relative to the mover) from (n, k, idle)."""
-        _check(n, k, idle, self.players)
+    def value(self, n: int, k: int = 0) -> Vec:
+        """Expected future pairs per seat (relative to the mover) from (n, k)."""
+        _check(n, k)
         self._grow(n)
-        return self._val[n][k][idle]
+        return self._val[n][k]
 
-    def margin(self, n: int, k: int = 0, idle: int = 0) -> float:
+    def margin(self, n: int, k: int = 0) -> float:
         """Mover's expected future pairs minus the mean of the other players'."""
-        v = self.value(n, k, idle)
+        v = self.value(n, k)
         return v[0] - sum(v[1:]) / (len(v) - 1)
-
-    def first(self, n: int, k: int, idle: int = 0) -> First:
-        """First flip at the start of a turn in (n, k, idle)."""
-        _check(n, k, idle, self.players)
-        if n == 0:
-            raise ValueError("no cards left")
-        self._grow(n)
-        return self._first[n][k][idle]
 
     def second(self, n: int, k: int) -> Second:
         """Second flip after a new first card, (n, k) read at the start of the turn."""
@@ -372,32 +338,24 @@ def race_expected_pairs(policies: Sequence[Policy], n: int, again: bool = True) 
     if m < 2:
         raise ValueError("a race needs at least 2 policies")
     _check(n, 0)
-    # val[size][k][idle][seat]: vector relative to `seat`, which is to move.
-    val: list[list[list[list[Vec]]]] = [[[[tuple(0.0 for _ in range(m))] * m] * m]]
+    # val[size][k][seat]: vector relative to `seat`, which is to move.
+    val: list[list[list[Vec]]] = [[[tuple(0.0 for _ in range(m))] * m]]
     for size in range(1, n + 1):
-        rows: list[list[list[Vec]]] = [[] for _ in range(size + 1)]
+        rows: list[list[Vec]] = [[] for _ in range(size + 1)]
         val.append(rows)
         for k in range(size, -1, -1):
-            grid = [[tuple(0.0 for _ in range(m))] * m for _ in range(m)]
-            rows[k] = grid
-            for idle in range(m - 1, -1, -1):
-                for seat, policy in enumerate(policies):
+            rows[k] = [() for _ in range(m)]
+            for seat, policy in enumerate(policies):
 
-                    def at(a: int, b: int, i: int, step: int, seat: int = seat) -> Vec:
-                        return _rotate(val[a][b][i][(seat + step) % m], step)
+                def at(a: int, b: int, step: int, seat: int = seat) -> Vec:
+                    return _rotate(val[a][b][(seat + step) % m], step)
 
-                    if policy.first(size, k, idle) is First.PASS:
-                        passed = _pass(size, k, idle, m, at)
-                        if passed is None:
-                            raise ValueError(f"illegal PASS at n={size}, k={k}")
-                        grid[idle][seat] = passed
-                        continue
-                    parts = _explore(size, k, m, again, at)
-                    second = policy.second(size, k) if parts.unseen is not None else None
-                    if second is Second.KNOWN and parts.known is None:
-                        raise ValueError(f"illegal KNOWN second flip at n={size}, k={k}")
-                    grid[idle][seat] = parts.value(second)
-    return val[n][0][0][0]
+                parts = _turn(size, k, m, again, at)
+                second = policy.second(size, k) if parts.unseen is not None else None
+                if second is Second.KNOWN and parts.known is None:
+                    raise ValueError(f"illegal KNOWN second flip at n={size}, k={k}")
+                rows[k][seat] = parts.value(second)
+    return val[n][0][0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -406,6 +364,7 @@ def race_expected_pairs(policies: Sequence[Policy], n: int, again: bool = True) 
 
 
 def _greedy_margin(n: int, again: bool) -> float:
+    """First mover's margin when both players play GREEDY."""
     v = race_expected_pairs([GREEDY, GREEDY], n, again)
     return v[0] - v[1]
 
@@ -418,38 +377,57 @@ def _plan_vs_greedy(n: int, again: bool) -> float:
     return ((a[0] - a[1]) + (b[1] - b[0])) / 2
 
 
-def _deviations(
-    plan: RacePlan, top: int
-) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
-    """Positions up to `top` pairs where the plan turns a known card second, or passes."""
-    zeros = [
+def _zero_moves(plan: RacePlan, top: int) -> list[tuple[int, int]]:
+    """Positions up to `top` pairs where the plan turns a known card second."""
+    return [
         (n, k) for n in range(1, top + 1) for k in range(n) if plan.second(n, k) is Second.KNOWN
     ]
-    passes = [
-        (n, k, i)
+
+
+def _parity_exceptions(plan: RacePlan, top: int) -> list[tuple[int, int]]:
+    """Positions up to `top` pairs where the plan breaks "KNOWN iff n + k even, 1 <= k <= n-2"."""
+    return [
+        (n, k)
         for n in range(1, top + 1)
-        for k in range(n + 1)
-        for i in range(plan.players)
-        if plan.first(n, k, i) is First.PASS
+        for k in range(n)
+        if (plan.second(n, k) is Second.KNOWN) != ((n + k) % 2 == 0 and 1 <= k <= n - 2)
     ]
-    return zeros, passes
 
 
-def _options(plan: RacePlan, n: int, k: int, idle: int) -> tuple[float, float | None, float | None]:
-    """Mover's score of (explore+unseen, explore+known, pass) in (n, k, idle)."""
-    plan.value(n, k, idle)
-    parts = _explore(n, k, plan.players, plan.again, plan._at)
+def _options(plan: RacePlan, n: int, k: int) -> tuple[float, float | None]:
+    """Mover's score of (unseen second, known second) after a new first card in (n, k)."""
+    plan.value(n, k)
+    parts = _turn(n, k, plan.players, plan.again, plan._at)
     one = plan._score(parts.value(Second.UNSEEN))
     zero = plan._score(parts.value(Second.KNOWN)) if parts.known is not None else None
-    passed = _pass(n, k, idle, plan.players, plan._at)
-    return one, zero, (plan._score(passed) if passed is not None else None)
+    return one, zero
+
+
+def _first_gift(plan: RacePlan, top: int) -> tuple[int, int] | None:
+    """First (n, k), n <= top, where by the plan's own values a pair is better handed on than
+    taken: the sign that leaving pairs would pay and the model is no longer exact."""
+    m, step = plan.players, 0 if plan.again else 1
+    for n in range(2, top + 1):
+        for k in range(2, n + 1):
+            rest = plan.value(n - 1, k - 1)
+            take = plan._score(_add(_unit(m, 0), _rotate(rest, step)))
+            give = plan._score(_add(_unit(m, 1), _rotate(rest, step + 1)))
+            if give > take + _TIE:
+                return n, k
+    return None
+
+
+_SAMPLES = {
+    True: [(3, 1), (4, 2), (6, 1), (6, 2), (7, 1), (8, 2), (12, 5)],
+    False: [(3, 1), (4, 2), (5, 2), (8, 4), (10, 2)],
+}
 
 
 def main() -> None:
     """Print the figures quoted in docs/strategy.md as Markdown."""
     sizes = [*range(1, 11), 26, 52]
     print("## Solitaire: expected turns\n")
-    print("| n | optimal | always 1-move | 0-moves chosen at (n, k) |")
+    print("| n | optimal | always 1-move | 0-moves chosen at k |")
     print("|---:|---:|---:|---|")
     plan1 = solitaire_plan()
     for n in sizes:
@@ -459,40 +437,44 @@ def main() -> None:
             f"| {solitaire_expected_turns(n, GREEDY):.6f} | {zeros or '-'} |"
         )
     for again in (True, False):
-        label = "standard (match moves again)" if again else "one-flip (a match ends the turn)"
+        label = "standard (a match earns another turn)" if again else "one-flip (no extra turn)"
         plan = race_plan(2, again)
-        print(f"\n## Two players, {label}: expected margin of the first mover\n")
-        print("| n | optimal vs optimal | greedy vs greedy | plan vs greedy, seats averaged |")
+        print(f"\n## Two players, {label}\n")
+        print("| n | plan vs plan | greedy vs greedy | plan vs greedy |")
         print("|---:|---:|---:|---:|")
         for n in sizes:
             print(
-                f"| {n} | {plan.margin(n):+.6f} | {_greedy_margin(n, again):+.6f} "
-                f"| {_plan_vs_greedy(n, again):+.6f} |"
+                f"| {n} | {plan.margin(n):+.6f} "
+                f"| {_greedy_margin(n, again):+.6f} | {_plan_vs_greedy(n, again):+.6f} |"
             )
-        zeros, passes = _deviations(plan, 10)
-        print(f"\n0-moves (n, k), n <= 10: {zeros}")
-        print(f"passes (n, k, idle), n <= 10: {passes}")
-        print("\nSample decisions (mover's margin of each option):\n")
-        print("| n | k | idle | explore+unseen | explore+known | pass | plan |")
-        print("|---:|---:|---:|---:|---:|---:|---|")
-        picks = sorted({(n, k, 0) for n, k in zeros[:4]} | {p for p in passes[:4]})
-        for n, k, i in picks:
-            one, zero, passed = _options(plan, n, k, i)
-            choice = plan.first(n, k, i).value
-            if choice == "explore" and k < n:
-                choice += "+" + plan.second(n, k).value
-            cells = [f"{x:+.4f}" if x is not None else "-" for x in (one, zero, passed)]
-            print(f"| {n} | {k} | {i} | {' | '.join(cells)} | {choice} |")
-    print("\n## Three to six players, n = 26: expected pairs by seat (first mover first)\n")
-    print("| players | rule | expected pairs by seat | 0-moves / passes for n <= 10 |")
-    print("|---:|---|---|---|")
+        print(f"\n0-moves (n, k) for n <= 10: {_zero_moves(plan, 10) or 'none'}\n")
+        if again:
+            print(
+                "exceptions to 'known second iff n + k even, 1 <= k <= n - 2' for n <= 200: "
+                f"{_parity_exceptions(plan, 200) or 'none'}\n"
+            )
+        print("| n | k | then unseen | then known | plan |")
+        print("|---:|---:|---:|---:|---|")
+        for n, k in _SAMPLES[again]:
+            one, zero = _options(plan, n, k)
+            cells = [f"{x:+.4f}" if x is not None else "-" for x in (one, zero)]
+            print(f"| {n} | {k} | {' | '.join(cells)} | {plan.second(n, k).value} |")
+    print("\n## Three to six players, n = 26\n")
+    print("Right-hand column: how many positions with n <= 26 use a 0-move.\n")
+    print("| players | rule | expected pairs by seat, first mover first | 0-moves |")
+    print("|---:|---|---|---:|")
     for m in range(3, 7):
         for again in (True, False):
             plan = race_plan(m, again)
             seats = ", ".join(f"{x:.4f}" for x in plan.value(26))
-            zeros, passes = _deviations(plan, 10)
             rule = "standard" if again else "one-flip"
-            print(f"| {m} | {rule} | {seats} | {len(zeros)} / {len(passes)} |")
+            print(f"| {m} | {rule} | {seats} | {len(_zero_moves(plan, 26))} |")
+    print("\n## Pair better handed on than taken (first position, n <= 60)\n")
+    print("| players | standard | one-flip |")
+    print("|---:|---|---|")
+    for m in range(2, 7):
+        cells = [str(_first_gift(race_plan(m, again), 60) or "none") for again in (True, False)]
+        print(f"| {m} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":
