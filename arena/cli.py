@@ -107,6 +107,7 @@ def play_command(
     from arena.engine import find_game
     from arena.loader import resolve_bot
     from arena.session import SeriesTally, play_series
+    from arena.show import fit
     from arena.values import parse_assignments
 
     try:
@@ -131,7 +132,8 @@ def play_command(
         if json_out:
             typer.echo(played.record.to_line(timings))
         elif total <= PER_GAME_LINES or show:
-            typer.echo(_record_line(played.record))
+            for line in fit(_record_line(played.record), indent=""):
+                typer.echo(line)
     if not json_out and total > 1:
         _print_summary(tally)
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import random
+import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -143,6 +145,11 @@ class Variant:
     game: Game
     label: str
     params: Params
+
+    @functools.cached_property
+    def params_view(self) -> Mapping[str, Any]:
+        """The parameters as a read-only mapping of plain values, as bots receive them."""
+        return types.MappingProxyType(self.params.as_dict())
 
     def check_players(self, players: int) -> None:
         """Raise PlayersError unless this variant can seat `players`."""

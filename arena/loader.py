@@ -77,7 +77,7 @@ def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
     resolved = BotSpec(text, display, cls, params, origin)
     try:
         resolved.make()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise BotSpecError(f"bot spec {text!r}: creating {cls.__name__} raised "
                            f"{type(exc).__name__}: {_first_line(exc)}") from None
     if game is not None and not resolved.plays(game):
@@ -142,7 +142,7 @@ def _import_file(path: Path, spec: str) -> Any:
     sys.modules[module_name] = module
     try:
         loader_spec.loader.exec_module(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         del sys.modules[module_name]
         raise BotSpecError(f"bot spec {spec!r}: importing {str(path)!r} raised "
                            f"{type(exc).__name__}: {_first_line(exc)}") from None
@@ -157,7 +157,7 @@ def _import_module(name: str, spec: str) -> Any:
             raise BotSpecError(f"bot spec {spec!r}: no module named {name!r}") from None
         raise BotSpecError(f"bot spec {spec!r}: importing {name!r} raised "
                            f"ModuleNotFoundError: {_first_line(exc)}") from None
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise BotSpecError(f"bot spec {spec!r}: importing {name!r} raised "
                            f"{type(exc).__name__}: {_first_line(exc)}") from None
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Protocol
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
 from arena.engine import Logged, State, Variant, rank_scores
@@ -49,7 +50,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
     variant.check_players(players)
     started = time.perf_counter()
     state = variant.game.new_state(variant.params, players, deal_rng(seed))
-    params = variant.params.as_dict()
+    params = variant.params_view
     faults: list[Fault] = []
     autopilots: dict[int, random.Random] = {}
 
@@ -103,21 +104,32 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
             watcher.happened(state, [e.event for e in log[mark:] if e.visible_to is None])
 
     outcome = state.outcome()
-    forfeited = sorted(autopilots)
-    ranks = rank_scores(outcome.scores, outcome.order, forfeited)
+    ranks = rank_scores(outcome.scores, outcome.order, autopilots)
+    final = read_only(outcome.final)  # bots see the summary but cannot change the record
+    forfeits_in_play = len(autopilots)
     for seat, bot in enumerate(bots):
         if seat in autopilots:
             continue
-        result = Result(seat, outcome.scores, ranks, _events_for(log, cursors, seat), outcome.final)
+        result = Result(seat, outcome.scores, ranks, _events_for(log, cursors, seat), final)
         try:
             bot.end(result)
         except (Exception, SystemExit) as exc:
-            detail = f"end raised {_describe(exc)}"
-            faults.append(Fault(seat, decisions, FaultKind.EXCEPTION, detail))
+            forfeit(seat, decisions, FaultKind.EXCEPTION, f"end raised {_describe(exc)}")
+    if len(autopilots) > forfeits_in_play:  # a fault in end() forfeits too
+        ranks = rank_scores(outcome.scores, outcome.order, autopilots)
     return GameRecord(
         game=variant.game.name, variant=variant.label, seed=seed, seats=tuple(names),
         scores=outcome.scores, ranks=ranks, turns=outcome.turns, faults=tuple(faults),
         final=outcome.final, duration=time.perf_counter() - started)
+
+
+def read_only(value: Any) -> Any:
+    """A deep read-only copy of JSON-like data: mappings become proxies, lists become tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: read_only(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(read_only(v) for v in value)
+    return value
 
 
 def _events_for(log: list[Logged], cursors: list[int], seat: int) -> tuple[Event, ...]:

@@ -20,6 +20,7 @@ from arena.cards import Card, Colour, Suit, standard_deck
 from arena.engine import Game, Logged, Outcome, Params, ScoreOrder, State, register
 from arena.errors import VariantError
 from arena.frozen import maker
+from arena.show import fit
 
 TURN_LIMIT_PER_CARD = 25
 """With `max_turns = 0` a game stops after this many turns per card dealt (see the rulings)."""
@@ -530,7 +531,7 @@ class ConcentrationState(State):
                                                      if event.points > 1 else "")
                        if isinstance(event, Claim) else f"  no match: {cards} go face down")
             scores = ", ".join(f"{n} {p}" for n, p in zip(names, self.points, strict=True))
-            return [self.render(shown), verdict, f"  score: {scores}", ""]
+            return [self.render(shown), verdict, *fit(f"score: {scores}"), ""]
         if isinstance(event, Move):
             where = (" (" + ", ".join(f"{self.position_name(a)}<->{self.position_name(b)}"
                                       for a, b in event.swaps) + ")") if event.swaps else ""

@@ -1,0 +1,176 @@
+"""Conformance of every registered game and preset: random playouts obey the rules protocol."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from arena.api import Event, Reveal
+from arena.cards import Card, parse_card
+from arena.engine import Game, State, Variant, all_games
+from arena.match import deal_rng, play_game
+from bots.forgetful import ForgetfulBot
+from bots.greedy import GreedyBot
+from bots.random_bot import RandomBot
+
+MAX_PLAYERS = 4
+SEEDS = (0, 1)
+MAX_STEPS = 200_000
+
+
+def _cases() -> Iterator[tuple[Game, str, int]]:
+    for game in all_games():
+        for preset, params in game.presets.items():
+            allowed = params.players_allowed()
+            most = max(allowed.start, MAX_PLAYERS)  # games for many players: their fewest
+            for players in range(allowed.start, min(allowed.stop, most + 1)):
+                yield game, preset, players
+
+
+CASES = [pytest.param(g, p, n, id=f"{g.name}-{p}-{n}p") for g, p, n in _cases()]
+PRESETS = [pytest.param(g, p, id=f"{g.name}-{p}")
+           for g in all_games() for p in g.presets]
+
+
+ATOMS = (str, bytes, int, float, bool, range, enum.Enum, type(None))
+_atom_types: set[type] = {int, str, type(None)}  # grows with the atomic types met (fast path)
+
+
+def cards_in(value: Any) -> list[Card]:
+    """Every Card inside a value, searched through containers and dataclasses."""
+    found: list[Card] = []
+    todo = [value]
+    atoms = _atom_types
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind in atoms:
+            continue
+        if isinstance(item, Card):
+            found.append(item)
+        elif isinstance(item, ATOMS):
+            atoms.add(kind)
+        elif isinstance(item, tuple | list | set | frozenset):
+            todo.extend(x for x in item if type(x) not in atoms)
+        elif isinstance(item, Mapping):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            todo.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+        else:
+            raise AssertionError(f"an observation holds a {type(item).__name__}; teach the scan")
+    return found
+
+
+def test_the_card_scan_finds_nested_cards() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Inner:
+        cards: tuple[Any, ...]
+
+    ace, king = parse_card("AS"), parse_card("KH")
+    found = cards_in({"x": (Inner((ace, 3, None)),), "y": [frozenset({king})], king: 1})
+    assert sorted(map(str, found)) == ["AS", "KH", "KH"]
+    with pytest.raises(AssertionError):
+        cards_in(object())
+
+
+def _no_extra_cards(shown: Counter[str], visible: Counter[str], where: str) -> None:
+    extra = shown - visible
+    assert not extra, f"{where} shows cards not visible to the seat: {sorted(extra)}"
+
+
+def random_playout(game: Game, variant: Variant, players: int, seed: int) -> State:
+    """Play a game to its end by random legal actions, checking the protocol at every step."""
+    state = game.new_state(variant.params, players, deal_rng(seed))
+    rng = random.Random(f"conformance:{seed}")
+    known: list[Counter[str]] = [Counter() for _ in range(players)]  # cards each seat was shown
+    steps = 0
+    while seats := state.to_act():
+        steps += 1
+        assert steps < MAX_STEPS, "the game does not end"
+        assert len(set(seats)) == len(seats) and all(0 <= s < players for s in seats)
+        chosen = {}
+        for seat in seats:
+            legal = state.legal(seat)
+            assert legal, f"seat {seat} must act but has no legal action"
+            assert len(set(legal)) == len(legal), "legal actions repeat"
+            visible = Counter(map(str, state.visible_cards(seat)))
+            view = state.view(seat)
+            _no_extra_cards(Counter(map(str, cards_in(view))), visible, "the view")
+            _no_extra_cards(Counter(map(str, cards_in(legal))), visible, "the legal actions")
+            chosen[seat] = legal[rng.randrange(len(legal))]
+        mark = len(state.log)
+        if len(seats) == 1:
+            state.apply(seats[0], chosen[seats[0]])
+        else:
+            state.apply_joint(chosen)
+        for entry in state.log[mark:]:
+            for seat in range(players):
+                if entry.visible_to is None or seat in entry.visible_to:
+                    _check_event(entry.event, seat, chosen, known[seat])
+    outcome = state.outcome()
+    assert len(outcome.scores) == players
+    json.dumps(outcome.final)
+    return state
+
+
+def _check_event(event: Event, seat: int, chosen: Mapping[int, Any],
+                 known: Counter[str]) -> None:
+    """A card in an event is revealed by the action just taken, or was revealed before.
+
+    A seat's Reveal must be of the position that seat just chose; the table (seat None) may
+    reveal cards on its own.
+    """
+    if isinstance(event, Reveal):
+        if event.seat is not None:
+            assert chosen.get(event.seat) == event.position, (
+                f"{event} reveals a position its seat did not just choose")
+        known[str(event.card)] += 1
+        return
+    shown = Counter(map(str, cards_in(event)))
+    missing = shown - known
+    assert not missing, f"{event} shows cards seat {seat} was never shown: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), CASES)
+def test_random_playouts_obey_the_protocol(game: Game, preset: str, players: int) -> None:
+    variant = game.variant(preset)
+    for seed in SEEDS:
+        state = random_playout(game, variant, players, seed)
+        assert state.to_act() == ()
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), CASES)
+def test_same_seed_same_record(game: Game, preset: str, players: int) -> None:
+    variant = game.variant(preset)
+    names = [f"random{i}" for i in range(players)]
+    lines = [play_game(variant, [RandomBot() for _ in range(players)], names, seed).to_line()
+             for seed in (3, 3)]
+    assert lines[0] == lines[1]
+    record = json.loads(lines[0])
+    assert record["faults"] == []  # random bots only ever play what `legal` offers
+    assert sorted(record["ranks"])[0] == 1
+
+
+@pytest.mark.parametrize(("game", "preset"), PRESETS)
+def test_bundled_bots_play_every_preset_without_faults(game: Game, preset: str) -> None:
+    variant = game.variant(preset)
+    if not {"*", game.name} & set(GreedyBot.games):
+        pytest.skip(f"the bundled bots do not play {game.name}")
+    allowed = variant.params.players_allowed()
+    tables = [[GreedyBot(), ForgetfulBot()], [ForgetfulBot(recall=0.5, capacity=4), GreedyBot()]]
+    if 1 in allowed:
+        tables.append([GreedyBot()])
+    if 3 in allowed:
+        tables.append([GreedyBot(), ForgetfulBot(), ForgetfulBot(recall=0.9, capacity=0)])
+    for seed, bots in enumerate(tables):
+        record = play_game(variant, bots, [type(b).__name__ for b in bots], seed)
+        assert record.faults == (), record.faults
+        assert record.final["end"] == "cleared", "bots that remember should clear the table"

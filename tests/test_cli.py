@@ -1,0 +1,288 @@
+"""Tests for the `arena` command line through Typer's CliRunner, including bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from arena.cli import app
+from arena.games.concentration import PRESETS
+
+RECORD_KEYS = ["game", "variant", "seed", "seats", "scores", "ranks", "turns", "faults", "final"]
+
+
+@pytest.fixture(scope="module")
+def runner() -> CliRunner:
+    """A CliRunner keeping stderr apart from stdout."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:  # recent Click/Typer: stderr is always separate
+        return CliRunner()
+
+
+def run(runner: CliRunner, *args: str) -> Result:
+    """Invoke the app with these arguments."""
+    return runner.invoke(app, list(args))
+
+
+def ok(runner: CliRunner, *args: str) -> Result:
+    """Invoke the app and check it succeeded quietly on stderr."""
+    result = run(runner, *args)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    assert result.stderr == ""
+    return result
+
+
+def json_lines(result: Result) -> list[dict[str, object]]:
+    """Every stdout line parsed as one JSON object."""
+    lines = result.stdout.splitlines()
+    assert lines
+    records = [json.loads(line) for line in lines]
+    assert all(isinstance(r, dict) for r in records)
+    return records
+
+
+def bots(*specs: str) -> list[str]:
+    """'-b spec' for every spec."""
+    return [arg for spec in specs for arg in ("-b", spec)]
+
+
+# -- listing -------------------------------------------------------------------------------------
+
+def test_games(runner: CliRunner) -> None:
+    out = ok(runner, "games").stdout
+    assert "concentration" in out
+    assert "1-6" in out
+    for preset in ("standard", "zebra", "duel"):
+        assert preset in out
+
+
+def test_games_concentration(runner: CliRunner) -> None:
+    out = ok(runner, "games", "concentration").stdout
+    lines = out.splitlines()
+    for preset in PRESETS:
+        assert any(line.split()[:1] == [preset] for line in lines), preset
+    assert "match=identical" in out and "one-flip=true" in out
+    duel = next(line for line in lines if line.startswith("duel "))
+    assert " 2 " in duel
+
+
+def test_bots(runner: CliRunner) -> None:
+    out = ok(runner, "bots").stdout
+    for name in ("random", "greedy", "forgetful"):
+        assert any(line.split()[:1] == [name] for line in out.splitlines()), name
+    assert "concentration" in out
+
+
+# -- play ----------------------------------------------------------------------------------------
+
+def test_play_show(runner: CliRunner) -> None:
+    out = ok(runner, "play", "concentration", *bots("greedy", "random"), "--show",
+             "--seed", "3").stdout
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(line.startswith("  A  ") and "##" in line for line in lines)  # the layout
+    assert any(line.strip().startswith("score: greedy ") for line in lines)
+    assert any("turns up" in line for line in lines)
+    assert any(line.startswith("Game over (cleared)") for line in lines)
+    assert lines[-1].startswith("seed 3: greedy ")
+
+
+@pytest.mark.parametrize("preset", ["duel", "two-decks-jokers", "checkerboard", "moving"])
+def test_play_show_fits_80_columns_in_wide_variants(runner: CliRunner, preset: str) -> None:
+    out = ok(runner, "play", "concentration", "-v", preset, *bots("greedy", "forgetful"),
+             "--show").stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_play_show_fits_80_columns_with_long_bot_specs(runner: CliRunner) -> None:
+    out = ok(runner, "play", "concentration", "--show",
+             *bots("forgetful:recall=0.6,capacity=8", "forgetful:recall=0.9,capacity=16")).stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_play_json(runner: CliRunner) -> None:
+    args = ["play", "concentration", *bots("greedy", "random", "forgetful"), "--json",
+            "--seed", "7", "--games", "3", "-v", "zebra"]
+    first = ok(runner, *args)
+    records = json_lines(first)
+    assert [r["seed"] for r in records] == [7, 8, 9]
+    for record in records:
+        assert list(record) == RECORD_KEYS
+        assert record["game"] == "concentration" and record["variant"] == "zebra"
+        assert record["seats"] == ["greedy", "random", "forgetful"]
+        assert len(record["scores"]) == len(record["ranks"]) == 3  # type: ignore[arg-type]
+        assert record["faults"] == []
+        assert set(record["final"]) >= {"end", "sets", "points", "left"}  # type: ignore[arg-type]
+    again = ok(runner, *args)
+    assert again.stdout_bytes == first.stdout_bytes
+
+
+def test_play_json_seeds_differ(runner: CliRunner) -> None:
+    records = json_lines(ok(runner, "play", "concentration", *bots("random", "random"),
+                            "--json", "--games", "2"))
+    assert [r["seed"] for r in records] == [0, 1]
+    assert records[0]["final"] != records[1]["final"] or records[0]["turns"] != records[1]["turns"]
+
+
+def test_play_json_timings(runner: CliRunner) -> None:
+    plain = json_lines(ok(runner, "play", "concentration", *bots("greedy"), "--json"))
+    timed = json_lines(ok(runner, "play", "concentration", *bots("greedy"), "--json",
+                          "--timings"))
+    assert "duration" not in plain[0]
+    assert timed[0]["duration"] >= 0  # type: ignore[operator]
+    del timed[0]["duration"]
+    assert timed == plain
+
+
+def test_solitaire(runner: CliRunner) -> None:
+    records = json_lines(ok(runner, "play", "concentration", *bots("greedy"), "--json",
+                            "--games", "2"))
+    for record in records:
+        assert record["scores"] == [record["turns"]]
+        assert record["ranks"] == [1]
+        assert record["seats"] == ["greedy"]
+
+
+def test_solitaire_text_line(runner: CliRunner) -> None:
+    out = ok(runner, "play", "concentration", *bots("greedy"), "--seed", "2").stdout
+    (line,) = out.splitlines()
+    assert line.startswith("seed 2: greedy ") and line.endswith(" turns)")
+
+
+def test_summary_table_with_several_games(runner: CliRunner) -> None:
+    out = ok(runner, "play", "concentration", *bots("greedy", "random"), "--games",
+             "3").stdout
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["seed 0", "seed 1", "seed 2"]
+    assert "mean rank" in out and "wins" in out
+    table = lines[3:]
+    assert any(line.split()[:2] == ["0", "greedy"] for line in table)
+    assert any(line.split()[:2] == ["1", "random"] for line in table)
+
+
+def test_no_summary_table_for_one_game_or_json(runner: CliRunner) -> None:
+    single = ok(runner, "play", "concentration", *bots("greedy", "random")).stdout
+    assert "mean rank" not in single
+    assert len(single.splitlines()) == 1
+    many_json = ok(runner, "play", "concentration", *bots("greedy", "random"), "--games", "3",
+                   "--json")
+    assert "mean rank" not in many_json.stdout
+    assert len(json_lines(many_json)) == 3
+
+
+def test_play_with_params_and_short_options(runner: CliRunner) -> None:
+    records = json_lines(ok(runner, "play", "concentration", "-v", "two-decks", "-p",
+                            "one-flip=true", "-p", "max-turns=5", *bots("greedy", "random"),
+                            "--json"))
+    (record,) = records
+    assert record["turns"] == 5
+    assert record["final"]["end"] == "turn-limit"  # type: ignore[index]
+    assert "one-flip=true" in record["variant"]  # type: ignore[operator]
+
+
+def test_play_file_bot(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "first.py"
+    path.write_text("from arena.api import Bot\n\n\nclass First(Bot):\n"
+                    "    def act(self, obs):\n        return obs.legal[0]\n")
+    records = json_lines(ok(runner, "play", "concentration", *bots(f"{path}:First", "random"),
+                            "--json"))
+    assert records[0]["seats"] == ["first:First", "random"]
+    assert records[0]["faults"] == []
+
+
+def test_faulty_bot_is_reported_not_fatal(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "faulty.py"
+    path.write_text("from arena.api import Bot\n\n\nclass Faulty(Bot):\n"
+                    "    def act(self, obs):\n        raise RuntimeError('oops')\n")
+    result = ok(runner, "play", "concentration", *bots(f"{path}:Faulty", "random"))
+    assert "[faults: 1]" in result.stdout
+    (record,) = json_lines(ok(runner, "play", "concentration", *bots(f"{path}:Faulty", "random"),
+                              "--json"))
+    assert record["ranks"] == [2, 1]
+    assert record["faults"][0]["detail"] == "act raised RuntimeError: oops"  # type: ignore[index]
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+def check_error(result: Result, *mentions: str) -> str:
+    """Exit 2, nothing on stdout, one 'arena: error:' line on stderr; returns the line."""
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("arena: error: ")
+    assert "Traceback" not in result.stderr
+    for text in mentions:
+        assert text in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize(("args", "mentions"), [
+    (["games", "chess"], ["'chess'", "concentration"]),
+    (["play", "chess", *bots("greedy")], ["'chess'", "concentration"]),
+    (["play", "concentration", "-v", "zebr", *bots("greedy")], ["'zebr'", "zebra"]),
+    (["play", "concentration", "-p", "flips=1", *bots("greedy")], ["'flips'", "one-flip"]),
+    (["play", "concentration", "-p", "decks=two", *bots("greedy")], ["'decks'", "'two'"]),
+    (["play", "concentration", "-p", "decks", *bots("greedy")], ["'decks'", "key=value"]),
+    (["play", "concentration", "-p", "decks=3", *bots("greedy")], ["decks"]),
+    (["play", "concentration", "-p", "jokers=true", *bots("greedy")], ["rows x cols"]),
+    (["play", "concentration", "-v", "duel", *bots("greedy", "greedy", "random")],
+     ["duel", "not 3"]),
+    (["play", "concentration", "-v", "duel", *bots("greedy")], ["duel", "not 1"]),
+    (["play", "concentration", "-v", "chips-winner", *bots("greedy")],
+     ["chips-winner", "not 1"]),
+    (["play", "concentration", *bots(*["random"] * 7)], ["not 7"]),
+    (["play", "concentration", *bots("greedy", "nosuchbot")], ["'nosuchbot'"]),
+    (["play", "concentration", *bots("forgetful:recall=lots")], ["'recall'"]),
+    (["play", "concentration", *bots("forgetful:memory=3")], ["'memory'"]),
+    (["play", "concentration", *bots("no/such/file.py:Bot")], ["not found"]),
+    (["play", "concentration", *bots("bots.greedy:Nope")], ["'Nope'"]),
+])
+def test_bad_input_is_one_error_line(runner: CliRunner, args: list[str],
+                                     mentions: list[str]) -> None:
+    check_error(run(runner, *args), *mentions)
+
+
+def test_bot_that_does_not_play_the_game(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "digger.py"
+    path.write_text("from arena.api import Bot\n\n\nclass Digger(Bot):\n    games = ('dig',)\n\n"
+                    "    def act(self, obs):\n        return obs.legal[0]\n")
+    check_error(run(runner, "play", "concentration", *bots(f"{path}:Digger")), "dig",
+                "concentration")
+
+
+def test_bot_file_raising_at_import(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text("raise RuntimeError('broken bot\\nmore text')\n")
+    check_error(run(runner, "play", "concentration", *bots(f"{path}:Bot")),
+                "RuntimeError: broken bot")
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "concentration", *bots("greedy"), "--games", "0"],
+    ["play", "concentration", *bots("greedy"), "--seed", "x"],
+    ["play", "concentration"],
+    ["play"],
+    ["nosuchcommand"],
+])
+def test_usage_errors_exit_2(runner: CliRunner, args: list[str]) -> None:
+    result = run(runner, *args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_console_script_error_line() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", "play", "chess", "-b",
+         "greedy"], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("arena: error: unknown game 'chess' (known: ")
+    assert "concentration" in line
