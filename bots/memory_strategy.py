@@ -140,7 +140,24 @@ def _cheaper(_n: int, _k: int, one: float, zero: float) -> Second:
     return Second.KNOWN if zero < one - _TIE else Second.UNSEEN
 
 
-class SolitairePlan:
+class _Plan:
+    """What both plans share: a table of second-flip choices, grown on demand."""
+
+    _second: list[list[Second | None]]
+
+    def _grow(self, n: int) -> None:
+        raise NotImplementedError
+
+    def second(self, n: int, k: int) -> Second:
+        """Second flip after a new first card, (n, k) read at the start of the turn."""
+        _check_second(n, k)
+        self._grow(n)
+        pick = self._second[n][k]
+        assert pick is not None
+        return pick
+
+
+class SolitairePlan(_Plan):
     """Optimal one-player plan: fewest expected turns to clear the table."""
 
     def __init__(self) -> None:
@@ -161,13 +178,6 @@ class SolitairePlan:
         self._grow(n)
         return self._turns[n][k]
 
-    def second(self, n: int, k: int) -> Second:
-        """Second flip after a new first card, (n, k) read at the start of the turn."""
-        _check_second(n, k)
-        self._grow(n)
-        pick = self._second[n][k]
-        assert pick is not None
-        return pick
 
 
 @functools.cache
@@ -262,7 +272,7 @@ def _turn(n: int, k: int, players: int, again: bool, at: _Lookup) -> _Turn:
     return _Turn(k / unseen_total, hit, unseen, known)
 
 
-class RacePlan:
+class RacePlan(_Plan):
     """Optimal plan for a race of 2 or more perfect-memory players.
 
     Two players maximise the expected margin (own pairs minus the opponent's), a zero-sum game;
@@ -317,13 +327,6 @@ class RacePlan:
         v = self.value(n, k)
         return v[0] - sum(v[1:]) / (len(v) - 1)
 
-    def second(self, n: int, k: int) -> Second:
-        """Second flip after a new first card, (n, k) read at the start of the turn."""
-        _check_second(n, k)
-        self._grow(n)
-        pick = self._second[n][k]
-        assert pick is not None
-        return pick
 
 
 @functools.cache

@@ -15,32 +15,6 @@ from arena.match import Watcher, play_game
 from arena.record import GameRecord
 
 
-class ScriptedBot(Bot):
-    """Plays a fixed list of actions in order, then the first legal action when the list is out."""
-
-    def __init__(self, actions: Iterable[Action] = ()) -> None:
-        self.script = list(actions)
-        self.observations: list[Observation[Any]] = []
-        self.infos: list[GameInfo] = []
-        self.results: list[Result] = []
-
-    def start(self, info: GameInfo) -> None:
-        """Keep the info."""
-        super().start(info)
-        self.infos.append(info)
-
-    def act(self, obs: Observation[Any]) -> Action:
-        """The next scripted action, or the first legal one."""
-        self.observations.append(obs)
-        if self.script:
-            return self.script.pop(0)
-        return obs.legal[0]
-
-    def end(self, result: Result) -> None:
-        """Keep the result."""
-        self.results.append(result)
-
-
 class RecordingBot(Bot):
     """Plays uniformly at random from its own rng and keeps everything it was given."""
 
@@ -64,6 +38,20 @@ class RecordingBot(Bot):
     def end(self, result: Result) -> None:
         """Keep the result."""
         self.results.append(result)
+
+
+class ScriptedBot(RecordingBot):
+    """Plays a fixed list of actions in order, then the first legal action when the list is out."""
+
+    def __init__(self, actions: Iterable[Action] = ()) -> None:
+        super().__init__()
+        self.script = list(actions)
+
+    def act(self, obs: Observation[Any]) -> Action:
+        """The next scripted action, or the first legal one."""
+        self.observations.append(obs)
+        self.actions.append(self.script.pop(0) if self.script else obs.legal[0])
+        return self.actions[-1]
 
 
 def variant(preset: str = "standard", overrides: Mapping[str, str] | None = None,
