@@ -1,280 +1,32 @@
-"""Concentration (Memory, Pelmanism) with every variant of the sources, as parameters and presets.
-
-Rules in our words: docs/rules/concentration.md. Positions are numbered row by row from 0; in the
-duel the second player's field follows the first's.
-"""
+"""A game of Concentration in progress: the deal, the turns, the scoring and the narration."""
 
 from __future__ import annotations
 
-import enum
-import functools
 import random
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import combinations
-from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
-from arena.api import Event, Move, Remove, Reveal
-from arena.cards import Card, Colour, Suit, standard_deck
-from arena.engine import Game, Logged, Outcome, Params, ScoreOrder, State, register
-from arena.errors import VariantError
+from arena.api import Event, Move, Reveal
+from arena.cards import Card, standard_deck
+from arena.engine import Logged, Outcome, ScoreOrder, State
 from arena.frozen import maker
+from arena.games.concentration.matching import MatchRule, key_table, mate_key
+from arena.games.concentration.table import (
+    Back,
+    Claim,
+    ConcentrationView,
+    End,
+    GameOver,
+    Miss,
+    Role,
+    layout_backs,
+)
+from arena.games.concentration.variants import (
+    TURN_LIMIT_PER_CARD,
+    ConcentrationParams,
+    Scoring,
+)
 from arena.show import fit
-
-TURN_LIMIT_PER_CARD = 25
-"""With `max_turns = 0` a game stops after this many turns per card dealt (see the rulings)."""
-
-
-class MatchRule(enum.Enum):
-    """Which cards make a set."""
-
-    RANK_COLOUR = "rank-colour"
-    RANK = "rank"
-    OPPOSITE_COLOUR = "opposite-colour"
-    IDENTICAL = "identical"
-
-
-class Scoring(enum.Enum):
-    """How sets turn into scores."""
-
-    SETS = "sets"
-    CHIPS_WINNER = "chips-winner"
-    CHIPS_PER_PAIR = "chips-per-pair"
-
-
-class Back(enum.Enum):
-    """The back of a face-down card: plain, or the pack's colour in the checkerboard variant."""
-
-    PLAIN = "plain"
-    RED = "red"
-    BLUE = "blue"
-
-
-class Role(enum.Enum):
-    """What the seat to act is doing: flipping (every variant) or answering (the duel)."""
-
-    FLIP = "flip"
-    ANSWER = "answer"
-
-
-class End(enum.Enum):
-    """Why a game ended."""
-
-    CLEARED = "cleared"
-    TURN_LIMIT = "turn-limit"
-
-
-def cards_match(a: Card, b: Card, rule: MatchRule) -> bool:
-    """Whether two cards belong to one set under `rule`; jokers match only each other."""
-    if a.is_joker or b.is_joker:
-        return a.is_joker and b.is_joker
-    if a.rank != b.rank:
-        return False
-    if rule is MatchRule.RANK:
-        return True
-    if rule is MatchRule.RANK_COLOUR:
-        return a.colour is b.colour
-    if rule is MatchRule.OPPOSITE_COLOUR:
-        return a.colour is not b.colour
-    return a.suit is b.suit
-
-
-_SUIT_ORDER = list(Suit)
-
-
-def match_key(card: Card, rule: MatchRule) -> int:
-    """A small int per card: under every rule but opposite-colour, cards match when their keys
-    are equal; under opposite-colour a card's mates have its key with the lowest bit flipped."""
-    if card.is_joker:
-        return -1
-    if rule is MatchRule.RANK:
-        return card.rank.value
-    if rule is MatchRule.IDENTICAL:
-        return card.rank.value * 8 + _SUIT_ORDER.index(card.suit)  # type: ignore[arg-type]
-    return card.rank.value * 2 + (card.colour is Colour.RED)
-
-
-def mate_key(key: int, rule: MatchRule) -> int:
-    """The key of the cards that match a card with key `key`."""
-    return key ^ 1 if rule is MatchRule.OPPOSITE_COLOUR and key >= 0 else key
-
-
-@functools.cache
-def key_table(rule: MatchRule) -> dict[Card, int]:
-    """Every card's match key under `rule`, computed once per rule (shared: do not modify)."""
-    return {card: match_key(card, rule) for card in standard_deck(jokers=True)}
-
-
-def is_set(cards: tuple[Card, ...] | list[Card], rule: MatchRule) -> bool:
-    """Whether every two of `cards` match."""
-    if len(cards) == 2:
-        return cards_match(cards[0], cards[1], rule)
-    return all(cards_match(a, b, rule) for a, b in combinations(cards, 2))
-
-
-@dataclass(frozen=True)
-class ConcentrationParams(Params):
-    """Variant parameters of Concentration; see docs/rules/concentration.md for each."""
-
-    match: MatchRule = MatchRule.RANK_COLOUR
-    decks: int = 1
-    jokers: bool = False
-    rows: int = 4
-    cols: int = 13
-    set_size: int = 2
-    one_flip: bool = False
-    duel: bool = False
-    checkerboard: bool = False
-    moves: int = 0
-    show_moves: bool = False
-    scoring: Scoring = Scoring.SETS
-    max_turns: int = 0
-
-    @property
-    def pack_size(self) -> int:
-        """Cards in one pack: 52, or 54 with jokers."""
-        return 54 if self.jokers else 52
-
-    @property
-    def field_size(self) -> int:
-        """Cards in one field: the whole layout, or one player's half in the duel."""
-        return self.pack_size if self.duel else self.pack_size * self.decks
-
-    @property
-    def fields(self) -> int:
-        """Separate fields on the table: two in the duel, else one."""
-        return 2 if self.duel else 1
-
-    def players_allowed(self) -> range:
-        """Duel: exactly two; chip scoring: two to six; otherwise one (solitaire) to six."""
-        if self.duel:
-            return range(2, 3)
-        if self.scoring is not Scoring.SETS:
-            return range(2, 7)
-        return range(1, 7)
-
-    def validate(self) -> None:
-        """Reject values and combinations the sources do not allow, naming the parameter."""
-        if self.decks not in (1, 2):
-            raise VariantError(f"decks must be 1 or 2, not {self.decks}")
-        if self.set_size not in (2, 4):
-            raise VariantError(f"set-size must be 2 or 4, not {self.set_size}")
-        if self.rows < 1 or self.cols < 1 or self.rows * self.cols != self.field_size:
-            what = "each field" if self.duel else "the layout"
-            raise VariantError(
-                f"rows x cols must hold the {self.field_size} cards of {what}, "
-                f"not {self.rows} x {self.cols}")
-        if self.moves < 0 or self.max_turns < 0:
-            bad = "moves" if self.moves < 0 else "max-turns"
-            raise VariantError(f"{bad} must be 0 or more")
-        if self.duel:
-            self._validate_duel()
-        if self.checkerboard and self.decks != 2:
-            raise VariantError("checkerboard needs decks=2 (two packs with different backs)")
-        if self.match is MatchRule.IDENTICAL and self.decks * (2 if self.duel else 1) < 2:
-            raise VariantError("match=identical needs two decks (decks=2, or the duel)")
-        if self.set_size == 4 and self.match is MatchRule.OPPOSITE_COLOUR:
-            raise VariantError("set-size=4 cannot use match=opposite-colour: "
-                               "four cards cannot all differ in colour")
-        if not _can_partition(self):
-            raise VariantError(
-                f"set-size={self.set_size} with match={self.match.value}, decks={self.decks}, "
-                f"jokers={str(self.jokers).lower()} leaves cards that can never form a set")
-
-    def _validate_duel(self) -> None:
-        if self.decks != 2 or self.match is not MatchRule.IDENTICAL or self.set_size != 2:
-            raise VariantError("duel needs decks=2, match=identical and set-size=2")
-        for name in ("checkerboard", "one_flip"):
-            if getattr(self, name):
-                raise VariantError(f"duel cannot combine with {name.replace('_', '-')}")
-        if self.moves:
-            raise VariantError("duel cannot combine with moves")
-
-
-def _can_partition(params: ConcentrationParams) -> bool:
-    """Whether the full set of cards splits into sets under the rule (a greedy check suffices)."""
-    cards = standard_deck(params.jokers) * (params.decks if not params.duel else 2)
-    if params.match is MatchRule.OPPOSITE_COLOUR:
-        reds = sum(1 for c in cards if not c.is_joker and c.colour is Colour.RED)
-        jokers = sum(1 for c in cards if c.is_joker)
-        return reds * 2 == len(cards) - jokers and jokers % 2 == 0
-    classes: dict[tuple[Any, ...], int] = {}
-    for card in cards:
-        key: tuple[Any, ...]
-        if card.is_joker:
-            key = ("joker",)
-        elif params.match is MatchRule.RANK:
-            key = (card.rank,)
-        elif params.match is MatchRule.RANK_COLOUR:
-            key = (card.rank, card.colour)
-        else:
-            key = (card.rank, card.suit)
-        classes[key] = classes.get(key, 0) + 1
-    return all(count % params.set_size == 0 for count in classes.values())
-
-
-PRESETS: Mapping[str, ConcentrationParams] = MappingProxyType({
-    "standard": ConcentrationParams(),
-    "any-color": ConcentrationParams(match=MatchRule.RANK),
-    "zebra": ConcentrationParams(match=MatchRule.OPPOSITE_COLOUR),
-    "one-flip": ConcentrationParams(one_flip=True),
-    "jokers": ConcentrationParams(jokers=True, rows=6, cols=9),
-    "any-color-jokers": ConcentrationParams(match=MatchRule.RANK, jokers=True, rows=6, cols=9),
-    "two-decks": ConcentrationParams(match=MatchRule.IDENTICAL, decks=2, rows=8, cols=13),
-    "two-decks-jokers": ConcentrationParams(match=MatchRule.IDENTICAL, decks=2, jokers=True,
-                                            rows=9, cols=12),
-    "duel": ConcentrationParams(match=MatchRule.IDENTICAL, decks=2, duel=True),
-    "checkerboard": ConcentrationParams(match=MatchRule.IDENTICAL, decks=2, rows=8, cols=13,
-                                        checkerboard=True),
-    "four-of-a-kind": ConcentrationParams(match=MatchRule.RANK, set_size=4),
-    "moving": ConcentrationParams(moves=2),
-    "chips-winner": ConcentrationParams(scoring=Scoring.CHIPS_WINNER),
-    "chips-per-pair": ConcentrationParams(scoring=Scoring.CHIPS_PER_PAIR),
-})
-
-
-@dataclass(frozen=True, slots=True)
-class Claim(Remove):
-    """`seat` took a set: these positions held these cards, worth `points`."""
-
-    cards: tuple[Card, ...]
-    points: int
-
-    kind: ClassVar[str] = "claim"
-
-
-@dataclass(frozen=True, slots=True)
-class Miss(Event):
-    """The cards turned up this turn did not make a set and went face down again."""
-
-    positions: tuple[int, ...]
-
-    kind: ClassVar[str] = "miss"
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver(Event):
-    """The game ended: the table is clear, or the turn limit was reached."""
-
-    reason: End
-
-    kind: ClassVar[str] = "game-over"
-
-
-@dataclass(frozen=True, slots=True)
-class ConcentrationView:
-    """What every seat sees: the layout (face down, face up this turn, taken), scores, the turn."""
-
-    rows: int
-    cols: int
-    cells: tuple[Card | Back | None, ...]
-    face_up: tuple[int, ...]
-    scores: tuple[int, ...]
-    turn: int
-    role: Role
-    field: range
-
 
 _view = maker(ConcentrationView)
 _reveal = maker(Reveal)
@@ -560,15 +312,6 @@ def _cell_text(card: Card | None, back: Back, shown: Card | None) -> str:
     return {Back.PLAIN: "##", Back.RED: "r#", Back.BLUE: "b#"}[back]
 
 
-def layout_backs(params: ConcentrationParams) -> tuple[Back, ...]:
-    """The back of the card at each position: a checkerboard of red and blue, or all plain."""
-    size = params.field_size * params.fields
-    if not params.checkerboard:
-        return (Back.PLAIN,) * size
-    return tuple(Back.RED if (p // params.cols + p % params.cols) % 2 == 0 else Back.BLUE
-                 for p in range(size))
-
-
 def _deal(params: ConcentrationParams, rng: random.Random) -> tuple[list[Card], tuple[Back, ...]]:
     """Shuffle and lay out the cards; returns the cards by position and the backs by position."""
     backs = layout_backs(params)
@@ -600,21 +343,3 @@ def _chips(points: list[int], scoring: Scoring) -> list[int]:
     if len(leaders) == n:
         return [0] * n
     return [(n - len(leaders)) if s in leaders else -len(leaders) for s in range(n)]
-
-
-class Concentration(Game):
-    """Concentration: turn up cards two at a time (four in four-of-a-kind) and take the sets."""
-
-    name = "concentration"
-    title = "Concentration (Memory, Pelmanism)"
-    params_type = ConcentrationParams
-    presets = PRESETS
-    default_preset = "standard"
-
-    def new_state(self, params: Params, players: int, rng: random.Random) -> ConcentrationState:
-        """Shuffle and lay out a new game."""
-        assert isinstance(params, ConcentrationParams)
-        return ConcentrationState(params, players, rng)
-
-
-GAME = register(Concentration())
