@@ -11,7 +11,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from arena.api import Action, Event
 from arena.cards import Card
@@ -36,26 +36,31 @@ class Outcome:
     final: Mapping[str, Any]
 
 
-class Logged(NamedTuple):
-    """An event and the seats that may see it (None: everyone).
-
-    A named tuple rather than a frozen dataclass: one is made for every event of every game, and
-    a tuple is several times cheaper to build.
-    """
-
-    event: Event
-    visible_to: frozenset[int] | None
-
-
 class State(ABC):
     """One game in progress: a deterministic state machine driven by the match loop.
 
     At any point `to_act()` names the seats that must decide now (one for turn-based play, several
-    for simultaneous decisions, none once the game is over). Everything that happens is appended to
-    `log` with its visibility; the match loop hands each seat the events it may see.
+    for simultaneous decisions, none once the game is over). Everything that happens goes into
+    `log`: public events by `log.append(event)`, events only some seats may see by `tell(seats,
+    event)`. The match loop hands each seat the events it may see.
     """
 
-    log: list[Logged]
+    def __init__(self) -> None:
+        self.log: list[Event] = []
+        self.private: dict[int, frozenset[int]] = {}  # log index -> the only seats that see it
+
+    def tell(self, seats: Collection[int], event: Event) -> None:
+        """Log an event that only `seats` may see."""
+        self.private[len(self.log)] = frozenset(seats)
+        self.log.append(event)
+
+    def seen_by(self, seat: int, start: int, end: int) -> tuple[Event, ...]:
+        """The events of `log[start:end]` that `seat` may see."""
+        private = self.private
+        if not private:
+            return tuple(self.log[start:end])
+        return tuple([e for i, e in enumerate(self.log[start:end], start)
+                      if i not in private or seat in private[i]])
 
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
-from arena.engine import Logged, State, Variant, rank_scores
+from arena.engine import State, Variant, rank_scores
 from arena.frozen import maker
 from arena.record import Fault, FaultKind, GameRecord
 
@@ -71,14 +71,21 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
         watcher.dealt(state, variant.label, seed, names)
     cursors = [0] * players
     decisions = 0
+    legal_for, view_for = state.legal, state.view
+
+    def events_for(seat: int) -> tuple[Event, ...]:
+        """What `seat` may see of the events since its last look; moves its cursor on."""
+        start = cursors[seat]
+        end = cursors[seat] = len(log)
+        return state.seen_by(seat, start, end) if start != end else ()
 
     def decide(seat: int) -> Action:
         nonlocal decisions
         decisions += 1
-        legal = state.legal(seat)
+        legal = legal_for(seat)
         pilot = autopilots.get(seat) if autopilots else None
         if pilot is None:
-            obs = _observation(seat, legal, _events_for(log, cursors, seat), state.view(seat))
+            obs = _observation(seat, legal, events_for(seat), view_for(seat))
             try:
                 action = bots[seat].act(obs)
             except (Exception, SystemExit) as exc:
@@ -101,7 +108,8 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
             mark = len(log)
             state.apply_joint(chosen)
         if watcher is not None:
-            watcher.happened(state, [e.event for e in log[mark:] if e.visible_to is None])
+            watcher.happened(state, [e for i, e in enumerate(log[mark:], mark)
+                                     if i not in state.private])
 
     outcome = state.outcome()
     ranks = rank_scores(outcome.scores, outcome.order, autopilots)
@@ -110,7 +118,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
     for seat, bot in enumerate(bots):
         if seat in autopilots:
             continue
-        result = Result(seat, outcome.scores, ranks, _events_for(log, cursors, seat), final)
+        result = Result(seat, outcome.scores, ranks, events_for(seat), final)
         try:
             bot.end(result)
         except (Exception, SystemExit) as exc:
@@ -130,15 +138,6 @@ def read_only(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(read_only(v) for v in value)
     return value
-
-
-def _events_for(log: list[Logged], cursors: list[int], seat: int) -> tuple[Event, ...]:
-    """The events `seat` may see that were logged since its last look; moves its cursor."""
-    start = cursors[seat]
-    end = cursors[seat] = len(log)
-    if start == end:
-        return ()
-    return tuple([e.event for e in log[start:end] if e.visible_to is None or seat in e.visible_to])
 
 
 def _not_legal(action: object) -> str:

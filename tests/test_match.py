@@ -7,12 +7,15 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 import pytest
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
-from arena.engine import State, Variant
+from arena.cards import Card
+from arena.engine import Game, Outcome, Params, ScoreOrder, State, Variant
 from arena.games.concentration import PRESETS
 from arena.match import bot_rng, deal_rng, play_game, read_only
 from arena.record import Fault, FaultKind, GameRecord
@@ -439,3 +442,69 @@ def test_bots_do_not_touch_the_global_random(play: Play) -> None:
     random.seed(1234)
     play("moving", [RandomBot(), GreedyBot()], seed=3)
     assert random.random() == expected
+
+
+@dataclass(frozen=True)
+class _ToyParams(Params):
+    """No parameters; two players."""
+
+    def players_allowed(self) -> range:
+        return range(2, 3)
+
+
+class _SecretState(State):
+    """A two-seat toy game: each seat, in turn, is privately told a number, then says 'ok'."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moves = 0
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.moves == 4:
+            return ()
+        if len(self.log) == self.moves:  # tell the next seat its secret before it acts
+            seat = self.moves % 2
+            self.tell([seat], _Secret(seat, 100 + self.moves))
+        return (self.moves % 2,)
+
+    def legal(self, seat: int) -> tuple[str, ...]:
+        return ("ok",)
+
+    def view(self, seat: int) -> None:
+        return None
+
+    def apply(self, seat: int, action: object) -> None:
+        self.moves += 1
+
+    def outcome(self) -> Outcome:
+        return Outcome((0.0, 0.0), ScoreOrder.HIGHER_WINS, self.moves, {})
+
+    def visible_cards(self, seat: int) -> list[Card]:
+        return []
+
+
+@dataclass(frozen=True, slots=True)
+class _Secret(Event):
+    number: int
+
+    kind: ClassVar[str] = "secret"
+
+
+class _SecretGame(Game):
+    name = "secret-toy"
+    title = "a toy game with private events"
+    params_type = Params
+    presets = MappingProxyType({"plain": _ToyParams()})
+    default_preset = "plain"
+
+    def new_state(self, params: Params, players: int, rng: random.Random) -> State:
+        return _SecretState()
+
+
+def test_private_events_reach_only_their_seats(recording_bot: type[Bot]) -> None:
+    bots = [recording_bot(), recording_bot()]
+    play_game(_SecretGame().variant(), bots, ["a", "b"], seed=1)
+    for seat, bot in enumerate(bots):
+        seen = [e for obs in bot.observations for e in obs.events]  # type: ignore[attr-defined]
+        assert [e.seat for e in seen] == [seat, seat]
+        assert [e.number for e in seen] == [100 + seat, 102 + seat]

@@ -49,9 +49,8 @@ def flip(state: State, *positions: int) -> list[Event]:
         (seat,) = state.to_act()
         assert pos in state.legal(seat), f"position {pos} is not legal for seat {seat}"
         state.apply(seat, pos)
-    new = state.log[mark:]
-    assert all(entry.visible_to is None for entry in new)  # Concentration has no secrets
-    return [entry.event for entry in new]
+    assert not state.private  # Concentration has no secrets
+    return state.log[mark:]
 
 
 def cards(*texts: str) -> tuple[Card, ...]:

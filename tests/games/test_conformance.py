@@ -111,10 +111,9 @@ def random_playout(game: Game, variant: Variant, players: int, seed: int) -> Sta
             state.apply(seats[0], chosen[seats[0]])
         else:
             state.apply_joint(chosen)
-        for entry in state.log[mark:]:
-            for seat in range(players):
-                if entry.visible_to is None or seat in entry.visible_to:
-                    _check_event(entry.event, seat, chosen, known[seat])
+        for seat in range(players):
+            for event in state.seen_by(seat, mark, len(state.log)):
+                _check_event(event, seat, chosen, known[seat])
     outcome = state.outcome()
     assert len(outcome.scores) == players
     json.dumps(outcome.final)

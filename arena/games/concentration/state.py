@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.api import Event, Move, Reveal
 from arena.cards import Card, standard_deck
-from arena.engine import Logged, Outcome, ScoreOrder, State
+from arena.engine import Outcome, ScoreOrder, State
 from arena.frozen import maker
 from arena.games.concentration.matching import MatchRule, key_table, mate_key
 from arena.games.concentration.table import (
@@ -28,8 +28,11 @@ from arena.games.concentration.variants import (
 )
 from arena.show import fit
 
-_view = maker(ConcentrationView)
-_reveal = maker(Reveal)
+# Built for every decision or turn: made through their slots (see arena/frozen.py).
+_new_view = maker(ConcentrationView)
+_new_reveal = maker(Reveal)
+_new_miss = maker(Miss)
+_new_claim = maker(Claim)
 
 
 class ConcentrationState(State):
@@ -44,7 +47,7 @@ class ConcentrationState(State):
         self.rule = params.match
         self.set_size, self.duel, self.moves = params.set_size, params.duel, params.moves
         self.turn_passes_after_claim = params.duel or params.one_flip
-        self.log: list[Logged] = []
+        super().__init__()
         cards, self.backs = _deal(params, rng)
         if layout is not None:
             if sorted(map(str, layout)) != sorted(map(str, cards)):
@@ -63,6 +66,7 @@ class ConcentrationState(State):
         # tuples of the layout and of each field's live positions, kept until the next claim
         self._layout: tuple[Card | Back | None, ...] | None = None
         self._live_tuples: list[tuple[int, ...] | None] = [None] * params.fields
+        self._scores: tuple[int, ...] | None = None
         self.up: list[int] = []
         self.points = [0] * players
         self.sets = [0] * players
@@ -124,8 +128,13 @@ class ConcentrationState(State):
         duel = self.params.duel
         field = self.fields[self._to_act[0] if duel else 0]
         role = Role.ANSWER if duel and up else Role.FLIP
-        return _view(self.params.rows, self.params.cols, layout, tuple(up), tuple(self.points),
-                     self.turns, role, field)
+        scores = self._scores or self._freeze_scores()
+        return _new_view(self.params.rows, self.params.cols, layout, tuple(up), scores, self.turns,
+                     role, field)
+
+    def _freeze_scores(self) -> tuple[int, ...]:
+        self._scores = tuple(self.points)
+        return self._scores
 
     def _freeze_layout(self) -> tuple[Card | Back | None, ...]:
         self._layout = tuple(self.cells)
@@ -139,7 +148,7 @@ class ConcentrationState(State):
         if not self.seen[pos]:
             self.seen[pos] = True
             self.turn_revealed_new = True
-        self.log.append(Logged(_reveal(seat, pos, self.cards[pos]), None))  # type: ignore[arg-type]
+        self.log.append(_new_reveal(seat, pos, self.cards[pos]))  # type: ignore[arg-type]
         if len(up) == self.set_size:
             self._finish_turn()
         elif self.duel:
@@ -187,7 +196,7 @@ class ConcentrationState(State):
         if claimed:
             self._claim(taker, up)
         else:
-            self.log.append(Logged(Miss(flipper, tuple(up)), None))
+            self.log.append(_new_miss(flipper, tuple(up)))
         self.turn_revealed_new = False
         if not any(self.live):
             return self._end(End.CLEARED)
@@ -203,6 +212,7 @@ class ConcentrationState(State):
         cards = tuple([self._card(p) for p in up])
         worth = 2 if cards[0].is_joker and self.rule is MatchRule.RANK else 1
         self.points[taker] += worth
+        self._scores = None
         self.sets[taker] += 1
         for p in up:
             self.cards[p] = None
@@ -211,12 +221,12 @@ class ConcentrationState(State):
             self.live[field].remove(p)
             self._live_tuples[field] = None
         self._layout = None
-        self.log.append(Logged(Claim(taker, tuple(up), cards, worth), None))
+        self.log.append(_new_claim(taker, tuple(up), cards, worth))
 
     def _end(self, reason: End) -> None:
         self.ended = reason
         self._to_act = ()
-        self.log.append(Logged(GameOver(None, reason), None))
+        self.log.append(GameOver(None, reason))
 
     def _field_of(self, pos: int) -> int:
         return pos * self.params.fields // self.size
@@ -238,7 +248,7 @@ class ConcentrationState(State):
         shown = tuple(swaps) if self.params.show_moves else None
         if swaps and shown is None:  # nobody knows any more which card lies where
             self.seen = [False] * self.size
-        self.log.append(Logged(Move(None, len(swaps), shown), None))
+        self.log.append(Move(None, len(swaps), shown))
 
     # -- spectators -----------------------------------------------------------------------------
 
