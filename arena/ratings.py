@@ -1,0 +1,419 @@
+"""TrueSkill ratings and head-to-head crosstables: a pure fold over tournament records."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import trueskill
+
+from arena.engine import ScoreOrder, rank_scores
+from arena.errors import ArenaError, VariantError
+
+Z95 = 1.96
+"""The normal quantile of a two-sided 95% interval."""
+
+
+class RatingSettingsError(ArenaError):
+    """A TrueSkill setting out of its range; `field` names it."""
+
+    def __init__(self, field: str, value: float, rule: str) -> None:
+        super().__init__(f"TrueSkill setting {field} must be {rule} (got {value!r})")
+        self.field = field
+        self.value = value
+
+
+class RecordError(ArenaError):
+    """A game record that cannot be rated: a missing or inconsistent field, a repeated task."""
+
+
+@dataclass(frozen=True)
+class TrueSkillSettings:
+    """The TrueSkill environment of one game: prior, performance noise, drift, draw rate."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 6
+    tau: float = 25.0 / 300
+    draw_probability: float = 0.10
+
+    def validate(self) -> None:
+        """Raise RatingSettingsError naming the first field out of its range."""
+        if not math.isfinite(self.mu):
+            raise RatingSettingsError("mu", self.mu, "a finite number")
+        for name in ("sigma", "beta"):
+            value = getattr(self, name)
+            if not (value > 0 and math.isfinite(value)):
+                raise RatingSettingsError(name, value, "> 0")
+        if not (self.tau >= 0 and math.isfinite(self.tau)):
+            raise RatingSettingsError("tau", self.tau, ">= 0")
+        if not 0 <= self.draw_probability < 1:
+            raise RatingSettingsError("draw_probability", self.draw_probability, "in [0, 1)")
+
+    def env(self, backend: str | None = None) -> trueskill.TrueSkill:
+        """A trueskill environment with these settings (`backend='mpmath'` for extreme cases)."""
+        return trueskill.TrueSkill(self.mu, self.sigma, self.beta, self.tau,
+                                   self.draw_probability, backend=backend)
+
+
+@dataclass(frozen=True)
+class BotRow:
+    """One bot's line in a pool: rating, results per seat played, and faults committed."""
+
+    rank: int
+    bot: str
+    mu: float
+    sigma: float
+    conservative: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    mean_place: float
+    mean_score: float
+    score_ci95: float
+    faults: int
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """How `bot` did against `opponent` in the games (deals) both took part in."""
+
+    bot: str
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    edge: float
+    edge_ci95: float
+
+
+@dataclass(frozen=True)
+class PoolRatings:
+    """The ratings table and crosstable of one (game, variant) pool."""
+
+    game: str
+    variant: str
+    matches: int
+    skipped: int
+    bots: tuple[BotRow, ...]
+    crosstable: tuple[HeadToHead, ...]
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Every pool of a run, sorted by game then variant."""
+
+    pools: tuple[PoolRatings, ...]
+
+    def variants(self) -> tuple[str, ...]:
+        """The variant labels present, sorted."""
+        return tuple(sorted({p.variant for p in self.pools}))
+
+    def only(self, variant: str | None) -> Ratings:
+        """The pools of one variant label (all when None); VariantError for an unknown label."""
+        if variant is None:
+            return self
+        if variant not in self.variants():
+            known = ", ".join(self.variants()) or "none"
+            raise VariantError(f"no results for variant {variant!r} (known: {known})")
+        return Ratings(tuple(p for p in self.pools if p.variant == variant))
+
+    def pool(self, game: str, variant: str) -> PoolRatings | None:
+        """The pool of (game, variant), if the run has one."""
+        return next((p for p in self.pools if (p.game, p.variant) == (game, variant)), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready document: pools with their rows and crosstables, floats rounded."""
+        return {"pools": [{"game": p.game, "variant": p.variant, "matches": p.matches,
+                           "skipped": p.skipped,
+                           "bots": [json_row(r) for r in p.bots],
+                           "crosstable": [json_row(h) for h in p.crosstable]}
+                          for p in self.pools]}
+
+
+# ----------------------------------------------------------------------------------- the fold
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """One rated match: per seat its bot, score, place, faults and competitor unit."""
+
+    position: int
+    bots: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    units: tuple[int, ...]
+    faults: tuple[int, ...]
+    sign: int
+
+
+class _Running:
+    """Count, mean and spread of a stream of numbers (Welford), for a 95% interval."""
+
+    __slots__ = ("m2", "mean", "n")
+
+    def __init__(self) -> None:
+        self.n, self.mean, self.m2 = 0, 0.0, 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (x - self.mean)
+
+    def ci95(self) -> float:
+        if self.n < 2:
+            return 0.0
+        return Z95 * math.sqrt(self.m2 / (self.n - 1) / self.n)
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    place_sum: int = 0
+    faults: int = 0
+    score: _Running = field(default_factory=_Running)
+
+
+@dataclass
+class _Pair:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    edge: _Running = field(default_factory=_Running)
+
+
+def rate(records: Iterable[Mapping[str, Any]],
+         settings: Mapping[str, TrueSkillSettings] | None = None) -> Ratings:
+    """Rate every (game, variant) pool of `records`, folded in task order (a pure function)."""
+    settings = settings or {}
+    pools: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    tasks: set[int] = set()
+    for record in records:
+        task = _field(record, "task", None)
+        if not isinstance(task, int) or isinstance(task, bool):
+            raise RecordError(f"a record has a task id that is not an integer: {task!r}")
+        if task in tasks:
+            raise RecordError(f"task {task} appears twice in the records")
+        tasks.add(task)
+        pools[(str(_field(record, "game", task)), str(_field(record, "variant", task)))].append(
+            record)
+    out = []
+    for (game, variant), pool in sorted(pools.items()):
+        chosen = settings.get(game, TrueSkillSettings())
+        chosen.validate()
+        out.append(_rate_pool(game, variant, _matches(pool), chosen))
+    return Ratings(tuple(out))
+
+
+def _field(record: Mapping[str, Any], key: str, task: object) -> Any:
+    try:
+        return record[key]
+    except (KeyError, TypeError):
+        where = "a record" if task is None else f"task {task}"
+        raise RecordError(f"{where} has no {key!r}") from None
+
+
+_Seats = tuple[list[str], list[float], list[int], list[int]]
+"""A record's seats (bot names), scores, ranks and per-seat fault counts."""
+
+
+def _matches(records: list[Mapping[str, Any]]) -> list[_Match]:
+    """The pool's matches in fold order: each multi-seat record, and each solitaire deal."""
+    parsed = [(record, _checked(record)) for record in records]
+    higher = _higher_wins([seats for _, seats in parsed if len(seats[0]) > 1])
+    matches = []
+    deals: dict[Any, list[tuple[int, _Seats]]] = defaultdict(list)
+    for record, seats in parsed:
+        if len(seats[0]) == 1:
+            deals[_field(record, "seed", record["task"])].append((record["task"], seats))
+        else:
+            matches.append(_multi_seat(record, seats, higher))
+    matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
+    return sorted(matches, key=lambda m: m.position)
+
+
+def _checked(record: Mapping[str, Any]) -> _Seats:
+    """Seats, scores, ranks and per-seat fault counts, checked for matching lengths."""
+    task = record["task"]
+    try:
+        seats = [str(s) for s in _field(record, "seats", task)]
+        scores = [float(s) for s in _field(record, "scores", task)]
+        ranks = [int(r) for r in _field(record, "ranks", task)]
+    except (TypeError, ValueError):
+        raise RecordError(f"task {task}: seats, scores or ranks are malformed") from None
+    if not seats or not len(seats) == len(scores) == len(ranks):
+        raise RecordError(f"task {task}: seats, scores and ranks are empty or differ in length")
+    faults = [0] * len(seats)
+    for fault in record.get("faults") or ():
+        seat = fault.get("seat") if isinstance(fault, Mapping) else None
+        if not (isinstance(seat, int) and 0 <= seat < len(seats)):
+            raise RecordError(f"task {task}: a fault names no seat of the game")
+        faults[seat] += 1
+    return seats, scores, ranks, faults
+
+
+def _higher_wins(games: list[_Seats]) -> bool:
+    """Whether higher scores win in multi-seat games, as the records show it (ties: higher)."""
+    votes = 0
+    for _, scores, ranks, faults in games:
+        live = [s for s in range(len(scores)) if not faults[s]]
+        for a in live:
+            for b in live:
+                if scores[a] > scores[b] and ranks[a] != ranks[b]:
+                    votes += 1 if ranks[a] < ranks[b] else -1
+    return votes >= 0
+
+
+def _multi_seat(record: Mapping[str, Any], checked: _Seats, higher: bool) -> _Match:
+    seats, scores, ranks, faults = checked
+    units = list(range(len(seats)))
+    for index, team in enumerate(record.get("teams") or ()):
+        for seat in team:
+            if not (isinstance(seat, int) and 0 <= seat < len(seats)):
+                raise RecordError(f"task {record['task']}: team {team} names no seat")
+            units[seat] = len(seats) + index
+    return _Match(record["task"], tuple(seats), tuple(scores), tuple(ranks), tuple(units),
+                  tuple(faults), 1 if higher else -1)
+
+
+def _solitaire(deal: list[tuple[int, _Seats]], seed: object) -> _Match:
+    """Every solitaire record of one deal as one match, ranked by turns (fewer is better).
+
+    Seats go in task order on even seeds and in reverse on odd ones: TrueSkill's update of a
+    tie among several players depends slightly on their order, and this evens it out."""
+    deal = sorted(deal, key=lambda entry: entry[0], reverse=isinstance(seed, int) and seed % 2 == 1)
+    turns = [scores[0] for _, (_, scores, _, _) in deal]
+    faults = [faulted[0] for _, (_, _, _, faulted) in deal]
+    ranks = rank_scores(turns, ScoreOrder.LOWER_WINS, {i for i, f in enumerate(faults) if f})
+    return _Match(max(task for task, _ in deal), tuple(seats[0] for _, (seats, *_) in deal),
+                  tuple(turns), ranks, tuple(range(len(deal))), tuple(faults), -1)
+
+
+def _rate_pool(game: str, variant: str, matches: list[_Match],
+               settings: TrueSkillSettings) -> PoolRatings:
+    envs = _Envs(settings)
+    ratings: dict[str, tuple[float, float]] = {}
+    tallies: dict[str, _Tally] = defaultdict(_Tally)
+    pairs: dict[tuple[str, str], _Pair] = defaultdict(_Pair)
+    skipped = 0
+    for match in matches:
+        for bot in match.bots:
+            ratings.setdefault(bot, (settings.mu, settings.sigma))
+        _count(match, tallies, pairs)
+        if len(set(match.bots)) < 2:
+            continue
+        updated = envs.rate(match, ratings)
+        if updated is None:
+            skipped += 1
+        else:
+            ratings.update(updated)
+    # sorted on the conservative rating as printed in JSON, so that equal-looking ties go by name
+    rows = sorted(ratings, key=lambda b: (-round(ratings[b][0] - 3 * ratings[b][1], 6), b))
+    bot_rows = tuple(_bot_row(i + 1, bot, ratings[bot], tallies[bot]) for i, bot in enumerate(rows))
+    order = {bot: i for i, bot in enumerate(rows)}
+    cross = tuple(_head_to_head(a, b, pairs[(a, b)])
+                  for a, b in sorted(pairs, key=lambda ab: (order[ab[0]], order[ab[1]])))
+    return PoolRatings(game, variant, len(matches), skipped, bot_rows, cross)
+
+
+class _Envs:
+    """A game's float environment, and its mpmath twin made on first need."""
+
+    def __init__(self, settings: TrueSkillSettings) -> None:
+        self.settings = settings
+        self.fast = settings.env()
+        self.exact: trueskill.TrueSkill | None = None
+
+    def rate(self, match: _Match,
+             ratings: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]] | None:
+        """New ratings of the match's bots (clones: mean mu and sigma), or None if unratable."""
+        unit_ids = sorted(set(match.units))
+        groups = [tuple(trueskill.Rating(*ratings[match.bots[s]])
+                        for s in range(len(match.bots)) if match.units[s] == u)
+                  for u in unit_ids]
+        ranks = [max(match.ranks[s] for s in range(len(match.bots)) if match.units[s] == u) - 1
+                 for u in unit_ids]
+        try:
+            rated = self.fast.rate(groups, ranks=ranks)
+        except ArithmeticError:
+            if self.exact is None:
+                self.exact = self.settings.env("mpmath")
+            try:
+                rated = self.exact.rate(groups, ranks=ranks)
+            except ArithmeticError:
+                return None
+        seat_ratings: dict[int, trueskill.Rating] = {}
+        for u, group in zip(unit_ids, rated, strict=True):
+            members = [s for s in range(len(match.bots)) if match.units[s] == u]
+            seat_ratings.update(zip(members, group, strict=True))
+        per_bot: dict[str, list[trueskill.Rating]] = defaultdict(list)
+        for seat, rating in sorted(seat_ratings.items()):
+            per_bot[match.bots[seat]].append(rating)
+        return {bot: (math.fsum(float(r.mu) for r in rs) / len(rs),
+                      math.fsum(float(r.sigma) for r in rs) / len(rs))
+                for bot, rs in per_bot.items()}
+
+
+def _count(match: _Match, tallies: dict[str, _Tally],
+           pairs: dict[tuple[str, str], _Pair]) -> None:
+    """Add one match to the per-seat tallies and the per-game head-to-head pairs."""
+    unit_rank: dict[int, int] = {}
+    for seat, unit in enumerate(match.units):
+        unit_rank[unit] = max(unit_rank.get(unit, 0), match.ranks[seat])
+    firsts = sum(1 for r in unit_rank.values() if r == 1)
+    for seat, bot in enumerate(match.bots):
+        tally = tallies[bot]
+        tally.games += 1
+        if unit_rank[match.units[seat]] == 1:
+            tally.wins += firsts == 1
+            tally.draws += firsts > 1
+        tally.place_sum += match.ranks[seat]
+        tally.faults += match.faults[seat]
+        tally.score.add(match.scores[seat])
+    seats_of: dict[str, list[int]] = defaultdict(list)
+    for seat, bot in enumerate(match.bots):
+        seats_of[bot].append(seat)
+    place = {b: sum(match.ranks[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
+    score = {b: math.fsum(match.scores[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
+    units = {b: {match.units[s] for s in ss} for b, ss in seats_of.items()}
+    for a in seats_of:
+        for b in seats_of:
+            if a == b or (len(units[a]) == 1 and units[a] == units[b]):
+                continue
+            pair = pairs[(a, b)]
+            pair.wins += place[a] < place[b]
+            pair.draws += place[a] == place[b]
+            pair.losses += place[a] > place[b]
+            pair.edge.add(match.sign * (score[a] - score[b]))
+
+
+def _bot_row(rank: int, bot: str, rating: tuple[float, float], tally: _Tally) -> BotRow:
+    mu, sigma = rating
+    games = tally.games
+    return BotRow(rank, bot, mu, sigma, mu - 3 * sigma, games, tally.wins, tally.draws,
+                  games - tally.wins - tally.draws, tally.place_sum / games if games else 0.0,
+                  tally.score.mean, tally.score.ci95(), tally.faults)
+
+
+def _head_to_head(a: str, b: str, pair: _Pair) -> HeadToHead:
+    return HeadToHead(a, b, pair.edge.n, pair.wins, pair.draws, pair.losses, pair.edge.mean,
+                      pair.edge.ci95())
+
+
+def json_number(value: float | int | None) -> float | int | None:
+    """A number for JSON output: ints kept, floats rounded to 6 decimals, never -0.0."""
+    if value is None or isinstance(value, int):
+        return value
+    return round(value, 6) + 0.0
+
+
+def json_row(row: BotRow | HeadToHead) -> dict[str, Any]:
+    """A table row as JSON-ready values."""
+    return {k: json_number(v) if isinstance(v, float) else v for k, v in vars(row).items()}
