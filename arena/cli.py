@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 from arena.errors import ArenaError
+from arena.report import ReportFormat
 
 if TYPE_CHECKING:
     from arena.record import GameRecord
+    from arena.runner import Progress as RunProgress
+    from arena.runner import ProgressHook
     from arena.session import SeriesTally
 
 PER_GAME_LINES = 20
@@ -136,6 +141,109 @@ def play_command(
                 typer.echo(line)
     if not json_out and total > 1:
         _print_summary(tally)
+
+
+@app.command("run")
+def run_command(
+    config: Annotated[Path, typer.Argument(help="Tournament config (TOML).")],
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Run directory (default: results/<config name>).")] = None,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Start the run directory over instead of resuming it.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run a tournament, or resume it: finished games are kept, the rest are played."""
+    import os
+
+    from arena.config import load_config
+    from arena.tournament import run_tournament, write_ratings
+
+    target = out
+    try:
+        loaded = load_config(config)
+        target = out or Path("results") / loaded.name
+        with _progress_bar(quiet) as on_progress:
+            report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
+                                    on_progress)
+        text = write_ratings(target)
+    except KeyboardInterrupt:
+        typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
+                   f"run the same command to resume", err=True)
+        raise typer.Exit(130) from None
+    except ArenaError as exc:
+        _fail(str(exc))
+    typer.echo(text)
+    typer.echo(f"{report.before + report.played} of {report.total} games in {target} "
+               f"({report.played} played now)", err=True)
+
+
+@app.command("ratings")
+def ratings_command(
+    run: Annotated[Path, typer.Argument(help="A run directory.")],
+    variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", help="Output format.")] = ReportFormat.TABLE,
+    crosstable: Annotated[bool, typer.Option(
+        "--crosstable", help="Only the crosstables (head to head on shared deals).")] = False,
+) -> None:
+    """Ratings tables (one per variant) and crosstables of a run, from its records."""
+    from arena.report import format_crosstable, format_ratings
+    from arena.tournament import run_ratings
+
+    try:
+        report = format_crosstable if crosstable else format_ratings
+        typer.echo(report(run_ratings(run), fmt, variant))
+    except ArenaError as exc:
+        _fail(str(exc))
+
+
+@app.command("compare")
+def compare_command(
+    before: Annotated[Path, typer.Argument(help="The earlier run directory.")],
+    after: Annotated[Path, typer.Argument(help="The later run directory.")],
+    variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", help="Output format.")] = ReportFormat.TABLE,
+) -> None:
+    """Who moved between two runs: mu before and after, the change, rank changes, new and gone."""
+    from arena.comparison import compare, format_comparison
+    from arena.tournament import run_ratings
+
+    try:
+        typer.echo(format_comparison(compare(run_ratings(before), run_ratings(after)), fmt,
+                                     variant))
+    except ArenaError as exc:
+        _fail(str(exc))
+
+
+@contextmanager
+def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
+    """A rich progress bar on stderr (games, rate, ETA, faults), or nothing when quiet."""
+    if quiet:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]:>7.0f}/s"), TimeRemainingColumn(),
+               TextColumn("faults {task.fields[faults]}"))
+    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task("games", total=None, rate=0.0, faults=0)
+
+        def update(progress: RunProgress) -> None:
+            bar.update(task, completed=progress.done, total=progress.total,
+                       rate=progress.rate, faults=progress.faults)
+
+        yield update
 
 
 def _record_line(record: GameRecord) -> str:

@@ -1,0 +1,130 @@
+"""A run directory: the resolved config, the append-only game records, and resuming from them.
+
+    results/<run>/config.toml     the fully resolved config (seeds included)
+    results/<run>/config.sha256   its digest: a run directory belongs to one config
+    results/<run>/games.jsonl     one JSON record per finished game, appended and flushed
+    results/<run>/log.txt         the run's log (workers included)
+    results/<run>/ratings.*       ratings and crosstable, written at the end (`arena ratings`)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from arena.errors import ArenaError
+
+CONFIG = "config.toml"
+DIGEST = "config.sha256"
+GAMES = "games.jsonl"
+LOG = "log.txt"
+RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
+                     for suffix in ("txt", "md", "csv", "json"))
+
+
+class RunDirectoryError(ArenaError):
+    """A run directory that cannot be used: another config's, or damaged records."""
+
+
+class RunDirectory:
+    """The files of one tournament run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def prepare(cls, path: Path, canonical_config: str, digest: str,
+                fresh: bool = False) -> RunDirectory:
+        """Create the directory for a config, or reopen it to resume the same config.
+
+        A directory holding another config's run is refused unless `fresh`, which removes that
+        run's files (and nothing else); a non-empty directory that holds no run is refused.
+        """
+        run = cls(path)
+        if path.exists() and not path.is_dir():
+            raise RunDirectoryError(f"{path}: exists and is not a directory")
+        old = run.file(DIGEST)
+        if path.exists() and not old.exists() and any(path.iterdir()):
+            raise RunDirectoryError(f"{path}: is not empty and holds no run (no {DIGEST})")
+        same = old.exists() and old.read_text().strip() == digest
+        if old.exists() and not same and not fresh:
+            raise RunDirectoryError(
+                f"{path}: holds a run of a different config (use --fresh to start it over, "
+                f"or --out to choose another directory)")
+        if fresh:
+            for name in (CONFIG, DIGEST, GAMES, LOG, *RESULT_FILES):
+                run.file(name).unlink(missing_ok=True)
+        path.mkdir(parents=True, exist_ok=True)
+        if fresh or not same:
+            run.file(CONFIG).write_text(canonical_config, encoding="utf-8")
+            run.file(DIGEST).write_text(digest + "\n")
+        return run
+
+    def file(self, name: str) -> Path:
+        """A file of this run."""
+        return self.path / name
+
+    def repair(self) -> int:
+        """Cut a record left half-written by a killed run (it will be replayed); bytes cut."""
+        games = self.file(GAMES)
+        if not games.exists():
+            return 0
+        size = games.stat().st_size
+        with games.open("rb+") as f:
+            if size == 0:
+                return 0
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) == b"\n":
+                return 0
+            keep = _last_newline(f, size) + 1
+            f.truncate(keep)
+        return size - keep
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every record, in file (completion) order; a damaged line is a RunDirectoryError."""
+        games = self.file(GAMES)
+        if not games.exists():
+            return
+        with games.open(encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.endswith("\n"):
+                    break  # a half-written last record: not finished, it will be replayed
+                try:
+                    record = json.loads(line)
+                    int(record["task"])
+                except (ValueError, KeyError, TypeError):
+                    raise RunDirectoryError(
+                        f"{games}: line {number}: not a game record") from None
+                yield record
+
+    def finished(self) -> set[int]:
+        """Ids of the tasks already played; a task recorded twice is a RunDirectoryError."""
+        done: set[int] = set()
+        for record in self.records():
+            task = int(record["task"])
+            if task in done:
+                raise RunDirectoryError(f"{self.file(GAMES)}: task {task} is recorded twice")
+            done.add(task)
+        return done
+
+    def open_games(self) -> IO[str]:
+        """The records file, opened for appending one line per game."""
+        return self.file(GAMES).open("a", encoding="utf-8")
+
+
+def _last_newline(f: IO[bytes], size: int) -> int:
+    """Offset of the last b'\\n' in the file, or -1."""
+    block = 4096
+    end = size
+    while end > 0:
+        start = max(0, end - block)
+        f.seek(start)
+        chunk = f.read(end - start)
+        at = chunk.rfind(b"\n")
+        if at >= 0:
+            return start + at
+        end = start
+    return -1

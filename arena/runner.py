@@ -1,0 +1,176 @@
+"""Executes a schedule: in this process or a pool of worker processes, appending records as games
+finish, reporting progress, and stopping cleanly so that a later run resumes where this one left.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from itertools import islice
+from typing import IO
+
+from arena.engine import Variant, find_game
+from arena.errors import ArenaError
+from arena.loader import BotSpec, resolve_bot
+from arena.match import play_game
+from arena.schedule import GameTask
+
+log = logging.getLogger("arena.runner")
+
+
+class WorkerDiedError(ArenaError):
+    """A worker process ended abruptly (a bot may have crashed the interpreter)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a run has come."""
+
+    done: int
+    total: int
+    faults: int
+    played: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Games per second played by this run so far."""
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+ProgressHook = Callable[[Progress], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A finished game as it travels back from a worker: its record line and its fault count."""
+
+    line: str
+    faults: int
+
+
+class TaskPlayer:
+    """Plays tasks into record lines; bot specs and variants are resolved once and cached."""
+
+    def __init__(self, bots: Mapping[str, str]) -> None:
+        self.specs = dict(bots)
+        self._bots: dict[str, BotSpec] = {}
+        self._variants: dict[tuple[str, str, tuple[tuple[str, str], ...]], Variant] = {}
+
+    def bot(self, name: str, game: str) -> BotSpec:
+        """The resolved bot of a config entry."""
+        found = self._bots.get(name)
+        if found is None:
+            found = self._bots[name] = resolve_bot(self.specs[name], game)
+        return found
+
+    def variant(self, task: GameTask) -> Variant:
+        """The resolved variant of a task."""
+        key = (task.game, task.preset, task.overrides)
+        found = self._variants.get(key)
+        if found is None:
+            chosen = find_game(task.game).variant(task.preset, dict(task.overrides))
+            found = self._variants[key] = Variant(chosen.game, task.variant, chosen.params)
+        return found
+
+    def play(self, task: GameTask) -> Played:
+        """Play one task: its record as one JSON line (no newline), and its number of faults."""
+        bots = [self.bot(name, task.game).make() for name in task.seats]
+        record = play_game(self.variant(task), bots, task.seats, task.seed)
+        body = record.to_json(timings=True)
+        line = {"task": task.task, "game": body.pop("game"), "variant": body.pop("variant"),
+                "table": list(task.table), "seed": body.pop("seed"), "seats": body.pop("seats"),
+                "clones": list(task.clones), **body}
+        for fault in record.faults:
+            log.warning("task %d: %s in seat %d faulted: %s", task.task,
+                        task.seats[fault.seat], fault.seat, fault.detail)
+        return Played(json.dumps(line, separators=(",", ":"), ensure_ascii=False),
+                      len(record.faults))
+
+
+_worker: TaskPlayer | None = None  # this worker process's player, set by _start_worker
+
+
+def _start_worker(bots: Mapping[str, str]) -> None:
+    global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    _worker = TaskPlayer(bots)
+
+
+def _play_batch(tasks: list[GameTask]) -> list[Played]:
+    assert _worker is not None
+    return [_worker.play(task) for task in tasks]
+
+
+def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping[str, str],
+              out: IO[str], workers: int = 1, on_progress: ProgressHook | None = None) -> int:
+    """Play `tasks`, appending each record line to `out` (flushed) as games finish.
+
+    `total` counts every task of the schedule and `already` those finished before; progress is
+    reported after every batch. Returns the number of games played. KeyboardInterrupt stops the
+    run at once: what was written stays, and the rest is left for a later run.
+    """
+    started = time.perf_counter()
+    counts = {"played": 0, "faults": 0}
+
+    def record(games: list[Played]) -> None:
+        out.write("".join(g.line + "\n" for g in games))
+        out.flush()
+        counts["faults"] += sum(g.faults for g in games)
+        counts["played"] += len(games)
+        if on_progress is not None:
+            on_progress(Progress(already + counts["played"], total, counts["faults"],
+                                 counts["played"], time.perf_counter() - started))
+
+    if on_progress is not None:
+        on_progress(Progress(already, total, 0, 0, 0.0))
+    remaining = total - already
+    if workers <= 1:
+        player = TaskPlayer(bots)
+        for batch in _batches(tasks, 16):
+            record([player.play(task) for task in batch])
+    else:
+        _run_pool(tasks, bots, workers, _batch_size(remaining, workers), record)
+    return counts["played"]
+
+
+def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, str], workers: int, size: int,
+              record: Callable[[list[Played]], None]) -> None:
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                               initargs=(dict(bots),))
+    pending: set[Future[list[Played]]] = set()
+    batches = _batches(tasks, size)
+    try:
+        for batch in islice(batches, workers * 3):
+            pending.add(pool.submit(_play_batch, batch))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                record(future.result())
+                batch = next(batches, None)
+                if batch is not None:
+                    pending.add(pool.submit(_play_batch, batch))
+    except BrokenProcessPool:
+        raise WorkerDiedError("a worker process died (a bot may have crashed the interpreter); "
+                              "the games finished so far are saved, run again to resume") from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
+    it = iter(tasks)
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+def _batch_size(remaining: int, workers: int) -> int:
+    """Big enough to keep inter-process traffic small, small enough to spread the work evenly."""
+    return max(1, min(50, remaining // (workers * 20)))

@@ -1,0 +1,114 @@
+"""A tournament run from start to finish: config -> schedule -> run directory -> records ->
+ratings. Resumable: running the same config into the same directory plays only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import multiprocessing_logging
+
+from arena.config import TournamentConfig, load_config
+from arena.ratings import Ratings, rate
+from arena.report import format_crosstable, format_ratings
+from arena.results import CONFIG, GAMES, LOG, RunDirectory, RunDirectoryError
+from arena.runner import ProgressHook, run_tasks
+from arena.schedule import GamePlan, Schedule, VariantPlan
+
+log = logging.getLogger("arena")
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a run did: the directory, the schedule's size, what was done before and now."""
+
+    path: Path
+    total: int
+    before: int
+    played: int
+    repaired: int
+
+    @property
+    def complete(self) -> bool:
+        """Whether every task of the schedule has a record."""
+        return self.before + self.played >= self.total
+
+
+def schedule_of(config: TournamentConfig) -> Schedule:
+    """The schedule a config describes."""
+    plans = [GamePlan(g.game, g.players,
+                      tuple(VariantPlan(v.label, v.preset, tuple(v.overrides)) for v in g.variants))
+             for g in config.games]
+    return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating)
+
+
+def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
+                   on_progress: ProgressHook | None = None) -> RunReport:
+    """Play every task of the config that `out` does not hold yet, appending records to it."""
+    run = RunDirectory.prepare(out, config.canonical(), config.digest(), fresh)
+    repaired = run.repair()
+    finished = run.finished()
+    schedule = schedule_of(config)
+    total = len(schedule)
+    todo = (task for task in schedule if task.task not in finished)
+    bots = {b.name: b.spec for b in config.bots}
+    with _logging_to(run.file(LOG), workers > 1):
+        if repaired:
+            log.warning("cut a half-written record (%d bytes) from %s; that game is replayed",
+                        repaired, GAMES)
+        log.info("run %r: %d of %d games already played; %d worker(s)",
+                 config.name, len(finished), total, workers)
+        with run.open_games() as games:
+            try:
+                played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress)
+            except KeyboardInterrupt:
+                log.warning("stopped by the user; run the same command again to resume")
+                raise
+        log.info("played %d games; %d of %d done", played, len(finished) + played, total)
+    return RunReport(out, total, len(finished), played, repaired)
+
+
+@contextmanager
+def _logging_to(path: Path, from_workers: bool) -> Iterator[None]:
+    """Send the 'arena' log to the run's log file, from worker processes too."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s "
+                                           "%(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    forwarding = from_workers and multiprocessing.get_start_method() == "fork"
+    if forwarding:
+        multiprocessing_logging.install_mp_handler(log)
+    try:
+        yield
+    finally:
+        for h in list(log.handlers):  # closing the forwarding handler closes the file too
+            log.removeHandler(h)
+            h.close()
+
+
+def run_ratings(path: Path) -> Ratings:
+    """The ratings of a run directory, recomputed from its config and records."""
+    run = RunDirectory(path)
+    if not run.file(CONFIG).is_file():
+        raise RunDirectoryError(f"{path}: not a run directory (no {CONFIG})")
+    config = load_config(run.file(CONFIG))
+    return rate(run.records(), {g.game: g.trueskill for g in config.games})
+
+
+REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
+"""The report files of a run directory (ratings.*, crosstable.*), by suffix and format."""
+
+
+def write_ratings(path: Path) -> str:
+    """Write ratings.* and crosstable.* into a run directory; returns the text report."""
+    ratings = run_ratings(path)
+    for suffix, fmt in REPORT_SUFFIXES.items():
+        for name, report in (("ratings", format_ratings), ("crosstable", format_crosstable)):
+            (path / f"{name}.{suffix}").write_text(report(ratings, fmt) + "\n", encoding="utf-8")
+    return format_ratings(ratings)
