@@ -90,6 +90,11 @@ class State(ABC):
     def visible_cards(self, seat: int) -> Collection[Card]:
         """Every card `seat` may see face up right now (the conformance test checks views)."""
 
+    def inventory(self) -> Collection[Card] | None:
+        """Every card of the game wherever it lies now (hands, piles, won, set aside), so the
+        conformance test can check that none is lost or made; None where a game does not say."""
+        return None
+
     def narrate_deal(self) -> list[str]:
         """Lines showing spectators the table as dealt."""
         return []
