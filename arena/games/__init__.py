@@ -1,3 +1,7 @@
-"""The bundled games; importing this package registers each of them."""
+"""The bundled games: importing this package imports, and so registers, every game module in it."""
 
-from arena.games import concentration  # noqa: F401
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
