@@ -28,12 +28,17 @@ class ScoreOrder(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game came out: per-seat scores, which way they rank, a game summary."""
+    """How a finished game came out: per-seat scores, which way they rank, a game summary.
+
+    In partnership games `teams` lists the seats of each side; partners carry their side's score
+    (so they share a rank) and are rated as a team.
+    """
 
     scores: tuple[float, ...]
     order: ScoreOrder
     turns: int
     final: Mapping[str, Any]
+    teams: tuple[tuple[int, ...], ...] | None = None
 
 
 class State(ABC):

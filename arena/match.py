@@ -128,7 +128,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
     return GameRecord(
         game=variant.game.name, variant=variant.label, seed=seed, seats=tuple(names),
         scores=outcome.scores, ranks=ranks, turns=outcome.turns, faults=tuple(faults),
-        final=outcome.final, duration=time.perf_counter() - started)
+        final=outcome.final, duration=time.perf_counter() - started, teams=outcome.teams)
 
 
 def read_only(value: Any) -> Any:

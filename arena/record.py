@@ -45,6 +45,7 @@ class GameRecord:
     faults: tuple[Fault, ...]
     final: Mapping[str, Any]
     duration: float | None = None
+    teams: tuple[tuple[int, ...], ...] | None = None
 
     def to_json(self, timings: bool = False) -> dict[str, Any]:
         """A JSON-ready dict with fixed key order; `duration` only when `timings` is asked for."""
@@ -59,6 +60,8 @@ class GameRecord:
             "faults": [f.to_json() for f in self.faults],
             "final": dict(self.final),
         }
+        if self.teams is not None:
+            out["teams"] = [list(team) for team in self.teams]
         if timings and self.duration is not None:
             out["duration"] = round(self.duration, 6)
         return out

@@ -508,3 +508,10 @@ def test_private_events_reach_only_their_seats(recording_bot: type[Bot]) -> None
         seen = [e for obs in bot.observations for e in obs.events]  # type: ignore[attr-defined]
         assert [e.seat for e in seen] == [seat, seat]
         assert [e.number for e in seen] == [100 + seat, 102 + seat]
+
+
+def test_partnerships_reach_the_record() -> None:
+    record = GameRecord("g", "v", 1, ("a", "b", "c", "d"), (5, 3, 5, 3), (1, 3, 1, 3), 10, (),
+                        {}, teams=((0, 2), (1, 3)))
+    assert record.to_json()["teams"] == [[0, 2], [1, 3]]
+    assert "teams" not in GameRecord("g", "v", 1, ("a",), (1,), (1,), 1, (), {}).to_json()
