@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
 from arena.cards import Card
+from arena.frozen import FastPickle
 
 API_VERSION = "1.0"
 
@@ -28,7 +29,7 @@ def _same(card: Card) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(FastPickle):
     """Something that happened at the table; `seat` is who did it (None for the table itself)."""
 
     seat: int | None
@@ -86,7 +87,7 @@ class GameInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class Observation(Generic[ViewT]):
+class Observation(FastPickle, Generic[ViewT]):
     """One decision: the legal actions, the events since the last decision, the visible state."""
 
     seat: int
@@ -129,6 +130,9 @@ class Bot:
 
     def end(self, result: Result) -> None:
         """Called once when the game is over."""
+
+    def close(self) -> None:
+        """Called last, however the game ended (even after a fault): release what the bot holds."""
 
 
 class Recall(Generic[MemoT]):

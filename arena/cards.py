@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.errors import ArenaError
 
@@ -92,6 +93,9 @@ class Card:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _card_by_code, (self._hash,)
+
     @property
     def is_joker(self) -> bool:
         """True for a joker."""
@@ -144,6 +148,13 @@ def standard_deck(jokers: bool = False) -> list[Card]:
     return list(_PACK_WITH_JOKERS if jokers else _PACK)
 
 
+def _card_by_code(code: int) -> Card:
+    """The card whose hash is `code` (how cards travel in pickles: one small int)."""
+    return _BY_CODE[code]
+
+
 _PACK = tuple(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER)
 _PACK_WITH_JOKERS = (*_PACK, Card(Rank.JOKER, None, Colour.RED),
                      Card(Rank.JOKER, None, Colour.BLACK))
+_BY_CODE = {card._hash: card for card in _PACK_WITH_JOKERS} | {
+    Card(Rank.JOKER)._hash: Card(Rank.JOKER)}

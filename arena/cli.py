@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ from arena.errors import ArenaError
 from arena.report import ReportFormat
 
 if TYPE_CHECKING:
+    from arena.engine import Variant
     from arena.record import GameRecord
     from arena.runner import Progress as RunProgress
     from arena.runner import ProgressHook
@@ -49,6 +51,21 @@ class OneLineErrors(TyperGroup):
             _say_error(str(exc))
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class IsolationChoice(enum.Enum):
+    """Which bots play sandboxed, in processes of their own."""
+
+    AUTO = "auto"
+    PROCESS = "process"
+    NONE = "none"
+
+    def sandboxes(self, spec: str) -> bool:
+        """Whether a bot of this spec plays sandboxed under this choice."""
+        from arena.loader import is_bundled
+
+        return self is IsolationChoice.PROCESS or (
+            self is IsolationChoice.AUTO and not is_bundled(spec))
 
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
@@ -107,12 +124,17 @@ def play_command(
     show: Annotated[bool, typer.Option("--show", help="Narrate each game as it unfolds.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON record per game.")] = False,
     timings: Annotated[bool, typer.Option(help="Add each game's duration to --json.")] = False,
+    isolation: Annotated[IsolationChoice, typer.Option(
+        help="auto: sandbox bots that are not bundled; process: sandbox all; none: none."
+    )] = IsolationChoice.AUTO,
+    time_limit: Annotated[float | None, typer.Option(
+        min=0.001, help="Seconds per decision for sandboxed bots.")] = None,
 ) -> None:
     """Play games between bots and print the results."""
     from arena.engine import find_game
     from arena.loader import resolve_bot
-    from arena.session import SeriesTally, play_series
-    from arena.show import fit
+    from arena.sandbox import Limits, sandboxed
+    from arena.session import SeriesTally
     from arena.values import parse_assignments
 
     try:
@@ -122,7 +144,9 @@ def play_command(
             overrides.update(parse_assignments(text, f"--param {text!r}"))
         chosen = found.variant(variant, overrides)
         chosen.check_players(len(bot))
-        entries = [resolve_bot(spec, found.name) for spec in bot]
+        limits = Limits(move_seconds=time_limit, overage_seconds=time_limit or 0.0)
+        entries = [sandboxed(spec, found.name, limits) if isolation.sandboxes(spec)
+                   else resolve_bot(spec, found.name) for spec in bot]
     except (ArenaError, ValueError) as exc:
         _fail(str(exc))
     watcher = None
@@ -132,15 +156,29 @@ def play_command(
         watcher = ShowPrinter(typer.echo)
     tally = SeriesTally([e.name for e in entries])
     total = games * (len(entries) if rotate else 1)
+    try:
+        _play_and_print(chosen, entries, seed, games, rotate, watcher, tally, json_out, timings,
+                        total <= PER_GAME_LINES or show)
+    finally:
+        for entry in entries:
+            getattr(entry, "close", lambda: None)()
+    if not json_out and total > 1:
+        _print_summary(tally)
+
+
+def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, rotate: bool,
+                    watcher: Any, tally: SeriesTally, json_out: bool, timings: bool,
+                    lines: bool) -> None:
+    from arena.session import play_series
+    from arena.show import fit
+
     for played in play_series(chosen, entries, seed, games, rotate, watcher):
         tally.add(played)
         if json_out:
             typer.echo(played.record.to_line(timings))
-        elif total <= PER_GAME_LINES or show:
+        elif lines:
             for line in fit(_record_line(played.record), indent=""):
                 typer.echo(line)
-    if not json_out and total > 1:
-        _print_summary(tally)
 
 
 @app.command("run")
@@ -153,16 +191,20 @@ def run_command(
     fresh: Annotated[bool, typer.Option(
         "--fresh", help="Start the run directory over instead of resuming it.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    isolation: Annotated[IsolationChoice | None, typer.Option(
+        help="Override the config: auto, process (sandbox every bot) or none.")] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        min=0.001, help="Override the config's seconds per decision.")] = None,
 ) -> None:
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
 
-    from arena.config import load_config
+    from arena.config import load_config, overridden
     from arena.tournament import run_tournament, write_ratings
 
     target = out
     try:
-        loaded = load_config(config)
+        loaded = overridden(load_config(config), isolation and isolation.value, time_limit)
         target = out or Path("results") / loaded.name
         with _progress_bar(quiet) as on_progress:
             report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
@@ -177,6 +219,32 @@ def run_command(
     typer.echo(text)
     typer.echo(f"{report.before + report.played} of {report.total} games in {target} "
                f"({report.played} played now)", err=True)
+
+
+@app.command("validate")
+def validate_command(
+    spec: Annotated[str, typer.Argument(help="The bot spec to check.")],
+    game: Annotated[str, typer.Option("--game", "-g", help="The game it plays.")],
+    games: Annotated[int, typer.Option(min=1, help="Deals to play (each in every seating).")] = 6,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", help="Preset.")] = None,
+    time_limit: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 1.0,
+    memory_mb: Annotated[int, typer.Option(min=16, help="Memory for the bot, in MB.")] = 512,
+) -> None:
+    """Check a submitted bot: it loads, and plays sandboxed games under limits without a fault.
+
+    Exit code 0 when it passes, 1 when it does not."""
+    from arena.sandbox import Limits
+    from arena.validate import validate_bot
+
+    limits = Limits(move_seconds=time_limit, game_seconds=time_limit * 200,
+                    overage_seconds=time_limit * 2, memory_mb=memory_mb)
+    try:
+        verdict = validate_bot(spec, game, games, limits, variant)
+    except ArenaError as exc:
+        _fail(str(exc))
+    for line in verdict.lines:
+        typer.echo(line)
+    raise typer.Exit(0 if verdict.passed else 1)
 
 
 @app.command("ratings")

@@ -12,7 +12,6 @@ import dataclasses
 import enum
 import hashlib
 import math
-import os
 import re
 import tomllib
 from collections.abc import Sequence
@@ -24,7 +23,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from arena.deals import DealsError, DealSet, resolve_seed_list
 from arena.engine import Game, find_game
 from arena.errors import ArenaError
-from arena.loader import resolve_bot
+from arena.loader import anchored, is_bundled, resolve_bot
+from arena.sandbox import Isolation, probe
+from arena.sandbox import Limits as SandboxLimits
 from arena.schedule import Seating
 
 if TYPE_CHECKING:
@@ -46,20 +47,29 @@ class OnFault(enum.Enum):
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits per bot (None: no limit); enforced by the sandbox."""
+    """Limits per sandboxed bot (None: no limit), and how faults are treated."""
 
     move_seconds: float | None = None
     game_seconds: float | None = None
+    overage_seconds: float = 0.0
     memory_mb: int | None = None
+    output_kb: int = 64
     on_fault: OnFault = OnFault.FORFEIT
+    fault_share: float = 0.25
+
+    def sandbox(self) -> SandboxLimits:
+        """The limits a bot's sandbox enforces."""
+        return SandboxLimits(self.move_seconds, self.game_seconds, self.overage_seconds,
+                             self.memory_mb, self.output_kb * 1024)
 
 
 @dataclass(frozen=True)
 class BotEntry:
-    """A bot of the tournament: its display name and its full spec (parameters included)."""
+    """A bot of the tournament: display name, full spec (parameters included), isolation."""
 
     name: str
     spec: str
+    isolation: Isolation = Isolation.NONE
 
 
 @dataclass(frozen=True)
@@ -106,10 +116,11 @@ class TournamentConfig:
 
 TOP_KEYS = ("name", "seating", "deals", "bots", "games", "limits")
 DEALS_KEYS = ("list", "count", "base", "seeds", "source")
-BOT_KEYS = ("spec", "name", "params")
+BOT_KEYS = ("spec", "name", "params", "isolation")
 GAME_KEYS = ("game", "players", "variants", "trueskill")
 VARIANT_KEYS = ("preset", "name", "params")
-LIMIT_KEYS = ("move_seconds", "game_seconds", "memory_mb", "on_fault")
+LIMIT_KEYS = ("move_seconds", "game_seconds", "overage_seconds", "memory_mb", "output_kb",
+              "on_fault", "fault_share")
 
 _REQUIRED_HINTS = {
     "name": "the tournament's name, a string",
@@ -218,6 +229,12 @@ class _Reader:
         if minimum is not None and value < minimum:
             raise self.error(key, f"must be {minimum} or more, not {value}")
         return value
+
+    def number(self, value: Any, key: str) -> float:
+        """`value` as a finite number."""
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise self.error(key, f"expected a finite number, got {_toml_type(value)}")
+        return float(value)
 
     def positive(self, value: Any, key: str) -> float:
         """`value` as a finite number greater than 0."""
@@ -446,19 +463,28 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry],
         written = r.text(table["spec"], f"{key}.spec")
         pairs = r.params(table["params"], f"{key}.params") if "params" in table else []
         written = _with_params(r, written, pairs, f"{key}.params")
-        spec = _anchor_file(written, config_dir)
+        spec = anchored(written, config_dir)
+        default = Isolation.NONE if is_bundled(spec) else Isolation.PROCESS
+        isolation = r.choice(table.get("isolation", default.value), f"{key}.isolation",
+                             Isolation)
         for game in dict.fromkeys(g.game for g in games):
-            try:
-                resolve_bot(spec, game)
-            except ArenaError as exc:
-                raise r.error(f"{key}.spec", str(exc)) from None
+            if isolation is Isolation.PROCESS:
+                problem = probe(spec, game)  # never import an untrusted bot in the arena
+            else:
+                try:
+                    resolve_bot(spec, game)
+                    problem = None
+                except ArenaError as exc:
+                    problem = str(exc)
+            if problem is not None:
+                raise r.error(f"{key}.spec", problem)
         name = r.text(table["name"], f"{key}.name") if "name" in table else written
         if name in names:
             where = f"{key}.name" if "name" in table else key
             raise r.error(where, f"duplicate bot name {name!r} (also bots[{names[name]}]); "
                                  f"give one a distinct name")
         names[name] = i
-        entries.append(BotEntry(name, spec))
+        entries.append(BotEntry(name, spec, isolation))
     for i, game in enumerate(games):
         if game.players > 1 and len(entries) < 2:
             raise r.error("bots", f"games[{i}] seats {game.players} players, so it needs at least "
@@ -483,27 +509,43 @@ def _with_params(r: _Reader, spec: str, pairs: list[tuple[str, str]], key: str) 
     return spec + ("," if has_params else ":") + ",".join(f"{k}={v}" for k, v in pairs)
 
 
-def _anchor_file(spec: str, config_dir: Path) -> str:
-    """The spec with a relative bot file path made absolute from the config's directory."""
-    head, sep, tail = spec.rpartition(":")
-    target, params = (head, sep + tail) if sep and "=" in tail else (spec, "")
-    where, colon, cls = target.rpartition(":")
-    if not colon or not (where.endswith(".py") or "/" in where or "\\" in where):
-        return spec
-    if Path(where).is_absolute():
-        return spec
-    return f"{os.path.abspath(config_dir / where)}:{cls}{params}"
-
-
 def _limits(r: _Reader, value: Any) -> Limits:
     table = r.table(value, "limits", LIMIT_KEYS)
     move = table.get("move_seconds")
     game = table.get("game_seconds")
     memory = table.get("memory_mb")
+    share = r.number(table.get("fault_share", 0.25), "limits.fault_share")
+    if not 0 <= share <= 1:
+        raise r.error("limits.fault_share", f"must be between 0 and 1, not {share}")
+    overage = r.number(table.get("overage_seconds", 0.0), "limits.overage_seconds")
+    if overage < 0:
+        raise r.error("limits.overage_seconds", f"must be 0 or more, not {overage}")
     return Limits(
         move_seconds=None if move is None else r.positive(move, "limits.move_seconds"),
         game_seconds=None if game is None else r.positive(game, "limits.game_seconds"),
+        overage_seconds=float(overage),
         memory_mb=None if memory is None else r.integer(memory, "limits.memory_mb", 1),
+        output_kb=r.integer(table.get("output_kb", 64), "limits.output_kb", 1),
         on_fault=r.choice(table.get("on_fault", OnFault.FORFEIT.value), "limits.on_fault",
                           OnFault),
+        fault_share=float(share),
     )
+
+
+def overridden(config: TournamentConfig, isolation: str | None = None,
+               move_seconds: float | None = None) -> TournamentConfig:
+    """The config with command-line overrides: every bot's isolation ('auto' restores the
+    default: sandbox what is not bundled) and the seconds per decision."""
+    bots = config.bots
+    if isolation is not None:
+        bots = tuple(dataclasses.replace(b, isolation=_isolation(isolation, b.spec)) for b in bots)
+    limits = config.limits
+    if move_seconds is not None:
+        limits = dataclasses.replace(limits, move_seconds=move_seconds)
+    return dataclasses.replace(config, bots=bots, limits=limits)
+
+
+def _isolation(choice: str, spec: str) -> Isolation:
+    if choice == "auto":
+        return Isolation.NONE if is_bundled(spec) else Isolation.PROCESS
+    return Isolation(choice)

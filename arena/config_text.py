@@ -36,12 +36,12 @@ def canonical_toml(config: TournamentConfig) -> str:
         lines.append("    " + ", ".join(str(s) for s in seeds[start:start + SEEDS_PER_LINE]) + ",")
     lines += ["]", "", "[limits]"]
     limits = config.limits
-    for name in ("move_seconds", "game_seconds", "memory_mb"):
-        if getattr(limits, name) is not None:
-            lines.append(f"{name} = {_toml(getattr(limits, name))}")
-    lines.append(f"on_fault = {_toml(limits.on_fault.value)}")
+    for f in dataclasses.fields(limits):
+        if getattr(limits, f.name) is not None:
+            lines.append(f"{f.name} = {_toml(getattr(limits, f.name))}")
     for bot in config.bots:
-        lines += ["", "[[bots]]", f"name = {_toml(bot.name)}", f"spec = {_toml(bot.spec)}"]
+        lines += ["", "[[bots]]", f"name = {_toml(bot.name)}", f"spec = {_toml(bot.spec)}",
+                  f"isolation = {_toml(bot.isolation.value)}"]
     for game in config.games:
         lines += ["", "[[games]]", f"game = {_toml(game.game)}", f"players = {game.players}",
                   "", "[games.trueskill]"]

@@ -30,3 +30,33 @@ def maker(cls: type[T]) -> Callable[..., T]:
     made: Callable[..., T] = namespace["make"]
     made.__doc__ = f"Build a {cls.__name__} from all its fields, in order."
     return made
+
+
+_MAKERS: dict[type, Callable[..., Any]] = {}
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return names
+
+
+def rebuild(cls: type[T], values: tuple[Any, ...]) -> T:
+    """Unpickle a FastPickle value: build it from its field values."""
+    make = _MAKERS.get(cls)
+    if make is None:
+        make = _MAKERS[cls] = maker(cls)
+    return make(*values)  # type: ignore[no-any-return]
+
+
+class FastPickle:
+    """Mixin for frozen slotted dataclasses sent to sandboxed bots on every decision: pickles as
+    its field values, several times faster than the default for slotted dataclasses."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        cls = type(self)
+        return rebuild, (cls, tuple([getattr(self, n) for n in _field_names(cls)]))

@@ -65,6 +65,47 @@ def registered_bots() -> Iterator[RegisteredBot]:
         yield RegisteredBot(ep.name, ep.value, dist)
 
 
+BUNDLED_DISTRIBUTION = "card-arena"
+BUNDLED_PACKAGES = ("bots.", "arena.")
+
+
+def is_bundled(spec: str) -> bool:
+    """Whether a spec names a bot shipped with the arena (trusted), without importing anything."""
+    target, _ = _split_params(spec.strip())
+    if ":" not in target:
+        return any(b.name == target and b.distribution == BUNDLED_DISTRIBUTION
+                   for b in registered_bots())
+    module = target.rpartition(":")[0]
+    return not module.endswith(".py") and "/" not in module and module.startswith(
+        BUNDLED_PACKAGES)
+
+
+def anchored(spec: str, base: Path | None = None) -> str:
+    """The spec with a relative bot file path made absolute (from `base`, or the working
+    directory), so that it names the same file from any directory."""
+    target, params = _split_params(spec.strip())
+    where, colon, class_name = target.rpartition(":")
+    if not colon or not (where.endswith(".py") or "/" in where or "\\" in where):
+        return spec
+    path = Path(where) if base is None else base / where
+    if Path(where).is_absolute():
+        return spec
+    return f"{path.resolve()}:{class_name}" + (f":{params}" if params else "")
+
+
+def display_name(spec: str) -> str:
+    """The name a spec is shown under (as `resolve_bot` names it), without importing anything."""
+    target, params = _split_params(spec.strip())
+    where, colon, class_name = target.rpartition(":")
+    if not colon:
+        name = target
+    elif where.endswith(".py") or "/" in where or "\\" in where:
+        name = f"{Path(where).stem}:{class_name}"
+    else:
+        name = target
+    return name + (f":{params}" if params else "")
+
+
 def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
     """Turn a spec into a BotSpec, or raise BotSpecError naming the spec and what is wrong."""
     text = spec.strip()

@@ -8,6 +8,7 @@ seats' game stays whole.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,7 @@ from typing import Any, Protocol
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
 from arena.engine import State, Variant, rank_scores
 from arena.frozen import maker
-from arena.record import Fault, FaultKind, GameRecord
+from arena.record import BotFault, Fault, FaultKind, GameRecord
 
 
 class Watcher(Protocol):
@@ -45,7 +46,20 @@ def bot_rng(seed: int, seat: int) -> random.Random:
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
               watcher: Watcher | None = None) -> GameRecord:
-    """Play one game to its end and return its record; bots are fresh instances, one per seat."""
+    """Play one game to its end and return its record; bots are fresh instances, one per seat.
+
+    Every bot's `close()` is called at the end, however the game ended.
+    """
+    try:
+        return _play(variant, bots, names, seed, watcher)
+    finally:
+        for bot in bots:
+            with contextlib.suppress(Exception):
+                bot.close()
+
+
+def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
+          watcher: Watcher | None) -> GameRecord:
     players = len(bots)
     variant.check_players(players)
     started = time.perf_counter()
@@ -64,7 +78,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
         try:
             bot.start(info)
         except (Exception, SystemExit) as exc:
-            forfeit(seat, 0, FaultKind.EXCEPTION, f"start raised {_describe(exc)}")
+            forfeit(seat, 0, *_fault_of(exc, "start"))
 
     log = state.log
     if watcher is not None:
@@ -89,7 +103,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
             try:
                 action = bots[seat].act(obs)
             except (Exception, SystemExit) as exc:
-                forfeit(seat, decisions, FaultKind.EXCEPTION, f"act raised {_describe(exc)}")
+                forfeit(seat, decisions, *_fault_of(exc, "act"))
             else:
                 try:
                     return legal[legal.index(action)]  # the legal value itself, not a look-alike
@@ -122,7 +136,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
         try:
             bot.end(result)
         except (Exception, SystemExit) as exc:
-            forfeit(seat, decisions, FaultKind.EXCEPTION, f"end raised {_describe(exc)}")
+            forfeit(seat, decisions, *_fault_of(exc, "end"))
     if len(autopilots) > forfeits_in_play:  # a fault in end() forfeits too
         ranks = rank_scores(outcome.scores, outcome.order, autopilots)
     return GameRecord(
@@ -147,6 +161,14 @@ def _not_legal(action: object) -> str:
         shown = f"a {type(action).__name__} whose repr fails"
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
     return f"returned {shown}, not a legal action"
+
+
+def _fault_of(exc: BaseException, method: str) -> tuple[FaultKind, str]:
+    """The kind and one-line detail of what a bot's `method` raised."""
+    if isinstance(exc, BotFault):
+        return exc.kind, exc.detail
+    kind = FaultKind.MEMORY if isinstance(exc, MemoryError) else FaultKind.EXCEPTION
+    return kind, f"{method} raised {_describe(exc)}"
 
 
 def _describe(exc: BaseException) -> str:

@@ -14,6 +14,19 @@ class FaultKind(enum.Enum):
 
     EXCEPTION = "exception"
     ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    MEMORY = "memory"
+
+
+class BotFault(Exception):
+    """Raised by a bot stand-in (such as a sandboxed bot) to report how its bot misbehaved."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@
     results/<run>/config.sha256   its digest: a run directory belongs to one config
     results/<run>/games.jsonl     one JSON record per finished game, appended and flushed
     results/<run>/log.txt         the run's log (workers included)
+    results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
     results/<run>/ratings.*       ratings and crosstable, written at the end (`arena ratings`)
 """
 
@@ -21,6 +22,7 @@ CONFIG = "config.toml"
 DIGEST = "config.sha256"
 GAMES = "games.jsonl"
 LOG = "log.txt"
+BOT_LOGS = "bots"
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
                      for suffix in ("txt", "md", "csv", "json"))
 

@@ -7,19 +7,23 @@ from __future__ import annotations
 import json
 import logging
 import multiprocessing
+import re
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
+from pathlib import Path
 from typing import IO
 
+from arena.bot_host import die_with_parent
 from arena.engine import Variant, find_game
 from arena.errors import ArenaError
-from arena.loader import BotSpec, resolve_bot
+from arena.loader import BotSpec, is_bundled, resolve_bot
 from arena.match import play_game
+from arena.sandbox import BotHost, Limits, SandboxedSpec
 from arena.schedule import GameTask
 
 log = logging.getLogger("arena.runner")
@@ -56,20 +60,55 @@ class Played:
     faults: int
 
 
-class TaskPlayer:
-    """Plays tasks into record lines; bot specs and variants are resolved once and cached."""
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A bot entry as the runner needs it: its spec, and whether it plays sandboxed."""
 
-    def __init__(self, bots: Mapping[str, str]) -> None:
-        self.specs = dict(bots)
-        self._bots: dict[str, BotSpec] = {}
+    spec: str
+    sandboxed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Sandboxing:
+    """How sandboxed bots run: their limits, and the folder of their output logs."""
+
+    limits: Limits = field(default_factory=Limits)
+    logs: Path | None = None
+
+
+class TaskPlayer:
+    """Plays tasks into record lines; bots and variants are resolved once and cached.
+
+    A sandboxed bot gets a host process (per game name) the first time it plays.
+    """
+
+    def __init__(self, bots: Mapping[str, Entrant], sandboxing: Sandboxing | None = None) -> None:
+        self.entrants = dict(bots)
+        self.sandboxing = sandboxing or Sandboxing()
+        self._bots: dict[tuple[str, str], BotSpec | SandboxedSpec] = {}
         self._variants: dict[tuple[str, str, tuple[tuple[str, str], ...]], Variant] = {}
 
-    def bot(self, name: str, game: str) -> BotSpec:
-        """The resolved bot of a config entry."""
-        found = self._bots.get(name)
+    def bot(self, name: str, game: str) -> BotSpec | SandboxedSpec:
+        """The resolved bot of a config entry, or its sandbox."""
+        found = self._bots.get((name, game))
         if found is None:
-            found = self._bots[name] = resolve_bot(self.specs[name], game)
+            entrant = self.entrants[name]
+            if entrant.sandboxed:
+                logs = self.sandboxing.logs
+                log = None if logs is None else logs / f"{_file_name(name)}.log"
+                host = BotHost(entrant.spec, game, self.sandboxing.limits, log,
+                               trusted=is_bundled(entrant.spec))
+                found = SandboxedSpec(name, host)
+            else:
+                found = resolve_bot(entrant.spec, game)
+            self._bots[(name, game)] = found
         return found
+
+    def close(self) -> None:
+        """End the sandboxes' host processes."""
+        for bot in self._bots.values():
+            if isinstance(bot, SandboxedSpec):
+                bot.close()
 
     def variant(self, task: GameTask) -> Variant:
         """The resolved variant of a task."""
@@ -98,10 +137,11 @@ class TaskPlayer:
 _worker: TaskPlayer | None = None  # this worker process's player, set by _start_worker
 
 
-def _start_worker(bots: Mapping[str, str]) -> None:
+def _start_worker(bots: Mapping[str, Entrant], sandboxing: Sandboxing) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
-    _worker = TaskPlayer(bots)
+    die_with_parent()  # a killed runner leaves no workers (nor, through them, bot processes)
+    _worker = TaskPlayer(bots, sandboxing)
 
 
 def _play_batch(tasks: list[GameTask]) -> list[Played]:
@@ -109,8 +149,9 @@ def _play_batch(tasks: list[GameTask]) -> list[Played]:
     return [_worker.play(task) for task in tasks]
 
 
-def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping[str, str],
-              out: IO[str], workers: int = 1, on_progress: ProgressHook | None = None) -> int:
+def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping[str, Entrant],
+              out: IO[str], workers: int = 1, on_progress: ProgressHook | None = None,
+              sandboxing: Sandboxing | None = None) -> int:
     """Play `tasks`, appending each record line to `out` (flushed) as games finish.
 
     `total` counts every task of the schedule and `already` those finished before; progress is
@@ -133,19 +174,23 @@ def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping
         on_progress(Progress(already, total, 0, 0, 0.0))
     remaining = total - already
     if workers <= 1:
-        player = TaskPlayer(bots)
-        for batch in _batches(tasks, 16):
-            record([player.play(task) for task in batch])
+        player = TaskPlayer(bots, sandboxing)
+        try:
+            for batch in _batches(tasks, 16):
+                record([player.play(task) for task in batch])
+        finally:
+            player.close()
     else:
-        _run_pool(tasks, bots, workers, _batch_size(remaining, workers), record)
+        _run_pool(tasks, bots, sandboxing or Sandboxing(), workers,
+                  _batch_size(remaining, workers), record)
     return counts["played"]
 
 
-def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, str], workers: int, size: int,
-              record: Callable[[list[Played]], None]) -> None:
+def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing: Sandboxing,
+              workers: int, size: int, record: Callable[[list[Played]], None]) -> None:
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(dict(bots),))
+                               initargs=(dict(bots), sandboxing))
     pending: set[Future[list[Played]]] = set()
     batches = _batches(tasks, size)
     try:
@@ -163,6 +208,11 @@ def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, str], workers: int, 
                               "the games finished so far are saved, run again to resume") from None
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _file_name(name: str) -> str:
+    """A bot name made safe as a file name."""
+    return re.sub(r"[^\w.-]", "_", name)
 
 
 def _batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:

@@ -16,8 +16,9 @@ import multiprocessing_logging
 from arena.config import TournamentConfig, load_config
 from arena.ratings import Ratings, rate
 from arena.report import format_crosstable, format_ratings
-from arena.results import CONFIG, GAMES, LOG, RunDirectory, RunDirectoryError
-from arena.runner import ProgressHook, run_tasks
+from arena.results import BOT_LOGS, CONFIG, GAMES, LOG, RunDirectory, RunDirectoryError
+from arena.runner import Entrant, ProgressHook, Sandboxing, run_tasks
+from arena.sandbox import Isolation
 from arena.schedule import GamePlan, Schedule, VariantPlan
 
 log = logging.getLogger("arena")
@@ -56,7 +57,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     schedule = schedule_of(config)
     total = len(schedule)
     todo = (task for task in schedule if task.task not in finished)
-    bots = {b.name: b.spec for b in config.bots}
+    bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
+    sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS))
     with _logging_to(run.file(LOG), workers > 1):
         if repaired:
             log.warning("cut a half-written record (%d bytes) from %s; that game is replayed",
@@ -65,7 +67,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                  config.name, len(finished), total, workers)
         with run.open_games() as games:
             try:
-                played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress)
+                played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress,
+                                   sandboxing)
             except KeyboardInterrupt:
                 log.warning("stopped by the user; run the same command again to resume")
                 raise

@@ -24,6 +24,7 @@ from arena.deals import DealSet
 from arena.errors import ArenaError
 from arena.loader import resolve_bot
 from arena.ratings import TrueSkillSettings
+from arena.sandbox import Isolation
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 SHIPPED = sorted(CONFIGS.glob("*.toml"))
@@ -211,13 +212,16 @@ def test_full_config_resolves(tmp_path: Path) -> None:
     )
     assert pairs.trueskill == TrueSkillSettings(mu=30.0, draw_probability=0.2)
     assert alone.trueskill == TrueSkillSettings()
-    assert config.limits == Limits(1.0, 60.5, 512, OnFault.DISQUALIFY)
+    assert config.limits == Limits(move_seconds=1.0, game_seconds=60.5, memory_mb=512,
+                                   on_fault=OnFault.DISQUALIFY)
+    assert file_bot.isolation is Isolation.PROCESS  # not bundled: sandboxed by default
+    assert config.bots[0].isolation is Isolation.NONE
 
 
 def test_defaults(tmp_path: Path) -> None:
     config = load_config(write(tmp_path / "t.toml", BASE))
     assert config.seating is Seating.ROTATIONS
-    assert config.limits == Limits(None, None, None, OnFault.FORFEIT)
+    assert config.limits == Limits()
     assert config.deals == DealSet((1, 2, 3), "count 3 from base 1")
     assert [b.name for b in config.bots] == ["random", "greedy"]
 
@@ -322,7 +326,7 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("name as a path", 'name = "t"', 'name = "../t"', "name: '../t': a name is letters"),
     ("name missing", 'name = "t"', "", "name: required, but missing"),
     ("unknown bot key", 'spec = "random"', 'sepc = "random"',
-     "bots[0]: unknown key 'sepc' (allowed: spec, name, params)"),
+     "bots[0]: unknown key 'sepc' (allowed: spec, name, params, isolation)"),
     ("unknown top-level key", 'name = "t"', 'name = "t"\nnmae = "u"',
      "unknown top-level key 'nmae' (allowed: name, seating, deals, bots, games, limits)"),
     ("unknown game key", "players = 2", "players = 2\nplayer = 2",
@@ -355,7 +359,7 @@ ERRORS: list[tuple[str, str, str, str]] = [
      'spec = "forgetful"\nparams = { recall = "1,2" }',
      "bots[1].params.recall: '1,2': a bot parameter value cannot hold ',' or ':'"),
     ("unknown game", 'game = "concentration"', 'game = "memoryy"',
-     "games[0].game: unknown game 'memoryy' (known: concentration"),
+     "games[0].game: unknown game 'memoryy' (known: "),
     ("no variants", 'variants = ["standard"]', "variants = []",
      "games[0].variants: needs at least one variant"),
     ("variant of a bad type", 'variants = ["standard"]', "variants = [1]",
@@ -396,8 +400,8 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("limits fault", 'name = "t"', 'name = "t"\n\n[limits]\non_fault = "ban"',
      "limits.on_fault: expected one of 'forfeit', 'disqualify', not 'ban'"),
     ("limits key", 'name = "t"', 'name = "t"\n\n[limits]\nmove_second = 1',
-     "limits: unknown key 'move_second' (allowed: move_seconds, game_seconds, memory_mb, "
-     "on_fault)"),
+     "limits: unknown key 'move_second' (allowed: move_seconds, game_seconds, overage_seconds, "
+     "memory_mb, output_kb, on_fault, fault_share)"),
     ("deals missing", "[deals]\ncount = 3\nbase = 1", "", "deals: required, but missing"),
     ("deals empty", "count = 3\nbase = 1", "", "deals: give list = NAME"),
     ("deals count without base", "base = 1", "", "deals.base: give list = NAME"),

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from arena.api import Event, Remove
 from arena.cards import Card
+from arena.frozen import FastPickle
 from arena.games.concentration.variants import ConcentrationParams
 
 
@@ -62,7 +63,7 @@ class GameOver(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ConcentrationView:
+class ConcentrationView(FastPickle):
     """What every seat sees: the layout (face down, face up this turn, taken), scores, the turn."""
 
     rows: int

@@ -1,0 +1,150 @@
+"""Hostile bots for the sandbox tests: each misbehaves in one way (Concentration)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from arena.api import Bot, GameInfo, Observation
+
+SEEN: list[Any] = []  # what a bot would carry from one game to the next, if it could
+
+
+class Hostile(Bot):
+    """Plays the first legal card, and misbehaves at its `at`-th decision."""
+
+    games = ("concentration",)
+    at = 3
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        self.calls = 0
+
+    def act(self, obs: Observation[Any]) -> Any:
+        self.calls += 1
+        if self.calls == self.at:
+            return self.misbehave(obs)
+        return obs.legal[0]
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        return obs.legal[0]
+
+
+class Raiser(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        raise RuntimeError("boom")
+
+
+class Illegal(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        return -1
+
+
+class Malformed(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        return object()
+
+
+class Sleeper(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        time.sleep(60)
+        return obs.legal[0]
+
+
+class Exiter(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        os._exit(3)
+
+
+class Segfaulter(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        import faulthandler
+
+        faulthandler._sigsegv()
+
+
+class Hog(Hostile):
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        hoard = bytearray(1 << 34)  # 16 GiB, far over the limit
+        return obs.legal[len(hoard) % len(obs.legal)]
+
+
+class Printer(Hostile):
+    """Prints a megabyte at every decision."""
+
+    def act(self, obs: Observation[Any]) -> Any:
+        sys.stdout.write("x" * (1 << 20) + "\n")
+        return obs.legal[0]
+
+
+class Hunter(Hostile):
+    """Looks for the engine's state through the garbage collector and the stack."""
+
+    def act(self, obs: Observation[Any]) -> Any:
+        found = [o for o in gc.get_objects()
+                 if type(o).__name__ in ("ConcentrationState", "Schedule", "RunDirectory")]
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            found += [v for v in frame.f_locals.values()
+                      if type(v).__name__ == "ConcentrationState"]
+            frame, depth = frame.f_back, depth + 1
+        print(f"hunter found {len(found)} engine objects")
+        return obs.legal[0]
+
+
+class Writer(Hostile):
+    """Tries to write into a file it was told about (the run directory, in the tests)."""
+
+    def __init__(self, target: str = "") -> None:
+        self.target = target
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        try:
+            with open(self.target, "w") as f:
+                f.write("written by a bot")
+            print("writer wrote")
+        except OSError as exc:
+            print(f"writer blocked: {exc}")
+        return obs.legal[0]
+
+
+class Spawner(Hostile):
+    """Tries to start a process that outlives the game."""
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        try:
+            subprocess.Popen(["sleep", "97"], start_new_session=True)
+            print("spawner started a process")
+        except Exception as exc:
+            print(f"spawner blocked: {exc}")
+        try:
+            if os.fork() == 0:
+                time.sleep(97)
+                os._exit(0)
+            print("spawner forked")
+        except Exception as exc:
+            print(f"spawner fork blocked: {exc}")
+        return obs.legal[0]
+
+
+class Rememberer(Hostile):
+    """Tries to carry what it saw into the next game: in memory and in a file."""
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        print(f"rememberer remembers {len(SEEN)} games")
+        try:
+            with open("/tmp/arena-rememberer.txt") as f:
+                print(f"rememberer read a note: {f.read()!r}")
+        except OSError:
+            print("rememberer found no note")
+        SEEN.append(info.seat)
+        try:
+            with open("/tmp/arena-rememberer.txt", "w") as f:
+                f.write("seen")
+        except OSError as exc:
+            print(f"rememberer could not leave a note: {exc}")
