@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import trueskill
@@ -76,6 +76,11 @@ class BotRow:
     mean_score: float
     score_ci95: float
     faults: int
+    fault_kinds: tuple[tuple[str, int], ...] = ()
+
+    def fault_share(self) -> float:
+        """The share of this bot's games in which it faulted."""
+        return self.faults / self.games if self.games else 0.0
 
 
 @dataclass(frozen=True)
@@ -191,9 +196,10 @@ class _Pair:
 
 def rate(records: Iterable[Mapping[str, Any]],
          settings: Mapping[str, TrueSkillSettings] | None = None) -> Ratings:
-    """Rate every (game, variant) pool of `records`, folded in task order (a pure function)."""
+    """Rate every pool of `records` — a (game, variant) at one table size — folded in task
+    order (a pure function)."""
     settings = settings or {}
-    pools: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    pools: dict[tuple[str, str, int], list[Mapping[str, Any]]] = defaultdict(list)
     tasks: set[int] = set()
     for record in records:
         task = _field(record, "task", None)
@@ -202,14 +208,31 @@ def rate(records: Iterable[Mapping[str, Any]],
         if task in tasks:
             raise RecordError(f"task {task} appears twice in the records")
         tasks.add(task)
-        pools[(str(_field(record, "game", task)), str(_field(record, "variant", task)))].append(
-            record)
+        key = (str(_field(record, "game", task)), str(_field(record, "variant", task)),
+               len(_field(record, "seats", task)))
+        pools[key].append(record)
+    sizes = Counter((game, variant) for game, variant, _ in pools)
     out = []
-    for (game, variant), pool in sorted(pools.items()):
+    for (game, variant, players), pool in sorted(pools.items()):
         chosen = settings.get(game, TrueSkillSettings())
         chosen.validate()
-        out.append(_rate_pool(game, variant, _matches(pool), chosen))
+        if sizes[(game, variant)] > 1:  # one variant at several table sizes: a pool per size
+            variant = f"{variant} ({players} player{'s' if players > 1 else ''})"
+        rated = _rate_pool(game, variant, _matches(pool), chosen)
+        kinds = _fault_kinds(pool)
+        bots = tuple(replace(row, fault_kinds=tuple(sorted(kinds[row.bot].items())))
+                     for row in rated.bots)
+        out.append(replace(rated, bots=bots))
     return Ratings(tuple(out))
+
+
+def _fault_kinds(pool: list[Mapping[str, Any]]) -> dict[str, Counter[str]]:
+    """Faults of each bot of a pool, counted by kind."""
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in pool:
+        for fault in record.get("faults") or ():
+            kinds[record["seats"][fault["seat"]]][str(fault.get("kind", "exception"))] += 1
+    return kinds
 
 
 def _field(record: Mapping[str, Any], key: str, task: object) -> Any:

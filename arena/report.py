@@ -71,25 +71,43 @@ RATING_HEADERS = ("rank", "bot", "mu", "sigma", "conservative", "games", "W", "D
                   "mean place", "mean score (95%)", "faults")
 CROSS_HEADERS = ("bot", "opponent", "games", "W", "D", "L", "edge (95%)")
 _RATING_CSV = ("game", "variant", "rank", "bot", "mu", "sigma", "conservative", "games", "wins",
-               "draws", "losses", "mean_place", "mean_score", "score_ci95", "faults")
+               "draws", "losses", "mean_place", "mean_score", "score_ci95", "faults",
+               "fault_kinds", "flagged")
+FAULT_SHARE = 0.25
+"""A bot that faults in more than this share of its games is flagged in the ratings table."""
 _CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "wins", "draws", "losses", "edge",
               "edge_ci95")
 
 
 def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABLE,
-                   variant: str | None = None) -> str:
-    """The ratings report; tables and JSON include the crosstable, CSV is the ratings rows only."""
+                   variant: str | None = None, fault_share: float = FAULT_SHARE) -> str:
+    """The ratings report; tables and JSON include the crosstable, CSV is the ratings rows only.
+
+    Faults are counted by kind (a column per kind met in the pool); a bot faulting in more than
+    `fault_share` of its games is flagged ('!' after its name; `flagged` in CSV and JSON).
+    """
     fmt = ReportFormat.parse(fmt)
     ratings = ratings.only(variant)
     if fmt is ReportFormat.JSON:
-        return dump_json(ratings.to_json())
+        document = ratings.to_json()
+        for pool in document["pools"]:
+            for row in pool["bots"]:
+                row["fault_kinds"] = dict(row["fault_kinds"])
+                row["flagged"] = row["games"] > 0 and row["faults"] / row["games"] > fault_share
+        return dump_json(document)
     if fmt is ReportFormat.CSV:
-        return dump_csv(_RATING_CSV, ([p.game, p.variant, *vars(r).values()]
-                                      for p in ratings.pools for r in p.bots))
+        return dump_csv(_RATING_CSV, (
+            [p.game, p.variant, *[v for k, v in vars(r).items() if k != "fault_kinds"],
+             ";".join(f"{k}={n}" for k, n in r.fault_kinds), r.fault_share() > fault_share]
+            for p in ratings.pools for r in p.bots))
     blocks = []
     for pool in ratings.pools:
+        kinds = sorted({kind for r in pool.bots for kind, _ in r.fault_kinds})
+        rows = [_rating_cells(r, kinds, fault_share) for r in pool.bots]
         lines = [heading(f"{pool.game} / {pool.variant}", fmt), "",
-                 grid(RATING_HEADERS, [_rating_cells(r) for r in pool.bots], fmt)]
+                 grid((*RATING_HEADERS, *kinds), rows, fmt)]
+        if any(r.fault_share() > fault_share for r in pool.bots):
+            lines += ["", f"! faulted in more than {fault_share:.0%} of its games"]
         if pool.skipped:
             lines += ["", f"{pool.skipped} of {pool.matches} matches left unrated "
                           "(numerical failure in TrueSkill)"]
@@ -115,10 +133,13 @@ def format_crosstable(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.C
     return "\n\n".join(blocks)
 
 
-def _rating_cells(r: BotRow) -> list[str]:
-    return [str(r.rank), r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.conservative:.2f}",
+def _rating_cells(r: BotRow, kinds: list[str], fault_share: float) -> list[str]:
+    counts = dict(r.fault_kinds)
+    name = r.bot + (" !" if r.fault_share() > fault_share else "")
+    return [str(r.rank), name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.conservative:.2f}",
             str(r.games), str(r.wins), str(r.draws), str(r.losses), f"{r.mean_place:.2f}",
-            _pm(r.mean_score, r.score_ci95), str(r.faults)]
+            _pm(r.mean_score, r.score_ci95), str(r.faults),
+            *[str(counts.get(kind, 0)) for kind in kinds]]
 
 
 def _cross_text(pool: PoolRatings, fmt: ReportFormat) -> str:

@@ -203,8 +203,10 @@ def test_clones_rate_each_seat_then_average() -> None:
 
 
 def test_clones_start_every_seat_from_the_current_rating() -> None:
-    records = [rec(1, ["a", "b"], [2, 1], [1, 2]), rec(2, ["a", "b", "a"], [1, 5, 1], [2, 1, 2])]
-    (a1,), (b1,) = ENV.rate([(fresh(),), (fresh(),)], ranks=[0, 1])
+    records = [rec(1, ["a", "b", "b"], [2, 1, 1], [1, 2, 2]),
+               rec(2, ["a", "b", "a"], [1, 5, 1], [2, 1, 2])]
+    (a1,), (p,), (q,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 1, 1])
+    b1 = trueskill.Rating((p.mu + q.mu) / 2, (p.sigma + q.sigma) / 2)
     (x,), (b2,), (y,) = ENV.rate([(a1,), (b1,), (a1,)], ranks=[1, 0, 1])
     ratings = rate(records)
     assert row(ratings, "a").mu == pytest.approx((x.mu + y.mu) / 2)
@@ -453,3 +455,30 @@ def test_variant_filter() -> None:
 def test_unknown_format_is_an_error() -> None:
     with pytest.raises(ArenaError, match="known: table, markdown, csv, json"):
         format_ratings(rate(mixed()), "html")
+
+
+def test_faults_are_counted_by_kind_and_frequent_faulters_flagged() -> None:
+    def faulty(task: int, kind: str) -> dict[str, Any]:
+        record = rec(task, ["a", "b"], [0, 5], [2, 1])
+        record["faults"] = [{"seat": 0, "decision": 3, "kind": kind, "detail": "x"}]
+        return record
+
+    records = [faulty(1, "timeout"), faulty(2, "crash"), faulty(3, "timeout"),
+               rec(4, ["a", "b"], [5, 0], [1, 2])]
+    ratings = rate(records)
+    assert row(ratings, "a").fault_kinds == (("crash", 1), ("timeout", 2))
+    text = format_ratings(ratings)
+    assert "a !" in text and "timeout" in text and "crash" in text
+    assert "more than 25% of its games" in text
+    assert "b !" not in format_ratings(ratings)
+    doc = json.loads(format_ratings(ratings, "json"))
+    a = next(r for r in doc["pools"][0]["bots"] if r["bot"] == "a")
+    assert a["flagged"] and a["fault_kinds"] == {"crash": 1, "timeout": 2}
+    assert not json.loads(format_ratings(ratings, "json", fault_share=0.9))["pools"][0]["bots"][0][
+        "flagged"]
+
+
+def test_one_variant_at_two_table_sizes_makes_two_pools() -> None:
+    ratings = rate([rec(1, ["a", "b"], [2, 1], [1, 2]), rec(2, ["a", "b", "c"], [1, 2, 3],
+                                                           [3, 2, 1])])
+    assert ratings.variants() == ("zebra (2 players)", "zebra (3 players)")

@@ -202,4 +202,4 @@ def test_ratings_are_recomputed_from_the_records(tmp_path: Path) -> None:
     first = write_ratings(run)
     (run / "ratings.txt").unlink()
     assert write_ratings(run) == first
-    assert run_ratings(run).variants() == ("standard", "zebra")
+    assert run_ratings(run).variants() == ("standard (1 player)", "standard (2 players)", "zebra")
