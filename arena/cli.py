@@ -257,12 +257,10 @@ def ratings_command(
         "--crosstable", help="Only the crosstables (head to head on shared deals).")] = False,
 ) -> None:
     """Ratings tables (one per variant) and crosstables of a run, from its records."""
-    from arena.report import format_crosstable, format_ratings
-    from arena.tournament import run_ratings
+    from arena.tournament import run_report
 
     try:
-        report = format_crosstable if crosstable else format_ratings
-        typer.echo(report(run_ratings(run), fmt, variant))
+        typer.echo(run_report(run, fmt.value, variant, crosstable))
     except ArenaError as exc:
         _fail(str(exc))
 

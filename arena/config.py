@@ -138,8 +138,11 @@ _SYNTAX_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column (?P<c
 _RUN_NAME = re.compile(r"\w[\w.-]*")
 
 
-def load_config(path: str | Path) -> TournamentConfig:
-    """Read and validate a tournament config file; ConfigError names the file and key of a fault."""
+def load_config(path: str | Path, check_bots: bool = True) -> TournamentConfig:
+    """Read and validate a tournament config file; ConfigError names the file and key of a fault.
+
+    With `check_bots` off the bots are not loaded (a run directory's config, already checked).
+    """
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -153,10 +156,10 @@ def load_config(path: str | Path) -> TournamentConfig:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a UTF-8 text file") from None
-    return parse_config(text, path)
+    return parse_config(text, path, check_bots)
 
 
-def parse_config(text: str, path: str | Path) -> TournamentConfig:
+def parse_config(text: str, path: str | Path, check_bots: bool = True) -> TournamentConfig:
     """Validate config text; `path` names the file in errors and anchors relative paths."""
     path = Path(path)
     r = _Reader(str(path))
@@ -172,7 +175,7 @@ def parse_config(text: str, path: str | Path) -> TournamentConfig:
     seating = r.choice(data.get("seating", Seating.ROTATIONS.value), "seating", Seating)
     deals = _deals(r, data["deals"], path.parent)
     games = _games(r, data["games"])
-    bots = _bots(r, data["bots"], games, path.parent)
+    bots = _bots(r, data["bots"], games, path.parent, check_bots)
     limits = _limits(r, data.get("limits", {}))
     return TournamentConfig(name, path, bots, games, deals, seating, limits)
 
@@ -452,8 +455,8 @@ def _trueskill(r: _Reader, value: Any, key: str) -> TrueSkillSettings:
     return settings
 
 
-def _bots(r: _Reader, value: Any, games: Sequence[GameEntry],
-          config_dir: Path) -> tuple[BotEntry, ...]:
+def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
+          check: bool = True) -> tuple[BotEntry, ...]:
     entries: list[BotEntry] = []
     names: dict[str, int] = {}
     items = r.tables(value, "bots")
@@ -467,7 +470,7 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry],
         default = Isolation.NONE if is_bundled(spec) else Isolation.PROCESS
         isolation = r.choice(table.get("isolation", default.value), f"{key}.isolation",
                              Isolation)
-        for game in dict.fromkeys(g.game for g in games):
+        for game in dict.fromkeys(g.game for g in games) if check else ():
             if isolation is Isolation.PROCESS:
                 problem = probe(spec, game)  # never import an untrusted bot in the arena
             else:

@@ -97,11 +97,24 @@ def _logging_to(path: Path, from_workers: bool) -> Iterator[None]:
 
 def run_ratings(path: Path) -> Ratings:
     """The ratings of a run directory, recomputed from its config and records."""
+    return rate(RunDirectory(path).records(),
+                {g.game: g.trueskill for g in _run_config(path).games})
+
+
+def run_report(path: Path, fmt: str = "table", variant: str | None = None,
+               crosstable: bool = False) -> str:
+    """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share."""
+    ratings = run_ratings(path)
+    if crosstable:
+        return format_crosstable(ratings, fmt, variant)
+    return format_ratings(ratings, fmt, variant, _run_config(path).limits.fault_share)
+
+
+def _run_config(path: Path) -> TournamentConfig:
     run = RunDirectory(path)
     if not run.file(CONFIG).is_file():
         raise RunDirectoryError(f"{path}: not a run directory (no {CONFIG})")
-    config = load_config(run.file(CONFIG))
-    return rate(run.records(), {g.game: g.trueskill for g in config.games})
+    return load_config(run.file(CONFIG), check_bots=False)
 
 
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
@@ -110,8 +123,9 @@ REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json
 
 def write_ratings(path: Path) -> str:
     """Write ratings.* and crosstable.* into a run directory; returns the text report."""
-    ratings = run_ratings(path)
+    ratings, share = run_ratings(path), _run_config(path).limits.fault_share
     for suffix, fmt in REPORT_SUFFIXES.items():
-        for name, report in (("ratings", format_ratings), ("crosstable", format_crosstable)):
-            (path / f"{name}.{suffix}").write_text(report(ratings, fmt) + "\n", encoding="utf-8")
-    return format_ratings(ratings)
+        for name, text in (("ratings", format_ratings(ratings, fmt, None, share)),
+                           ("crosstable", format_crosstable(ratings, fmt))):
+            (path / f"{name}.{suffix}").write_text(text + "\n", encoding="utf-8")
+    return format_ratings(ratings, "table", None, share)
