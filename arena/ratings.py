@@ -195,10 +195,14 @@ class _Pair:
 
 
 def rate(records: Iterable[Mapping[str, Any]],
-         settings: Mapping[str, TrueSkillSettings] | None = None) -> Ratings:
+         settings: Mapping[str, TrueSkillSettings] | None = None,
+         disqualify: bool = False) -> Ratings:
     """Rate every pool of `records` — a (game, variant) at one table size — folded in task
-    order (a pure function)."""
+    order (a pure function). With `disqualify`, a bot's games after its first fault count as
+    forfeits (see `disqualified`)."""
     settings = settings or {}
+    if disqualify:
+        records = disqualified(records)
     pools: dict[tuple[str, str, int], list[Mapping[str, Any]]] = defaultdict(list)
     tasks: set[int] = set()
     for record in records:
@@ -224,6 +228,40 @@ def rate(records: Iterable[Mapping[str, Any]],
                      for row in rated.bots)
         out.append(replace(rated, bots=bots))
     return Ratings(tuple(out))
+
+
+def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The records with every game a bot played after its first fault (in task order) turned
+    into a forfeit of that bot: a `disqualified` fault, ranked last, the others re-ranked."""
+    first: dict[str, int] = {}
+    out = []
+    for record in sorted(records, key=lambda r: int(r["task"])):
+        seats, task = list(record["seats"]), int(record["task"])
+        out_seats = {s for s, name in enumerate(seats) if first.get(name, task) < task}
+        if out_seats:
+            record = dict(record)
+            faults = [dict(f) for f in record.get("faults") or ()]
+            faults += [{"seat": s, "decision": 0, "kind": "disqualified",
+                        "detail": "disqualified by an earlier fault"}
+                       for s in sorted(out_seats) if all(f["seat"] != s for f in faults)]
+            record["faults"] = faults
+            order = _order_of(record)
+            record["ranks"] = list(rank_scores(record["scores"], order,
+                                               {f["seat"] for f in faults}))
+        for fault in record.get("faults") or ():
+            first.setdefault(seats[fault["seat"]], task)
+        out.append(record)
+    return out
+
+
+def _order_of(record: Mapping[str, Any]) -> ScoreOrder:
+    """Which way a record's scores rank, read from its ranks (lower wins in solitaire)."""
+    scores, ranks = record["scores"], record["ranks"]
+    if len(scores) == 1:
+        return ScoreOrder.LOWER_WINS
+    best = min(range(len(ranks)), key=lambda s: ranks[s])
+    return ScoreOrder.LOWER_WINS if scores[best] <= min(scores) and scores[best] < max(
+        scores) else ScoreOrder.HIGHER_WINS
 
 
 def _fault_kinds(pool: list[Mapping[str, Any]]) -> dict[str, Counter[str]]:

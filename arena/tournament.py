@@ -13,7 +13,7 @@ from pathlib import Path
 
 import multiprocessing_logging
 
-from arena.config import TournamentConfig, load_config
+from arena.config import OnFault, TournamentConfig, load_config
 from arena.ratings import Ratings, rate
 from arena.report import format_crosstable, format_ratings
 from arena.results import BOT_LOGS, CONFIG, GAMES, LOG, RunDirectory, RunDirectoryError
@@ -97,8 +97,9 @@ def _logging_to(path: Path, from_workers: bool) -> Iterator[None]:
 
 def run_ratings(path: Path) -> Ratings:
     """The ratings of a run directory, recomputed from its config and records."""
-    return rate(RunDirectory(path).records(),
-                {g.game: g.trueskill for g in _run_config(path).games})
+    config = _run_config(path)
+    return rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
+                disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
 
 
 def run_report(path: Path, fmt: str = "table", variant: str | None = None,

@@ -14,7 +14,14 @@ import pytest
 import trueskill
 
 from arena.errors import ArenaError, VariantError
-from arena.ratings import Ratings, RatingSettingsError, RecordError, TrueSkillSettings, rate
+from arena.ratings import (
+    Ratings,
+    RatingSettingsError,
+    RecordError,
+    TrueSkillSettings,
+    disqualified,
+    rate,
+)
 from arena.report import ReportFormat, format_crosstable, format_ratings
 
 GAME = "concentration"
@@ -482,3 +489,17 @@ def test_one_variant_at_two_table_sizes_makes_two_pools() -> None:
     ratings = rate([rec(1, ["a", "b"], [2, 1], [1, 2]), rec(2, ["a", "b", "c"], [1, 2, 3],
                                                            [3, 2, 1])])
     assert ratings.variants() == ("zebra (2 players)", "zebra (3 players)")
+
+
+def test_disqualification_forfeits_every_later_game_of_a_faulting_bot() -> None:
+    first = rec(1, ["a", "b"], [9, 1], [1, 2])
+    faulted = rec(2, ["a", "b"], [0, 5], [2, 1])
+    faulted["faults"] = [{"seat": 0, "decision": 4, "kind": "timeout", "detail": "x"}]
+    later = rec(3, ["b", "a"], [1, 9], [2, 1])  # a wins on the board, but is out by now
+    records = disqualified([later, faulted, first])
+    assert [r["task"] for r in records] == [1, 2, 3]
+    assert records[0]["ranks"] == [1, 2] and records[2]["ranks"] == [1, 2]
+    assert records[2]["faults"][0]["kind"] == "disqualified"
+    a = row(rate([first, faulted, later], disqualify=True), "a")
+    assert (a.wins, a.losses, dict(a.fault_kinds)) == (1, 2, {"disqualified": 1, "timeout": 1})
+    assert row(rate([first, faulted, later]), "a").wins == 2
