@@ -19,6 +19,7 @@ import gc
 import json
 import operator
 import os
+import pickle
 import resource
 import selectors
 import shutil
@@ -238,7 +239,7 @@ def _serve(spec: BotSpec | None, settings: dict[str, Any], conn: Connection) -> 
     bot = None
     while True:
         try:
-            op, payload = conn.recv()
+            op, payload = pickle.loads(conn.recv_bytes())
         except (EOFError, OSError):
             return
         try:

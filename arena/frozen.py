@@ -60,3 +60,9 @@ class FastPickle:
     def __reduce__(self) -> tuple[Any, ...]:
         cls = type(self)
         return rebuild, (cls, tuple([getattr(self, n) for n in _field_names(cls)]))
+
+
+def enum_by_name(member: Any, protocol: int) -> str:
+    """`__reduce_ex__` for enums sent on every decision: pickled as their qualified global name
+    (one lookup to unpickle, instead of a call through the enum's metaclass)."""
+    return f"{type(member).__qualname__}.{member.name}"

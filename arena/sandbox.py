@@ -14,6 +14,8 @@ import enum
 import json
 import math
 import os
+import pickle
+import select
 import signal
 import socket
 import subprocess
@@ -121,6 +123,7 @@ class SandboxedBot(Bot):
         self.host = host
         self.limits = host.limits
         self.conn: Connection | None = None
+        self._poller: select.poll | None = None
         self.group = 0
         self.bank = self.limits.overage_seconds
         self.game_left = self.limits.game_seconds or math.inf
@@ -149,6 +152,7 @@ class SandboxedBot(Bot):
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+            self._poller = None
         if self.group:
             with contextlib.suppress(OSError):
                 os.killpg(self.group, signal.SIGKILL)
@@ -157,10 +161,14 @@ class SandboxedBot(Bot):
     def _call(self, op: str, payload: Any, timeout: float) -> tuple[list[Any], float]:
         conn = self.conn
         assert conn is not None
+        if self._poller is None:
+            self._poller = select.poll()
+            self._poller.register(conn.fileno(), select.POLLIN)
         started = time.perf_counter()
         try:
-            conn.send((op, payload))
-            answered = conn.poll(None if math.isinf(timeout) else max(timeout, 0.0))
+            conn.send_bytes(pickle.dumps((op, payload), pickle.HIGHEST_PROTOCOL))
+            wait_ms = None if math.isinf(timeout) else max(math.ceil(timeout * 1000), 0)
+            answered = bool(self._poller.poll(wait_ms))
         except OSError:
             answered = True  # the process is gone: recv below says so
         if not answered:

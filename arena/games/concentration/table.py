@@ -8,12 +8,14 @@ from typing import ClassVar
 
 from arena.api import Event, Remove
 from arena.cards import Card
-from arena.frozen import FastPickle
+from arena.frozen import FastPickle, enum_by_name
 from arena.games.concentration.variants import ConcentrationParams
 
 
 class Back(enum.Enum):
     """The back of a face-down card: plain, or the pack's colour in the checkerboard variant."""
+
+    __reduce_ex__ = enum_by_name
 
     PLAIN = "plain"
     RED = "red"
@@ -22,6 +24,8 @@ class Back(enum.Enum):
 
 class Role(enum.Enum):
     """What the seat to act is doing: flipping (every variant) or answering (the duel)."""
+
+    __reduce_ex__ = enum_by_name
 
     FLIP = "flip"
     ANSWER = "answer"
