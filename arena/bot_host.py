@@ -30,7 +30,8 @@ import tempfile
 from multiprocessing.connection import Connection
 from typing import Any
 
-from arena.loader import BotSpec, registered_bots, resolve_bot
+from arena.engine import all_games
+from arena.loader import BotSpec, by_target, resolve_bot
 
 _PR_SET_PDEATHSIG = 1
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
@@ -69,7 +70,8 @@ def main(argv: list[str]) -> int:
     die_with_parent()
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
-    registered_bots()  # load the entry-point machinery now, while imports are unrestricted
+    settings["spec"] = by_target(settings["spec"])  # games then import the module directly
+    all_games()  # the arena's own game modules (trusted), imported once here rather than per game
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     control = socket.socket(fileno=int(argv[1]))
     log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115

@@ -93,6 +93,18 @@ def anchored(spec: str, base: Path | None = None) -> str:
     return f"{path.resolve()}:{class_name}" + (f":{params}" if params else "")
 
 
+def by_target(spec: str) -> str:
+    """The spec with a registered name replaced by the `module:Class` it stands for (read from
+    the package metadata, importing nothing), so that it resolves without scanning entry points."""
+    target, params = _split_params(spec.strip())
+    if ":" in target:
+        return spec
+    found = next((b for b in registered_bots() if b.name == target), None)
+    if found is None:
+        return spec
+    return found.target + (f":{params}" if params else "")
+
+
 def display_name(spec: str) -> str:
     """The name a spec is shown under (as `resolve_bot` names it), without importing anything."""
     target, params = _split_params(spec.strip())
