@@ -1,10 +1,11 @@
-"""Fast construction of frozen slotted dataclasses on hot paths (observations, views, events).
+"""Fast building and pickling of the frozen values made on every decision (observations, views,
+events), which the match loop and the sandbox handle by the million.
 
 A frozen dataclass's generated `__init__` assigns each field through `object.__setattr__`, which
-is slow enough to matter when a value is built for every decision of every game. `maker(cls)`
-returns a function that builds the same, equally frozen, instance by writing each slot through
-its descriptor. It takes every field positionally, in declaration order, and runs no
-`__post_init__`; use it only where the arguments are known to be right.
+is slow enough to matter here. `maker(cls)` returns a function that builds the same, equally
+frozen, instance by writing each slot through its descriptor. It takes every field positionally,
+in declaration order, and runs no `__post_init__`; use it only where the arguments are known to be
+right. `FastPickle` (a mixin) and `enum_by_name` make such values cheap to send to a sandboxed bot.
 """
 
 from __future__ import annotations
