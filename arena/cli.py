@@ -122,6 +122,8 @@ def play_command(
     rotate: Annotated[bool, typer.Option(
         "--rotate", help="Play each deal once per rotation of the seats (duplicate).")] = False,
     show: Annotated[bool, typer.Option("--show", help="Narrate each game as it unfolds.")] = False,
+    delay: Annotated[float, typer.Option(
+        min=0.0, help="With --show: seconds to pause after each step.")] = 0.0,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON record per game.")] = False,
     timings: Annotated[bool, typer.Option(help="Add each game's duration to --json.")] = False,
     isolation: Annotated[IsolationChoice, typer.Option(
@@ -153,7 +155,7 @@ def play_command(
     if show:
         from arena.show import ShowPrinter
 
-        watcher = ShowPrinter(typer.echo)
+        watcher = ShowPrinter(typer.echo, delay)
     tally = SeriesTally([e.name for e in entries])
     total = games * (len(entries) if rotate else 1)
     try:
@@ -245,6 +247,82 @@ def validate_command(
     for line in verdict.lines:
         typer.echo(line)
     raise typer.Exit(0 if verdict.passed else 1)
+
+
+@app.command("replay")
+def replay_command(
+    target: Annotated[Path, typer.Argument(
+        help="A run directory, or a file of game records (one JSON record a line).")],
+    task: Annotated[int | None, typer.Argument(
+        help="The game's task id ('task' in games.jsonl).")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Narrate the game as it replays.")] = False,
+    delay: Annotated[float, typer.Option(
+        min=0.0, help="With --show: seconds to pause after each step.")] = 0.0,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", help="Record files: a bot spec per seat, in seat order.")] = None,
+    config: Annotated[Path | None, typer.Option(
+        help="Record files: the config naming the record's bots and variants.")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help="Replay every game of a run directory and list those that differ.")] = False,
+) -> None:
+    """Replay a recorded game from its seed and seating and check it gives the recorded result.
+
+    Exit code 0 when it does, 1 when it does not."""
+    from arena.replay import replay_all, replay_path
+    from arena.results import RunDirectory
+    from arena.show import ShowPrinter
+
+    try:
+        if every:
+            mismatches = replay_all(target)
+            total = len(RunDirectory(target).finished())
+            for result in mismatches:
+                for line in result.lines():
+                    typer.echo(line)
+            typer.echo(f"{total - len(mismatches)} of {total} games reproduce")
+            raise typer.Exit(1 if mismatches else 0)
+        watcher = ShowPrinter(typer.echo, delay) if show else None
+        result = replay_path(target, task, bot or (), config, watcher)
+    except ArenaError as exc:
+        _fail(str(exc))
+    for line in result.lines():
+        typer.echo(line)
+    raise typer.Exit(0 if result.reproduced else 1)
+
+
+@app.command("report")
+def report_command(run: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
+    """Draw a run's ratings as PNG plots and write report.md beside its tables (needs the
+    'plots' extra: pip install 'card-arena[plots]')."""
+    from arena.plots import write_report
+
+    try:
+        written = write_report(run)
+    except ArenaError as exc:
+        _fail(str(exc))
+    for path in written:
+        typer.echo(str(path))
+
+
+@app.command("new-bot")
+def new_bot_command(
+    name: Annotated[str, typer.Argument(
+        help="The bot's name: my_bot writes my_bot.py (class MyBot) and my_bot.toml.")],
+    game: Annotated[str, typer.Option("--game", "-g", help="The game it plays.")],
+    folder: Annotated[Path, typer.Option("--dir", help="The folder to write into.")] = Path("."),
+) -> None:
+    """Write a commented, working bot to start from, and a small tournament for it."""
+    from arena.newbot import config_path, next_steps, write_bot
+
+    try:
+        path = write_bot(name, game, folder)
+        steps = next_steps(path, game)
+    except ArenaError as exc:
+        _fail(str(exc))
+    typer.echo(f"wrote {path} (the bot) and {config_path(path)} (a tournament for it)")
+    typer.echo("try it:")
+    for step in steps:
+        typer.echo(f"  {step}")
 
 
 @app.command("ratings")

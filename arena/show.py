@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import time
 from collections.abc import Callable, Sequence
 
 from arena.api import Event
@@ -10,11 +11,15 @@ from arena.engine import State
 
 
 class ShowPrinter:
-    """A match watcher that narrates each game through `emit` (one call per line)."""
+    """A match watcher that narrates each game through `emit` (one call per line), pausing
+    `delay` seconds after each step that printed something (`--show --delay S`)."""
 
-    def __init__(self, emit: Callable[[str], None]) -> None:
+    def __init__(self, emit: Callable[[str], None], delay: float = 0.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.emit = emit
         self.names: Sequence[str] = ()
+        self.delay = delay
+        self.sleep = sleep
 
     def dealt(self, state: State, variant: str, seed: int, names: Sequence[str]) -> None:
         """Announce the game and show the table as dealt."""
@@ -26,10 +31,14 @@ class ShowPrinter:
             self.emit(line)
 
     def happened(self, state: State, events: Sequence[Event]) -> None:
-        """Narrate the new events."""
+        """Narrate the new events, then pause if a delay was asked for."""
+        said = False
         for event in events:
             for line in state.narrate(event, self.names):
                 self.emit(line)
+                said = True
+        if said and self.delay > 0:
+            self.sleep(self.delay)
 
 
 NAME_WIDTH = 20
