@@ -112,8 +112,9 @@ def bots_command() -> None:
 @app.command("play")
 def play_command(
     game: Annotated[str, typer.Argument(help="Game name, e.g. concentration.")],
-    bot: Annotated[list[str], typer.Option(
-        "--bot", "-b", help="A bot spec per seat, in seat order (one bot: solitaire).")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", help="A bot spec per seat, in seat order (one bot: solitaire; "
+        "'human' seats you).")] = None,
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="Variant preset.")] = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="Override a variant parameter: key=value (repeatable).")] = None,
@@ -131,13 +132,21 @@ def play_command(
     )] = IsolationChoice.AUTO,
     time_limit: Annotated[float | None, typer.Option(
         min=0.001, help="Seconds per decision for sandboxed bots.")] = None,
+    level: Annotated[str | None, typer.Option(
+        help="Fill the seats not given with -b with bundled bots of this level: easy, medium, "
+        "hard, expert.")] = None,
+    seats: Annotated[int | None, typer.Option(
+        min=1, help="With --level: how many seats (default: the game's fewest, at least 2).")
+    ] = None,
 ) -> None:
-    """Play games between bots and print the results."""
+    """Play games between bots (or against them: -b human) and print the results."""
     from arena.engine import find_game
+    from arena.levels import seat_bots
     from arena.loader import resolve_bot
     from arena.sandbox import Limits, sandboxed
     from arena.session import SeriesTally
     from arena.values import parse_assignments
+    from bots.human import is_human
 
     try:
         found = find_game(game)
@@ -145,10 +154,17 @@ def play_command(
         for text in param or []:
             overrides.update(parse_assignments(text, f"--param {text!r}"))
         chosen = found.variant(variant, overrides)
-        chosen.check_players(len(bot))
+        specs = seat_bots(chosen, bot or [], level, seats)
+        if not specs:
+            raise ArenaError("give the bots with -b, or a --level for the opponents")
+        chosen.check_players(len(specs))
+        person = any(is_human(spec) for spec in specs)
+        if person and (show or json_out):
+            raise ArenaError("--show and --json cannot be used with a human seat")
         limits = Limits(move_seconds=time_limit, overage_seconds=time_limit or 0.0)
-        entries = [sandboxed(spec, found.name, limits) if isolation.sandboxes(spec)
-                   else resolve_bot(spec, found.name) for spec in bot]
+        entries = [sandboxed(spec, found.name, limits)
+                   if isolation.sandboxes(spec) and not is_human(spec)
+                   else resolve_bot(spec, found.name) for spec in specs]
     except (ArenaError, ValueError) as exc:
         _fail(str(exc))
     watcher = None
@@ -161,6 +177,9 @@ def play_command(
     try:
         _play_and_print(chosen, entries, seed, games, rotate, watcher, tally, json_out, timings,
                         total <= PER_GAME_LINES or show)
+    except KeyboardInterrupt:
+        typer.echo("arena: stopped", err=True)
+        raise typer.Exit(130) from None
     finally:
         for entry in entries:
             getattr(entry, "close", lambda: None)()

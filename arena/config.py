@@ -467,6 +467,9 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
         pairs = r.params(table["params"], f"{key}.params") if "params" in table else []
         written = _with_params(r, written, pairs, f"{key}.params")
         spec = anchored(written, config_dir)
+        if written.strip() == "human" or "bots.human:" in written:
+            raise r.error(f"{key}.spec", "the human seat plays with 'arena play', not in "
+                                         "tournaments (worker processes have no terminal)")
         default = Isolation.NONE if is_bundled(spec) else Isolation.PROCESS
         isolation = r.choice(table.get("isolation", default.value), f"{key}.isolation",
                              Isolation)
