@@ -167,11 +167,7 @@ def play_command(
                    else resolve_bot(spec, found.name) for spec in specs]
     except (ArenaError, ValueError) as exc:
         _fail(str(exc))
-    watcher = None
-    if show:
-        from arena.show import ShowPrinter
-
-        watcher = ShowPrinter(typer.echo, delay)
+    watcher = _watcher(found.name, delay) if show else None
     tally = SeriesTally([e.name for e in entries])
     total = games * (len(entries) if rotate else 1)
     try:
@@ -407,6 +403,19 @@ def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
                        rate=progress.rate, faults=progress.faults)
 
         yield update
+
+
+def _watcher(game: str, delay: float) -> Any:
+    """The spectator for --show: the human seat's drawing where views are public, else the
+    game's own narration (which keeps hands hidden)."""
+    from arena.show import ShowPrinter
+    from arena.tty.registry import interface_for
+    from arena.tty.style import Style
+    from arena.tty.watch import TableWatcher
+
+    if interface_for(game).spectator_safe:
+        return TableWatcher(game, typer.echo, Style.for_stream(sys.stdout), delay)
+    return ShowPrinter(typer.echo, delay)
 
 
 def _record_line(record: GameRecord) -> str:

@@ -38,6 +38,8 @@ class ConcentrationInterface(HumanInterface):
     ('r#'/'b#' by back in the checkerboard), '..' a place whose card was taken, and the cards
     turned up this turn face up. Cards seen earlier are not shown again: remembering is yours."""
 
+    spectator_safe = True  # every seat sees the same public table
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.shown: dict[int, Card] = {}  # cards turned up in the turn being told

@@ -57,6 +57,9 @@ def params_of(game: str, label: str) -> Params | None:
 class HumanInterface:
     """How a person plays one game at a terminal: drawing, narration, choices, input, help."""
 
+    spectator_safe: ClassVar[bool] = False
+    """Whether a seat's view holds nothing private, so spectators may be shown it drawn."""
+
     list_limit: ClassVar[int] = 16
     """Up to this many legal actions are listed with every decision (more: on `?`)."""
 
@@ -67,6 +70,7 @@ class HumanInterface:
         self.seat = 0
         self.players = 1
         self.params: Params | None = None
+        self.seat_names: Sequence[str] = ()  # bot names, when spectators watch
 
     # -- the game and the seat ------------------------------------------------------------------
 
@@ -95,6 +99,8 @@ class HumanInterface:
         """How a seat is called in narration: 'seat 2', or 'seat 1 (you)' for the person."""
         if seat is None:
             return "the table"
+        if self.seat_names:
+            return self.seat_names[seat]
         return f"seat {seat} (you)" if seat == self.seat else f"seat {seat}"
 
     @property
