@@ -8,6 +8,7 @@ playing each deal in turn, so that the games of one deal sit next to each other.
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, permutations
@@ -85,39 +86,49 @@ class Schedule:
         self.seeds = tuple(seeds)
         self.seating = seating
 
-    def _orders(self, plan: GamePlan) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """(table, seats) pairs played on every deal of one variant."""
-        if plan.players == 1:
-            return [((bot,), (bot,)) for bot in self.bots]
-        return [(table, seats) for table in tables(self.bots, plan.players)
-                for seats in seatings(table, self.seating)]
+    def _seatings(self, table: tuple[str, ...], seed: int) -> list[tuple[str, ...]]:
+        """The seat orders of a table on one deal.
+
+        Under rotations a table of three or more is rotated from an order shuffled for that deal
+        (seeded by the deal and the table): every bot still sits in every seat of every deal, and
+        who sits beside whom changes from deal to deal instead of staying fixed.
+        """
+        if self.seating is Seating.ROTATIONS and len(table) >= 3:
+            order = list(table)
+            random.Random(f"seating:{seed}:{'|'.join(table)}").shuffle(order)
+            return [tuple(order[r:] + order[:r]) for r in range(len(order))]
+        return seatings(table, self.seating)
+
+    def _per_deal(self, table: tuple[str, ...]) -> int:
+        """How many games a table plays on each deal."""
+        if self.seating is Seating.ROTATIONS and len(table) >= 3:
+            return len(table)
+        return len(seatings(table, self.seating))
 
     def __len__(self) -> int:
-        return sum(len(self._orders(plan)) * len(plan.variants) * len(self.seeds)
-                   for plan in self.games)
+        total = 0
+        for plan in self.games:
+            per_deal = (len(self.bots) if plan.players == 1 else
+                        sum(self._per_deal(t) for t in tables(self.bots, plan.players)))
+            total += per_deal * len(plan.variants) * len(self.seeds)
+        return total
 
     def __iter__(self) -> Iterator[GameTask]:
         task = 0
         for plan in self.games:
-            orders = self._orders(plan)
             for variant in plan.variants:
-                for table_seats, seed in self._games_of(plan, orders):
-                    table, seats = table_seats
+                for table, seats, seed in self._games_of(plan):
                     yield GameTask(task, plan.game, variant.label, variant.preset,
                                    variant.overrides, table, seats, clone_seats(seats), seed)
                     task += 1
 
-    def _games_of(self, plan: GamePlan, orders: list[tuple[tuple[str, ...], tuple[str, ...]]]
-                  ) -> Iterator[tuple[tuple[tuple[str, ...], tuple[str, ...]], int]]:
+    def _games_of(self, plan: GamePlan) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
         if plan.players == 1:  # deal by deal: one deal's games form one ranked match
             for seed in self.seeds:
-                for order in orders:
-                    yield order, seed
+                for bot in self.bots:
+                    yield (bot,), (bot,), seed
             return
-        by_table: dict[tuple[str, ...], list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-        for order in orders:
-            by_table.setdefault(order[0], []).append(order)
-        for group in by_table.values():
+        for table in tables(self.bots, plan.players):
             for seed in self.seeds:
-                for order in group:
-                    yield order, seed
+                for seats in self._seatings(table, seed):
+                    yield table, seats, seed

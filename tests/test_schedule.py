@@ -71,3 +71,19 @@ def test_the_schedule_is_lazy() -> None:
     assert len(huge) == 27_405 * 4 * 10_000
     first = list(islice(huge, 3))
     assert [t.task for t in first] == [0, 1, 2]
+
+
+def test_neighbours_change_from_deal_to_deal_under_rotations() -> None:
+    schedule = Schedule([GamePlan("cuckoo", 6, STANDARD)], ["r", "s", "x"], range(40))
+    tasks = list(schedule)
+    assert len(tasks) == len(schedule)
+    left_of = Counter()
+    for t in tasks:
+        if t.table == ("r", "r", "r", "r", "s", "x"):
+            i = t.seats.index("s")
+            left_of[t.seats[(i + 1) % 6]] += 1
+    assert left_of["x"] > 0 and left_of["r"] > left_of["x"]  # not always the same neighbour
+    first = [t.seats for t in tasks if t.seed == 0][:6]
+    again = [t.seats for t in Schedule([GamePlan("cuckoo", 6, STANDARD)], ["r", "s", "x"],
+                                       range(40)) if t.seed == 0][:6]
+    assert first == again  # seeded: the same schedule every time
