@@ -186,5 +186,3 @@ def _jsonable(value: Any) -> Any:
         return value.value  # an enum member
     return value
 
-
-jsonable = _jsonable

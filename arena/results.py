@@ -23,8 +23,10 @@ DIGEST = "config.sha256"
 GAMES = "games.jsonl"
 LOG = "log.txt"
 BOT_LOGS = "bots"
+REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
+"""The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
-                     for suffix in ("txt", "md", "csv", "json"))
+                     for suffix in REPORT_SUFFIXES)
 
 
 class RunDirectoryError(ArenaError):

@@ -16,7 +16,15 @@ import multiprocessing_logging
 from arena.config import OnFault, TournamentConfig, load_config
 from arena.ratings import Ratings, rate
 from arena.report import format_crosstable, format_ratings
-from arena.results import BOT_LOGS, CONFIG, GAMES, LOG, RunDirectory, RunDirectoryError
+from arena.results import (
+    BOT_LOGS,
+    CONFIG,
+    GAMES,
+    LOG,
+    REPORT_SUFFIXES,
+    RunDirectory,
+    RunDirectoryError,
+)
 from arena.runner import Entrant, ProgressHook, Sandboxing, run_tasks
 from arena.sandbox import Isolation
 from arena.schedule import GamePlan, Schedule, VariantPlan
@@ -116,10 +124,6 @@ def _run_config(path: Path) -> TournamentConfig:
     if not run.file(CONFIG).is_file():
         raise RunDirectoryError(f"{path}: not a run directory (no {CONFIG})")
     return load_config(run.file(CONFIG), check_bots=False)
-
-
-REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
-"""The report files of a run directory (ratings.*, crosstable.*), by suffix and format."""
 
 
 def write_ratings(path: Path) -> str:

@@ -21,8 +21,12 @@ from arena.games.concentration import (
     ConcentrationView,
     End,
     GameOver,
+    MatchRule,
     Miss,
     Role,
+    cards_match,
+    match_key,
+    mate_key,
 )
 from arena.games.concentration import ConcentrationState as State
 
@@ -627,3 +631,14 @@ def test_dealt_layout_is_seeded() -> None:
     assert isinstance(first, State) and isinstance(again, State) and isinstance(other, State)
     assert first.cards == again.cards != other.cards
     assert sorted(map(str, first.cards)) == sorted(map(str, standard_deck()))
+
+
+@pytest.mark.parametrize("rule", list(MatchRule))
+def test_match_keys_agree_with_the_match_rule(rule: MatchRule) -> None:
+    """The engine and the bots compare keys; `cards_match` is the rule they must agree with."""
+    pack = standard_deck(jokers=True)
+    for a in pack:
+        for b in pack:
+            if a != b:
+                assert (mate_key(match_key(a, rule), rule) == match_key(b, rule)) == \
+                    cards_match(a, b, rule), (a, b, rule)

@@ -14,7 +14,6 @@ from arena.engine import Game, Params, register
 from arena.games.concentration.matching import (
     MatchRule,
     cards_match,
-    is_set,
     key_table,
     match_key,
     mate_key,
@@ -53,7 +52,6 @@ __all__ = [
     "Role",
     "Scoring",
     "cards_match",
-    "is_set",
     "key_table",
     "layout_backs",
     "match_key",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from itertools import combinations
 
 from arena.cards import Card, Colour, Suit, standard_deck
 
@@ -57,10 +56,3 @@ def mate_key(key: int, rule: MatchRule) -> int:
 def key_table(rule: MatchRule) -> dict[Card, int]:
     """Every card's match key under `rule`, computed once per rule (shared: do not modify)."""
     return {card: match_key(card, rule) for card in standard_deck(jokers=True)}
-
-
-def is_set(cards: tuple[Card, ...] | list[Card], rule: MatchRule) -> bool:
-    """Whether every two of `cards` match."""
-    if len(cards) == 2:
-        return cards_match(cards[0], cards[1], rule)
-    return all(cards_match(a, b, rule) for a, b in combinations(cards, 2))

@@ -84,10 +84,6 @@ class ConcentrationState(State):
         """The seat flipping (or answering, in the duel) now."""
         return self._to_act
 
-    def acting_field(self) -> int:
-        """The field the acting seat flips in: its own in the duel, else the only one."""
-        return self._to_act[0] if self.params.duel else 0
-
     def legal(self, seat: int) -> tuple[int, ...]:
         """Face-down positions the seat may turn up (see the no-idle-turn rule)."""
         up = self.up
