@@ -105,18 +105,24 @@ def _logging_to(path: Path, from_workers: bool) -> Iterator[None]:
 
 def run_ratings(path: Path) -> Ratings:
     """The ratings of a run directory, recomputed from its config and records."""
-    config = _run_config(path)
-    return rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
-                disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
+    return _rated(path)[0]
 
 
 def run_report(path: Path, fmt: str = "table", variant: str | None = None,
                crosstable: bool = False) -> str:
     """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share."""
-    ratings = run_ratings(path)
+    ratings, share = _rated(path)
     if crosstable:
         return format_crosstable(ratings, fmt, variant)
-    return format_ratings(ratings, fmt, variant, _run_config(path).limits.fault_share)
+    return format_ratings(ratings, fmt, variant, share)
+
+
+def _rated(path: Path) -> tuple[Ratings, float]:
+    """A run's ratings and the fault share above which its bots are flagged."""
+    config = _run_config(path)
+    ratings = rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
+                   disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
+    return ratings, config.limits.fault_share
 
 
 def _run_config(path: Path) -> TournamentConfig:
@@ -128,7 +134,7 @@ def _run_config(path: Path) -> TournamentConfig:
 
 def write_ratings(path: Path) -> str:
     """Write ratings.* and crosstable.* into a run directory; returns the text report."""
-    ratings, share = run_ratings(path), _run_config(path).limits.fault_share
+    ratings, share = _rated(path)
     for suffix, fmt in REPORT_SUFFIXES.items():
         for name, text in (("ratings", format_ratings(ratings, fmt, None, share)),
                            ("crosstable", format_crosstable(ratings, fmt))):
