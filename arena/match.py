@@ -142,7 +142,8 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
     return GameRecord(
         game=variant.game.name, variant=variant.label, seed=seed, seats=tuple(names),
         scores=outcome.scores, ranks=ranks, turns=outcome.turns, faults=tuple(faults),
-        final=outcome.final, duration=time.perf_counter() - started, teams=outcome.teams)
+        final=outcome.final, duration=time.perf_counter() - started, teams=outcome.teams,
+        order=outcome.order)
 
 
 def read_only(value: Any) -> Any:

@@ -21,9 +21,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.config import OnFault
-from arena.engine import ScoreOrder, rank_scores
+from arena.engine import rank_scores
 from arena.errors import ArenaError
-from arena.ratings import PoolRatings, Ratings, TrueSkillSettings, disqualified, rate
+from arena.ratings import (
+    PoolRatings,
+    Ratings,
+    TrueSkillSettings,
+    disqualified,
+    rate,
+    score_order,
+)
 from arena.replay import run_config
 from arena.report import format_ratings
 from arena.results import RunDirectory
@@ -339,11 +346,11 @@ def _matches(records: list[Mapping[str, Any]]) -> list[_Match]:
     for seed, deal in deals.items():
         deal = sorted(deal, key=lambda r: int(r["task"]),
                       reverse=isinstance(seed, int) and seed % 2 == 1)
-        turns = [float(r["scores"][0]) for r in deal]
+        scores = [float(r["scores"][0]) for r in deal]
         faulted = {i for i, r in enumerate(deal) if r.get("faults")}
         matches.append(_Match(max(int(r["task"]) for r in deal),
                               tuple(str(r["seats"][0]) for r in deal),
-                              rank_scores(turns, ScoreOrder.LOWER_WINS, faulted),
+                              rank_scores(scores, score_order(deal[0]), faulted),
                               tuple(range(len(deal)))))
     return sorted(matches, key=lambda m: m.position)
 

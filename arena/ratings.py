@@ -245,7 +245,7 @@ def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]
                         "detail": "disqualified by an earlier fault"}
                        for s in sorted(out_seats) if all(f["seat"] != s for f in faults)]
             record["faults"] = faults
-            order = _order_of(record)
+            order = score_order(record)
             record["ranks"] = list(rank_scores(record["scores"], order,
                                                {f["seat"] for f in faults}))
         for fault in record.get("faults") or ():
@@ -254,8 +254,16 @@ def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]
     return out
 
 
-def _order_of(record: Mapping[str, Any]) -> ScoreOrder:
-    """Which way a record's scores rank, read from its ranks (lower wins in solitaire)."""
+def score_order(record: Mapping[str, Any]) -> ScoreOrder:
+    """Which way a record's scores rank: as the record says, else read from its ranks (records
+    written before the order was stored: a one-seat game then counts turns, so lower wins)."""
+    stored = record.get("order")
+    if stored is not None:
+        try:
+            return ScoreOrder(stored)
+        except ValueError:
+            task = record.get("task")
+            raise RecordError(f"task {task}: unknown score order {stored!r}") from None
     scores, ranks = record["scores"], record["ranks"]
     if len(scores) == 1:
         return ScoreOrder.LOWER_WINS
@@ -290,10 +298,11 @@ def _matches(records: list[Mapping[str, Any]]) -> list[_Match]:
     parsed = [(record, _checked(record)) for record in records]
     higher = _higher_wins([seats for _, seats in parsed if len(seats[0]) > 1])
     matches = []
-    deals: dict[Any, list[tuple[int, _Seats]]] = defaultdict(list)
+    deals: dict[Any, list[tuple[int, _Seats, ScoreOrder]]] = defaultdict(list)
     for record, seats in parsed:
         if len(seats[0]) == 1:
-            deals[_field(record, "seed", record["task"])].append((record["task"], seats))
+            deals[_field(record, "seed", record["task"])].append(
+                (record["task"], seats, score_order(record)))
         else:
             matches.append(_multi_seat(record, seats, higher))
     matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
@@ -344,17 +353,20 @@ def _multi_seat(record: Mapping[str, Any], checked: _Seats, higher: bool) -> _Ma
                   tuple(faults), 1 if higher else -1)
 
 
-def _solitaire(deal: list[tuple[int, _Seats]], seed: object) -> _Match:
-    """Every solitaire record of one deal as one match, ranked by turns (fewer is better).
+def _solitaire(deal: list[tuple[int, _Seats, ScoreOrder]], seed: object) -> _Match:
+    """Every solitaire record of one deal as one match, ranked by score in the game's order
+    (fewer turns win in Concentration, more points in Cribbage Square).
 
     Seats go in task order on even seeds and in reverse on odd ones: TrueSkill's update of a
     tie among several players depends slightly on their order, and this evens it out."""
     deal = sorted(deal, key=lambda entry: entry[0], reverse=isinstance(seed, int) and seed % 2 == 1)
-    turns = [scores[0] for _, (_, scores, _, _) in deal]
-    faults = [faulted[0] for _, (_, _, _, faulted) in deal]
-    ranks = rank_scores(turns, ScoreOrder.LOWER_WINS, {i for i, f in enumerate(faults) if f})
-    return _Match(max(task for task, _ in deal), tuple(seats[0] for _, (seats, *_) in deal),
-                  tuple(turns), ranks, tuple(range(len(deal))), tuple(faults), -1)
+    scores = [seats[1][0] for _, seats, _ in deal]
+    faults = [seats[3][0] for _, seats, _ in deal]
+    order = deal[0][2]
+    ranks = rank_scores(scores, order, {i for i, f in enumerate(faults) if f})
+    return _Match(max(task for task, _, _ in deal), tuple(seats[0][0] for _, seats, _ in deal),
+                  tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
+                  1 if order is ScoreOrder.HIGHER_WINS else -1)
 
 
 def _rate_pool(game: str, variant: str, matches: list[_Match],

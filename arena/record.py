@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena.engine import ScoreOrder
+
 
 class FaultKind(enum.Enum):
     """How a bot misbehaved."""
@@ -59,6 +61,7 @@ class GameRecord:
     final: Mapping[str, Any]
     duration: float | None = None
     teams: tuple[tuple[int, ...], ...] | None = None
+    order: ScoreOrder = ScoreOrder.HIGHER_WINS
 
     def to_json(self, timings: bool = False) -> dict[str, Any]:
         """A JSON-ready dict with fixed key order; `duration` only when `timings` is asked for."""
@@ -69,6 +72,7 @@ class GameRecord:
             "seats": list(self.seats),
             "scores": [_number(s) for s in self.scores],
             "ranks": list(self.ranks),
+            "order": self.order.value,
             "turns": self.turns,
             "faults": [f.to_json() for f in self.faults],
             "final": dict(self.final),

@@ -254,6 +254,7 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None) -> 
     """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad)."""
     problem = probe(spec, game, limits)
     if problem is not None:
-        raise BotSpecError(f"bot spec {spec!r}: {problem}")
+        said = problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
+        raise BotSpecError(said)
     return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
                                                       trusted=is_bundled(spec)))

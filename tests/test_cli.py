@@ -13,7 +13,8 @@ from typer.testing import CliRunner, Result
 from arena.cli import app
 from arena.games.concentration import PRESETS
 
-RECORD_KEYS = ["game", "variant", "seed", "seats", "scores", "ranks", "turns", "faults", "final"]
+RECORD_KEYS = ["game", "variant", "seed", "seats", "scores", "ranks", "order", "turns", "faults",
+               "final"]
 
 
 @pytest.fixture(scope="module")
@@ -247,6 +248,12 @@ def check_error(result: Result, *mentions: str) -> str:
 def test_bad_input_is_one_error_line(runner: CliRunner, args: list[str],
                                      mentions: list[str]) -> None:
     check_error(run(runner, *args), *mentions)
+
+
+def test_a_sandboxed_bad_spec_is_named_once(runner: CliRunner) -> None:
+    result = run(runner, "play", "concentration", *bots("nosuch.module:Thing"))
+    line = check_error(result, "no module named 'nosuch.module'")
+    assert line.count("'nosuch.module:Thing'") == 1
 
 
 def test_bot_that_does_not_play_the_game(runner: CliRunner, tmp_path: Path) -> None:

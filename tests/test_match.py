@@ -405,13 +405,15 @@ def test_same_seed_same_record_in_solitaire(play: Play) -> None:
     again = play("standard", [GreedyBot()], seed=9)
     assert first.to_line() == again.to_line()
     assert first.scores == (float(first.turns),)
+    assert first.to_json()["order"] == "lower"
 
 
 def test_record_json_shape_and_duration(play: Play) -> None:
     record = play("standard", [RandomBot(), RandomBot()], seed=1)
     plain = record.to_json()
-    assert list(plain) == ["game", "variant", "seed", "seats", "scores", "ranks", "turns",
-                           "faults", "final"]
+    assert list(plain) == ["game", "variant", "seed", "seats", "scores", "ranks", "order",
+                           "turns", "faults", "final"]
+    assert plain["order"] == "higher"
     assert "duration" not in plain
     assert "duration" not in record.to_line()
     timed = record.to_json(timings=True)

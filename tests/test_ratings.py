@@ -268,6 +268,23 @@ def test_a_solitaire_deal_is_one_ranked_match() -> None:
     assert h2h(ratings, "x", "z", "solitaire").draws == 1
 
 
+def test_a_solitaire_deal_ranks_by_the_order_its_records_carry() -> None:
+    records = [solo(1, "x", 40, seed=2), solo(2, "y", 38, seed=2)]
+    for record in records:
+        record["order"] = "higher"  # points, as in Cribbage Square: more is better
+    ratings = rate(records)
+    x, y = row(ratings, "x", "solitaire"), row(ratings, "y", "solitaire")
+    assert (x.wins, y.losses) == (1, 1) and x.mu > y.mu
+    assert h2h(ratings, "x", "y", "solitaire").edge == 2.0
+    lower = rate([{**r, "order": "lower"} for r in records])
+    assert row(lower, "y", "solitaire").wins == 1
+
+
+def test_an_unknown_score_order_is_a_record_error() -> None:
+    with pytest.raises(RecordError, match="unknown score order 'sideways'"):
+        rate([{**solo(1, "x", 40, seed=2), "order": "sideways"}])
+
+
 def test_a_faulted_solitaire_game_ranks_last() -> None:
     records = [solo(1, "x", 30, seed=1, faulted=True), solo(2, "y", 50, seed=1)]
     ratings = rate(records)
