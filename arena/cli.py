@@ -53,6 +53,13 @@ class OneLineErrors(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+class BackendChoice(enum.Enum):
+    """Where a run's games are played (arena.runner.Backend, without importing the runner)."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
 class IsolationChoice(enum.Enum):
     """Which bots play sandboxed, in processes of their own."""
 
@@ -212,12 +219,22 @@ def run_command(
         help="Override the config: auto, process (sandbox every bot) or none.")] = None,
     time_limit: Annotated[float | None, typer.Option(
         min=0.001, help="Override the config's seconds per decision.")] = None,
+    backend: Annotated[BackendChoice, typer.Option(
+        help="Where games are played: local processes, or Ray (pip install 'card-arena[ray]')."
+    )] = BackendChoice.LOCAL,
+    address: Annotated[str | None, typer.Option(
+        help="With --backend ray: the cluster to join ('auto', 'HOST:PORT' or 'ray://HOST:PORT'); "
+             "default: start a local Ray instance of --workers CPUs.")] = None,
 ) -> None:
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
 
     from arena.config import load_config, overridden
+    from arena.runner import Backend
     from arena.tournament import run_tournament, write_ratings
+
+    if address is not None and backend is not BackendChoice.RAY:
+        _fail("--address joins a Ray cluster: use it with --backend ray")
 
     target = out
     try:
@@ -225,7 +242,7 @@ def run_command(
         target = out or Path("results") / loaded.name
         with _progress_bar(quiet) as on_progress:
             report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
-                                    on_progress)
+                                    on_progress, Backend(backend.value), address)
         text = write_ratings(target)
     except KeyboardInterrupt:
         typer.echo(f"arena: stopped; the games played so far are saved in {target}; "

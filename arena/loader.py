@@ -83,14 +83,27 @@ def is_bundled(spec: str) -> bool:
 def anchored(spec: str, base: Path | None = None) -> str:
     """The spec with a relative bot file path made absolute (from `base`, or the working
     directory), so that it names the same file from any directory."""
+    where = bot_file(spec)
+    if where is None or where.is_absolute():
+        return spec
+    return moved(spec, (where if base is None else base / where).resolve())
+
+
+def bot_file(spec: str) -> Path | None:
+    """The Python file a `path/file.py:Class` spec loads its bot from (None for a module or a
+    registered name)."""
+    target, _ = _split_params(spec.strip())
+    where, colon, _ = target.rpartition(":")
+    if not colon or not _names_file(where):
+        return None
+    return Path(where)
+
+
+def moved(spec: str, path: Path) -> str:
+    """A file spec pointed at another copy of its file: same class, same parameters."""
     target, params = _split_params(spec.strip())
-    where, colon, class_name = target.rpartition(":")
-    if not colon or not (where.endswith(".py") or "/" in where or "\\" in where):
-        return spec
-    path = Path(where) if base is None else base / where
-    if Path(where).is_absolute():
-        return spec
-    return f"{path.resolve()}:{class_name}" + (f":{params}" if params else "")
+    class_name = target.rpartition(":")[2]
+    return f"{path}:{class_name}" + (f":{params}" if params else "")
 
 
 def by_target(spec: str) -> str:
@@ -111,7 +124,7 @@ def display_name(spec: str) -> str:
     where, colon, class_name = target.rpartition(":")
     if not colon:
         name = target
-    elif where.endswith(".py") or "/" in where or "\\" in where:
+    elif _names_file(where):
         name = f"{Path(where).stem}:{class_name}"
     else:
         name = target
@@ -139,6 +152,11 @@ def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
     return resolved
 
 
+def _names_file(where: str) -> bool:
+    """Whether the part of a spec before the class name is a file path (not a module)."""
+    return where.endswith(".py") or "/" in where or "\\" in where
+
+
 def _split_params(text: str) -> tuple[str, str]:
     head, sep, tail = text.rpartition(":")
     if sep and "=" in tail:
@@ -163,7 +181,7 @@ def _find_class(target: str, spec: str) -> tuple[type[Bot], str, str]:
     where, _, class_name = target.rpartition(":")
     if not class_name.isidentifier():
         raise BotSpecError(f"bot spec {spec!r}: {class_name!r} is not a class name")
-    if where.endswith(".py") or "/" in where or "\\" in where:
+    if _names_file(where):
         module = _import_file(Path(where), spec)
         name, origin = f"{Path(where).stem}:{class_name}", str(Path(where))
     else:

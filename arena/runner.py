@@ -4,6 +4,7 @@ finish, reporting progress, and stopping cleanly so that a later run resumes whe
 
 from __future__ import annotations
 
+import enum
 import json
 import logging
 import multiprocessing
@@ -27,6 +28,13 @@ from arena.sandbox import BotHost, Limits, SandboxedSpec
 from arena.schedule import GameTask
 
 log = logging.getLogger("arena.runner")
+
+
+class Backend(enum.Enum):
+    """Where a run's games are played: this machine's processes, or a Ray cluster."""
+
+    LOCAL = "local"
+    RAY = "ray"
 
 
 class WorkerDiedError(ArenaError):
@@ -151,12 +159,16 @@ def _play_batch(tasks: list[GameTask]) -> list[Played]:
 
 def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping[str, Entrant],
               out: IO[str], workers: int = 1, on_progress: ProgressHook | None = None,
-              sandboxing: Sandboxing | None = None) -> int:
+              sandboxing: Sandboxing | None = None, backend: Backend = Backend.LOCAL,
+              address: str | None = None) -> int:
     """Play `tasks`, appending each record line to `out` (flushed) as games finish.
 
     `total` counts every task of the schedule and `already` those finished before; progress is
     reported after every batch. Returns the number of games played. KeyboardInterrupt stops the
     run at once: what was written stays, and the rest is left for a later run.
+
+    The local backend plays in this process (one worker) or a pool of `workers` processes; the
+    ray backend joins the Ray cluster at `address`, or starts a local instance of `workers` CPUs.
     """
     started = time.perf_counter()
     counts = {"played": 0, "faults": 0}
@@ -173,16 +185,21 @@ def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping
     if on_progress is not None:
         on_progress(Progress(already, total, 0, 0, 0.0))
     remaining = total - already
-    if workers <= 1:
+    if backend is Backend.RAY:
+        from arena.ray_backend import run_on_ray
+
+        run_on_ray(tasks, bots, sandboxing or Sandboxing(), record, remaining, workers, address,
+                   batch_size)
+    elif workers <= 1:
         player = TaskPlayer(bots, sandboxing)
         try:
-            for batch in _batches(tasks, 16):
+            for batch in in_batches(tasks, 16):
                 record([player.play(task) for task in batch])
         finally:
             player.close()
     else:
         _run_pool(tasks, bots, sandboxing or Sandboxing(), workers,
-                  _batch_size(remaining, workers), record)
+                  batch_size(remaining, workers), record)
     return counts["played"]
 
 
@@ -192,7 +209,7 @@ def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                initargs=(dict(bots), sandboxing))
     pending: set[Future[list[Played]]] = set()
-    batches = _batches(tasks, size)
+    batches = in_batches(tasks, size)
     try:
         for batch in islice(batches, workers * 3):
             pending.add(pool.submit(_play_batch, batch))
@@ -215,12 +232,13 @@ def _file_name(name: str) -> str:
     return re.sub(r"[^\w.-]", "_", name)
 
 
-def _batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
+def in_batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
+    """The tasks in lists of `size` (the last may be shorter), drawn lazily."""
     it = iter(tasks)
     while batch := list(islice(it, size)):
         yield batch
 
 
-def _batch_size(remaining: int, workers: int) -> int:
+def batch_size(remaining: int, workers: int) -> int:
     """Big enough to keep inter-process traffic small, small enough to spread the work evenly."""
     return max(1, min(50, remaining // (workers * 20)))

@@ -25,7 +25,7 @@ from arena.results import (
     RunDirectory,
     RunDirectoryError,
 )
-from arena.runner import Entrant, ProgressHook, Sandboxing, run_tasks
+from arena.runner import Backend, Entrant, ProgressHook, Sandboxing, run_tasks
 from arena.sandbox import Isolation
 from arena.schedule import GamePlan, Schedule, VariantPlan
 
@@ -57,8 +57,11 @@ def schedule_of(config: TournamentConfig) -> Schedule:
 
 
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
-                   on_progress: ProgressHook | None = None) -> RunReport:
-    """Play every task of the config that `out` does not hold yet, appending records to it."""
+                   on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
+                   address: str | None = None) -> RunReport:
+    """Play every task of the config that `out` does not hold yet, appending records to it.
+
+    Either backend writes the same records: resuming may switch between them."""
     run = RunDirectory.prepare(out, config.canonical(), config.digest(), fresh)
     repaired = run.repair()
     finished = run.finished()
@@ -67,16 +70,19 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     todo = (task for task in schedule if task.task not in finished)
     bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
     sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS))
-    with _logging_to(run.file(LOG), workers > 1):
+    pooled = backend is Backend.LOCAL and workers > 1
+    with _logging_to(run.file(LOG), pooled):
         if repaired:
             log.warning("cut a half-written record (%d bytes) from %s; that game is replayed",
                         repaired, GAMES)
-        log.info("run %r: %d of %d games already played; %d worker(s)",
-                 config.name, len(finished), total, workers)
+        where = (f"{workers} worker(s)" if backend is Backend.LOCAL else
+                 f"Ray at {address}" if address else f"a local Ray instance of {workers} CPU(s)")
+        log.info("run %r: %d of %d games already played; %s", config.name, len(finished), total,
+                 where)
         with run.open_games() as games:
             try:
                 played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress,
-                                   sandboxing)
+                                   sandboxing, backend, address)
             except KeyboardInterrupt:
                 log.warning("stopped by the user; run the same command again to resume")
                 raise

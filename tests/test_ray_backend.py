@@ -1,0 +1,194 @@
+"""The Ray backend: the same records and ratings as a local run, resume across backends, bot files
+shipped to the workers, a lost worker's batch run again, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.config import load_config
+from arena.ray_backend import RayBackendError, load_ray, shipment, unpacked
+from arena.results import GAMES
+from arena.runner import Backend, Entrant, Progress, Sandboxing
+from arena.tournament import run_tournament, schedule_of
+
+ray = pytest.importorskip("ray")
+
+CONFIG = """
+name = "{name}"
+[deals]
+count = {deals}
+base = 5
+[[bots]]
+spec = "greedy"
+[[bots]]
+spec = "forgetful:recall=0.5"
+[[bots]]
+spec = "{file_bot}"
+isolation = "{isolation}"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard", "zebra"]
+[[games]]
+game = "concentration"
+players = 1
+variants = ["standard"]
+"""
+
+FILE_BOT = '''
+from arena.api import Bot
+
+
+class FirstCard(Bot):
+    """Turns the first legal card; {note}"""
+
+    games = ("concentration",)
+
+    def act(self, obs):
+        {hook}
+        return obs.legal[0]
+'''
+
+CRASH_ONCE = '''import os, pathlib
+        marker = pathlib.Path({marker!r})
+        if obs.view is not None and not marker.exists():
+            marker.write_text("crashed once")
+            os._exit(3)  # takes the Ray worker process down with it, mid-batch'''
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One local Ray instance of 2 CPUs for the whole module (runs join it, not restart it)."""
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
+             log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def write_config(tmp_path: Path, name: str = "r", deals: int = 3, isolation: str = "process",
+                 hook: str = "pass") -> Path:
+    """A small config whose third bot is a file in tmp_path (sandboxed unless told otherwise)."""
+    bot = tmp_path / "first_card.py"
+    bot.write_text(FILE_BOT.format(note="a file only the driver has", hook=hook))
+    path = tmp_path / f"{name}.toml"
+    path.write_text(CONFIG.format(name=name, deals=deals, file_bot=f"{bot}:FirstCard",
+                                  isolation=isolation))
+    return path
+
+
+def records(run: Path) -> dict[int, dict[str, Any]]:
+    """The run's records by task id, durations left out; a task recorded twice fails."""
+    out: dict[int, dict[str, Any]] = {}
+    for line in (run / GAMES).read_text().splitlines():
+        record = json.loads(line)
+        record.pop("duration")
+        assert record["task"] not in out, f"task {record['task']} was recorded twice"
+        out[record["task"]] = record
+    return out
+
+
+def stop_after(games: int) -> Callable[[Progress], None]:
+    """A progress hook that stops the run (as Ctrl-C does) once `games` were played."""
+    def hook(progress: Progress) -> None:
+        if progress.played >= games:
+            raise KeyboardInterrupt
+    return hook
+
+
+def test_ray_and_local_give_the_same_records_and_ratings(local_ray: None,
+                                                         tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path))
+    local = run_tournament(config, tmp_path / "local", workers=2)
+    on_ray = run_tournament(config, tmp_path / "ray", workers=2, backend=Backend.RAY)
+    assert local.complete and on_ray.complete and on_ray.played == len(schedule_of(config))
+    assert records(tmp_path / "local") == records(tmp_path / "ray")
+    runner = CliRunner()
+    shown = [runner.invoke(app, ["ratings", str(tmp_path / name), "--format", "json"])
+             for name in ("local", "ray")]
+    assert shown[0].exit_code == 0 and shown[0].stdout == shown[1].stdout
+    assert "FirstCard" in shown[0].stdout  # the file bot played, sandboxed, on the workers
+
+
+@pytest.mark.parametrize("first,then", [(Backend.LOCAL, Backend.RAY),
+                                        (Backend.RAY, Backend.LOCAL)])
+def test_a_run_stopped_on_one_backend_finishes_on_the_other(
+        local_ray: None, tmp_path: Path, first: Backend, then: Backend) -> None:
+    config = load_config(write_config(tmp_path, deals=4, isolation="none"))
+    total = len(schedule_of(config))
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(config, out, workers=2, on_progress=stop_after(20), backend=first)
+    part = records(out)
+    assert 20 <= len(part) < total
+    report = run_tournament(config, out, workers=2, backend=then)
+    assert report.before == len(part) and report.complete
+    whole = records(out)
+    assert sorted(whole) == list(range(total))  # every task exactly once
+    straight = tmp_path / "straight"
+    run_tournament(config, straight, workers=1)
+    assert whole == records(straight)
+
+
+def test_a_batch_lost_with_its_worker_is_played_again(local_ray: None, tmp_path: Path) -> None:
+    marker = tmp_path / "crashed"
+    config = load_config(write_config(tmp_path, deals=2, isolation="none",
+                                      hook=CRASH_ONCE.format(marker=str(marker))))
+    report = run_tournament(config, tmp_path / "run", workers=2, backend=Backend.RAY)
+    assert marker.exists()  # a worker did die mid-batch
+    assert report.complete and sorted(records(tmp_path / "run")) == list(
+        range(len(schedule_of(config))))
+    assert all(not r["faults"] for r in records(tmp_path / "run").values())
+
+
+def test_file_bots_travel_by_content(tmp_path: Path) -> None:
+    bot = tmp_path / "mine.py"
+    bot.write_text("# version 1\n")
+    bots = {"mine": Entrant(f"{bot}:Mine:depth=2", sandboxed=True), "greedy": Entrant("greedy")}
+    shipped = shipment(bots, Sandboxing())
+    bot.unlink()  # the worker needs nothing from the organiser's disk
+    there = unpacked(shipped, tmp_path / "node")
+    assert there["greedy"] == bots["greedy"]
+    path, name, params = there["mine"].spec.rsplit(":", 2)
+    assert (name, params, Path(path).name) == ("Mine", "depth=2", "mine.py")
+    assert Path(path).read_text() == "# version 1\n" and there["mine"].sandboxed
+    assert unpacked(shipped, tmp_path / "node") == there  # the same content, the same place
+
+
+def test_an_unreadable_bot_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(RayBackendError, match=r"gone\.py"):
+        shipment({"x": Entrant(f"{tmp_path / 'gone.py'}:X")}, Sandboxing())
+
+
+def test_without_ray_the_backend_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(RayBackendError, match=r"pip install 'card-arena\[ray\]'"):
+        load_ray()
+    result = CliRunner().invoke(app, ["run", str(write_config(tmp_path)), "--backend", "ray",
+                                      "--out", str(tmp_path / "run"), "-q"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "arena: error: the ray backend needs Ray: pip install 'card-arena[ray]'"]
+
+
+def test_address_needs_the_ray_backend(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["run", str(write_config(tmp_path)), "--address", "auto"])
+    assert result.exit_code == 2 and "--backend ray" in result.stderr
+
+
+def test_the_cli_runs_on_ray(local_ray: None, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", str(write_config(tmp_path, deals=1)), "--backend",
+                                      "ray", "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.stderr
+    assert "greedy" in result.stdout and (out / "ratings.json").is_file()
+    assert "Ray" in (out / "log.txt").read_text()
