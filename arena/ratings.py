@@ -214,7 +214,7 @@ def rate(records: Iterable[Mapping[str, Any]],
         tasks.add(task)
         key = (str(_field(record, "game", task)), str(_field(record, "variant", task)),
                len(_field(record, "seats", task)))
-        pools[key].append(record)
+        pools[key].append(_lean(record))
     sizes = Counter((game, variant) for game, variant, _ in pools)
     out = []
     for (game, variant, players), pool in sorted(pools.items()):
@@ -228,6 +228,20 @@ def rate(records: Iterable[Mapping[str, Any]],
                      for row in rated.bots)
         out.append(replace(rated, bots=bots))
     return Ratings(tuple(out))
+
+
+_RATED_KEYS = ("task", "seed", "seats", "scores", "ranks", "order", "teams")
+
+
+def _lean(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What rating needs of a record (no `final`, no fault details): a long run's records are
+    all held at once while rating, so each is kept small."""
+    lean = {key: record[key] for key in _RATED_KEYS if key in record}
+    faults = record.get("faults")
+    if faults:
+        lean["faults"] = [{"seat": f.get("seat"), "kind": f.get("kind")} if isinstance(f, Mapping)
+                          else f for f in faults]
+    return lean
 
 
 def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
