@@ -33,12 +33,11 @@ from arena.ratings import (
 )
 from arena.replay import run_config
 from arena.report import format_ratings
-from arena.results import RunDirectory
+from arena.results import REPORT, RunDirectory
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-REPORT = "report.md"
 DPI = 110
 INSTALL_HINT = "pip install 'card-arena[plots]'"
 

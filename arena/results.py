@@ -27,6 +27,9 @@ REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
                      for suffix in REPORT_SUFFIXES)
+REPORT = "report.md"
+"""The picture report of a run (`arena report`), beside its images."""
+REPORT_IMAGES = ("ratings-*.png", "progression-*.png", "headtohead-*.png")
 
 
 class RunDirectoryError(ArenaError):
@@ -59,13 +62,23 @@ class RunDirectory:
                 f"{path}: holds a run of a different config (use --fresh to start it over, "
                 f"or --out to choose another directory)")
         if fresh:
-            for name in (CONFIG, DIGEST, GAMES, LOG, *RESULT_FILES):
-                run.file(name).unlink(missing_ok=True)
+            run._remove_run_files()
         path.mkdir(parents=True, exist_ok=True)
         if fresh or not same:
             run.file(CONFIG).write_text(canonical_config, encoding="utf-8")
             run.file(DIGEST).write_text(digest + "\n")
         return run
+
+    def _remove_run_files(self) -> None:
+        """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
+        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, *RESULT_FILES):
+            self.file(name).unlink(missing_ok=True)
+        for pattern in (*REPORT_IMAGES, f"{BOT_LOGS}/*.log"):
+            for path in self.path.glob(pattern):
+                path.unlink()
+        logs = self.file(BOT_LOGS)
+        if logs.is_dir() and not any(logs.iterdir()):
+            logs.rmdir()
 
     def file(self, name: str) -> Path:
         """A file of this run."""

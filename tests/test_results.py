@@ -28,9 +28,14 @@ def test_another_config_is_refused_unless_fresh(tmp_path: Path) -> None:
     write_games(run, '{"task": 0}\n')
     with pytest.raises(RunDirectoryError, match=r"different config.*--fresh"):
         RunDirectory.prepare(tmp_path / "run", "b", "def")
+    (tmp_path / "run" / "bots").mkdir()
+    for name in ("bots/x.log", "report.md", "ratings-concentration-standard.png", "mine.txt"):
+        (tmp_path / "run" / name).write_text("old")
     fresh = RunDirectory.prepare(tmp_path / "run", "b", "def", fresh=True)
     assert fresh.finished() == set()
     assert fresh.file(CONFIG).read_text() == "b"
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
+        "config.sha256", "config.toml", "mine.txt"]  # the old run's files gone, nothing else
 
 
 def test_a_directory_that_holds_no_run_is_left_alone(tmp_path: Path) -> None:
