@@ -35,6 +35,7 @@ from arena.runner import (
     Sandboxing,
     TaskPlayer,
     WorkerDiedError,
+    batch_size,
     in_batches,
 )
 from arena.schedule import GameTask
@@ -45,6 +46,9 @@ INSTALL_HINT = "the ray backend needs Ray: pip install 'card-arena[ray]'"
 DISTRIBUTION = "card-arena"
 RETRIES = 3
 """How many times Ray reruns a batch whose worker process or node was lost."""
+BATCH_LIMIT = 200
+"""The most games in one Ray task: a Ray task costs the driver more than a pool task, so batches
+are larger than the local pool's (which halves the driver's CPU per game against 50)."""
 IN_FLIGHT_PER_CPU = 3
 """Batches in flight per cluster CPU: enough to keep every CPU busy while results travel."""
 
@@ -163,8 +167,7 @@ def installed_version() -> str:
 
 def run_on_ray(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing: Sandboxing,
                record: Callable[[list[Played]], None], remaining: int, cpus: int,
-               address: str | None = None,
-               batch_size: Callable[[int, int], int] = lambda remaining, cpus: 50) -> None:
+               address: str | None = None) -> None:
     """Play `tasks` on Ray, handing each finished batch to `record` (on this, the driver's,
     side). Without `address`, a local Ray instance with `cpus` CPUs is started (and stopped
     after); with one, that cluster is joined and its CPUs are used."""
@@ -173,7 +176,7 @@ def run_on_ray(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxin
         _check_versions(ray)
         remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(play_batch)
         shared = ray.put(shipment(bots, sandboxing))
-        batches = in_batches(tasks, batch_size(remaining, available))
+        batches = in_batches(tasks, batch_size(remaining, available, BATCH_LIMIT))
         pending: list[Any] = []
         try:
             for batch in islice(batches, available * IN_FLIGHT_PER_CPU):

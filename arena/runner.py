@@ -188,8 +188,7 @@ def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping
     if backend is Backend.RAY:
         from arena.ray_backend import run_on_ray
 
-        run_on_ray(tasks, bots, sandboxing or Sandboxing(), record, remaining, workers, address,
-                   batch_size)
+        run_on_ray(tasks, bots, sandboxing or Sandboxing(), record, remaining, workers, address)
     elif workers <= 1:
         player = TaskPlayer(bots, sandboxing)
         try:
@@ -239,6 +238,6 @@ def in_batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]
         yield batch
 
 
-def batch_size(remaining: int, workers: int) -> int:
+def batch_size(remaining: int, workers: int, largest: int = 50) -> int:
     """Big enough to keep inter-process traffic small, small enough to spread the work evenly."""
-    return max(1, min(50, remaining // (workers * 20)))
+    return max(1, min(largest, remaining // (workers * 20)))
