@@ -40,6 +40,8 @@ LEVELS: Mapping[str, Mapping[Level, str]] = MappingProxyType({
     "dig": _levels("dig-simple", "dig-sharp:pressure=0", "dig-sharp:pressure=1", "dig-sharp"),
     "frogs-in-the-pond": _levels("random", "frogs-simple", "frogs-sharp", "frogs-sharp"),
     "old-mans-bundle": _levels("random", "bundle-simple", "bundle-sharp", "bundle-sharp"),
+    "cribbage-square": _levels("random", "square-greedy", "square-search:samples=8,width=4",
+                               "square-search"),
 })
 """Game -> level -> the bot spec that plays at that level."""
 

@@ -518,6 +518,41 @@ class __CLASS__(Bot):
         return min(trails, key=lambda t: t[0])[1]
 '''
 
+CRIBBAGE_SQUARE = HEADER + '''
+from typing import Any, ClassVar
+
+from arena.api import Action, Bot, Observation
+from arena.games.cribbage_square import SquareView
+
+
+def _pip(rank: int) -> int:
+    return min(rank, 10)  # court cards count ten toward fifteens
+
+
+class __CLASS__(Bot):
+    """Lays each card where it pairs with, or makes fifteen with, the most cards already in its
+    row and its column."""
+
+    games: ClassVar[tuple[str, ...]] = ("cribbage-square",)
+
+    def act(self, obs: Observation[Any]) -> Action:
+        """Choose a place (row, col) from obs.legal for the card turned up."""
+        view: SquareView = obs.view  # card (to lay now), cells (your square), layouts, number
+        card = view.card
+        assert card is not None
+
+        def fit(place: tuple[int, int]) -> int:
+            row, col = place
+            lines = [c for (r, k), c in view.cells if r == row or k == col]
+            pairs = sum(c.rank == card.rank for c in lines)
+            fifteens = sum(_pip(c.rank) + _pip(card.rank) == 15 for c in lines)
+            return pairs + fifteens
+
+        # Where to improve: runs and flushes, the cards still to come (52 less those seen), and
+        # keeping places open for them; docs/rules/cribbage-square.md describes square-search.
+        return max(obs.legal, key=fit)
+'''
+
 GENERIC = HEADER + '''
 from typing import Any, ClassVar
 
@@ -546,5 +581,6 @@ TEMPLATES: dict[str, Template] = {
     "dig": Template(DIG, ("dig-sharp", "dig-simple")),
     "frogs-in-the-pond": Template(FROGS, ("frogs-sharp", "frogs-simple"), players=4),
     "old-mans-bundle": Template(OLD_MANS_BUNDLE, ("bundle-sharp", "bundle-simple")),
+    "cribbage-square": Template(CRIBBAGE_SQUARE, ("square-search", "square-greedy")),
 }
 """The template of each game, by game name."""

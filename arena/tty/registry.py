@@ -16,6 +16,7 @@ _INTERFACES: dict[str, str] = {
     "dig": "arena.tty.dig:DigInterface",
     "old-mans-bundle": "arena.tty.bundle:BundleInterface",
     "frogs-in-the-pond": "arena.tty.frogs:FrogsInterface",
+    "cribbage-square": "arena.tty.cribbage_square:SquareInterface",
 }
 """Game name -> 'module:Class' of its interface (imported when first asked for)."""
 
