@@ -220,7 +220,7 @@ def run_command(
     time_limit: Annotated[float | None, typer.Option(
         min=0.001, help="Override the config's seconds per decision.")] = None,
     backend: Annotated[BackendChoice, typer.Option(
-        help="Where games are played: local processes, or Ray (pip install 'card-arena[ray]')."
+        help="Where games are played: local processes, or Ray (pip install 'card-arena\\[ray]')."
     )] = BackendChoice.LOCAL,
     address: Annotated[str | None, typer.Option(
         help="With --backend ray: the cluster to join ('auto', 'HOST:PORT' or 'ray://HOST:PORT'); "
@@ -324,8 +324,7 @@ def replay_command(
 
 @app.command("report")
 def report_command(run: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
-    """Draw a run's ratings as PNG plots and write report.md beside its tables (needs the
-    'plots' extra: pip install 'card-arena[plots]')."""
+    """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]')."""
     from arena.plots import write_report
 
     try:
@@ -438,8 +437,8 @@ def _watcher(game: str, delay: float) -> Any:
 def _record_line(record: GameRecord) -> str:
     seats = ", ".join(f"{n} {s:g}" for n, s in zip(record.seats, record.scores, strict=True))
     winners = [n for n, r in zip(record.seats, record.ranks, strict=True) if r == 1]
-    if len(record.seats) == 1:
-        verdict = f"{record.turns} turns"
+    if len(record.seats) == 1:  # the score is the turns when fewer win (Concentration)
+        verdict = f"{record.turns} turns" if record.order.value == "lower" else "solitaire"
     elif len(winners) > 1:
         verdict = "tie: " + ", ".join(winners)
     else:
@@ -455,6 +454,59 @@ def _print_summary(tally: SeriesTally) -> None:
              f"{s.mean_score:.2f} ± {s.score_ci95:.2f}", s.faults] for s in tally.summary()]
     typer.echo(tabulate(rows, headers=["#", "bot", "games", "wins", "mean rank",
                                        "mean score (95%)", "faults"]))
+
+
+@app.command("score")
+def score_command(
+    game: Annotated[str, typer.Argument(help="The game: cribbage-square.")],
+    layout: Annotated[str, typer.Argument(
+        help="Four rows of four cards, rows separated by '/': "
+             "'QH QD QS QC / 5H 5D JS 5C / 6H 4D 6S 4C / 4H 6D 4S 6C'.")],
+    starter: Annotated[str, typer.Option("--starter", "-s", help="The starter card, e.g. 5S.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Score a finished layout: each row and column with what it scored, and the total."""
+    import json
+
+    from arena.games.cribbage_square.layout_text import (
+        check_game,
+        format_score,
+        score_json,
+        score_text,
+    )
+
+    try:
+        check_game(game)
+        scored = score_text(layout, starter)
+    except ArenaError as exc:
+        _fail(str(exc))
+    typer.echo(json.dumps(score_json(scored)) if as_json else format_score(scored))
+
+
+@app.command("solve")
+def solve_command(
+    game: Annotated[str, typer.Argument(help="The game: cribbage-square.")],
+    starter: Annotated[str | None, typer.Option(
+        "--starter", "-s", help="Search only layouts with this starter.")] = None,
+    seconds: Annotated[float, typer.Option(help="How long to search.")] = 5.0,
+    seed: Annotated[int, typer.Option(help="The search's own seed.")] = 0,
+) -> None:
+    """Search for a high-scoring layout (a heuristic search: the best known is 172)."""
+    from arena.games.cribbage_square.layout_text import check_game, format_score, read_card
+    from arena.games.cribbage_square.scoring import score_layout
+    from arena.games.cribbage_square.solve import solve
+
+    try:
+        check_game(game)
+        fixed = read_card(starter, "the starter") if starter is not None else None
+        if seconds <= 0:
+            raise ArenaError(f"--seconds must be more than 0, not {seconds:g}")
+    except ArenaError as exc:
+        _fail(str(exc))
+    found = solve(seconds, seed, fixed)
+    typer.echo(" / ".join(" ".join(map(str, row)) for row in found.rows)
+               + f" --starter {found.starter}")
+    typer.echo(format_score(score_layout(found.rows, found.starter)))
 
 
 def main() -> None:

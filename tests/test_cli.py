@@ -293,3 +293,13 @@ def test_console_script_error_line() -> None:
     (line,) = proc.stderr.splitlines()
     assert line.startswith("arena: error: unknown game 'chess' (known: ")
     assert "concentration" in line
+
+
+def test_help_keeps_the_install_hints_whole(runner: CliRunner) -> None:
+    shown = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "pip install 'card-arena[plots]'" in shown.stdout
+    for command in ("games", "bots", "play", "run", "validate", "replay", "report", "new-bot",
+                    "ratings", "compare", "score", "solve"):
+        assert f" {command} " in shown.stdout
+    run_help = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
+    assert "pip install 'card-arena[ray]'" in run_help.stdout
