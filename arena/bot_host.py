@@ -8,7 +8,13 @@ address-space limit, no other open files, and behind an audit hook that refuses 
 its directory, new processes, signals, sockets and native libraries. Only then does it import the
 bot (a trusted, bundled bot is imported once by the host instead, for speed), so none of an
 untrusted bot's code ever runs unconfined. It gets only what the arena sends it (pickled
-observations) and answers in JSON, which the arena parses without running anything of the bot's.
+observations, one memo for the whole game) and answers in JSON lines, which the arena parses
+without running anything of the bot's.
+
+Speed (see docs/sandbox.md): the host rehearses one game of its own before it forks anything (the
+code the games run is then warm, and the collector no longer touches what the games inherit), and
+every game process replays that rehearsal while it waits for its game, so that the game itself
+runs at full speed; the host hands each game process to the arena as soon as it is forked.
 """
 
 from __future__ import annotations
@@ -25,13 +31,16 @@ import selectors
 import shutil
 import signal
 import socket
+import struct
 import sys
 import tempfile
-from multiprocessing.connection import Connection
+import time
 from typing import Any
 
-from arena.engine import all_games
+from arena.api import Action, Bot, GameInfo, Observation, Result
+from arena.engine import all_games, find_game
 from arena.loader import BotSpec, by_target, resolve_bot
+from arena.sandbox_wire import Outbox, end_payload, start_payload
 
 _PR_SET_PDEATHSIG = 1
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
@@ -64,14 +73,18 @@ def die_with_parent() -> None:
 def main(argv: list[str]) -> int:
     """Serve games for one bot until the arena closes the control socket.
 
-    One game process is always forked ahead, locked down and waiting, so that a game starts
-    without waiting for a fork: on each request the host hands the arena that process's socket.
+    One game process is always forked ahead, locked down, warmed up and handed to the arena
+    (its socket, with its process id); each time the arena takes one (it says so with b"n"), the
+    host forks the next, so that a game starts without waiting for a fork.
     """
     die_with_parent()
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     settings["spec"] = by_target(settings["spec"])  # games then import the module directly
     all_games()  # the arena's own game modules (trusted), imported once here rather than per game
+    rehearsal, excerpt = _rehearse(settings["game"])
+    _replay(rehearsal)  # the code a game runs, warm before any game process is forked
+    gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     control = socket.socket(fileno=int(argv[1]))
     log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
@@ -80,36 +93,121 @@ def main(argv: list[str]) -> int:
     selector.register(control, selectors.EVENT_READ, None)
     outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
     children: dict[int, str] = {}  # game process -> its directory
-    ready = _fork_game(spec, settings, selector, outputs, children)
+
+    def hand_over() -> None:
+        ours, pid = _fork_game(spec, settings, excerpt, selector, outputs, children)
+        try:
+            socket.send_fds(control, [struct.pack("i", pid)], [ours.fileno()])
+        finally:
+            ours.close()
+
     try:
+        hand_over()
         while True:
             for key, _ in selector.select(timeout=0.5):
                 if key.data is not None:
                     _drain(key.fd, selector, outputs, log, cap)
                     continue
-                try:
-                    request = control.recv(16)
-                    if request:
-                        socket.send_fds(control, [b"game"], [ready.fileno()])
-                except OSError:
-                    request = b""
+                request = control.recv(16)
                 if not request:
                     return 0
-                ready.close()
-                ready = _fork_game(spec, settings, selector, outputs, children)
+                for _ in range(request.count(b"n")):
+                    hand_over()
             _reap(children, log)
+    except OSError:  # the arena is gone
+        return 0
     finally:
         for pid in children:
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
+        selector.unregister(control)
+        deadline = time.monotonic() + 1.0  # what the last games printed goes to the log too
+        while outputs and time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=0.1):
+                _drain(key.fd, selector, outputs, log, cap)
         _reap(children, log)
         if log is not None:
             log.close()
 
 
-def _fork_game(spec: BotSpec | None, settings: dict[str, Any], selector: selectors.BaseSelector,
-               outputs: dict[int, int], children: dict[int, str]) -> socket.socket:
-    """Fork the process of the next game; returns the arena's end of its socket."""
+REHEARSED_DECISIONS = 40
+"""How many decisions of the host's rehearsal game the host goes through."""
+
+WARM_DECISIONS = 3
+"""How many a game process goes through while it waits for its game."""
+
+
+def _rehearse(game: str) -> tuple[bytes, bytes]:
+    """Play one game of `game` here, between uniformly random stand-ins (never the bot: it runs
+    only in games); what the arena would send seat 0, as it would send it: the whole (up to
+    `REHEARSED_DECISIONS` decisions) and an excerpt (`WARM_DECISIONS`). Nothing of this game is
+    left behind but these messages."""
+    from arena.match import play_game  # the engine, for this one game only
+
+    sent: list[tuple[str, Any]] = []
+
+    class StandIn(Bot):
+        def act(self, obs: Observation[Any]) -> Action:
+            return obs.legal[self.rng.randrange(len(obs.legal))]
+
+    class Recorder(StandIn):
+        def start(self, info: GameInfo) -> None:
+            super().start(info)
+            sent.append(("start", start_payload(info)))
+
+        def act(self, obs: Observation[Any]) -> Action:
+            if len(sent) <= REHEARSED_DECISIONS:
+                sent.append(("act", obs))
+            return super().act(obs)
+
+        def end(self, result: Result) -> None:
+            sent.append(("end", end_payload(result)))
+
+    try:
+        variant = find_game(game).variant()
+        allowed = variant.params.players_allowed()
+        players = 2 if 2 in allowed else allowed.start
+        seats = [Recorder()] + [StandIn() for _ in range(players - 1)]
+        play_game(variant, seats, [f"seat{i}" for i in range(players)], 0)
+    except Exception:
+        return b"", b""
+    excerpt = sent[:1 + WARM_DECISIONS] + sent[-1:]
+    return _packed(sent), _packed(excerpt)
+
+
+def _packed(messages: list[tuple[str, Any]]) -> bytes:
+    outbox = Outbox()
+    return b"".join(outbox.pack(op, payload) for op, payload in messages)
+
+
+class _Understudy(Bot):
+    """Stands in for the bot in a rehearsal: plays at random with its own rng, as bots do."""
+
+    def act(self, obs: Observation[Any]) -> Action:
+        return obs.legal[self.rng.randrange(len(obs.legal))]
+
+
+def _replay(rehearsal: bytes) -> None:
+    """Play a rehearsal as a game: `_serve` reads it from a socket and answers with a stand-in
+    (never the bot). A warm-up: the code a game runs, and the memory it writes, are then ready."""
+    if not rehearsal or len(rehearsal) > (1 << 16):  # it must fit in the socket's buffer
+        return
+    ours, theirs = socket.socketpair()
+    try:
+        ours.sendall(rehearsal)
+        ours.shutdown(socket.SHUT_WR)
+        _serve(_Player(BotSpec("understudy", "understudy", _Understudy), None), theirs)
+    except Exception:  # a warm-up only
+        pass
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def _fork_game(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
+               selector: selectors.BaseSelector, outputs: dict[int, int],
+               children: dict[int, str]) -> tuple[socket.socket, int]:
+    """Fork the process of the next game; returns the arena's end of its socket, and its id."""
     ours, theirs = socket.socketpair()
     read_end, write_end = os.pipe()
     workdir = tempfile.mkdtemp(prefix="arena-bot-")
@@ -120,7 +218,7 @@ def _fork_game(spec: BotSpec | None, settings: dict[str, Any], selector: selecto
         try:
             ours.close()
             os.close(read_end)
-            _play_one_game(spec, theirs.detach(), write_end, workdir, settings)
+            _play_one_game(spec, theirs.detach(), write_end, workdir, settings, rehearsal)
         finally:
             os._exit(0)
     theirs.close()
@@ -128,7 +226,7 @@ def _fork_game(spec: BotSpec | None, settings: dict[str, Any], selector: selecto
     children[pid] = workdir
     outputs[read_end] = 0
     selector.register(read_end, selectors.EVENT_READ, "output")
-    return ours
+    return ours, pid
 
 
 def _drain(fd: int, selector: selectors.BaseSelector, outputs: dict[int, int],
@@ -160,31 +258,39 @@ def _reap(children: dict[int, str], log: Any) -> None:
             shutil.rmtree(children.pop(pid), ignore_errors=True)
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
-            if log is not None and status != 0:
-                code = os.waitstatus_to_exitcode(status)
+            code = os.waitstatus_to_exitcode(status)
+            # the arena ends every game process with SIGKILL (a timeout too: the record says so)
+            if log is not None and code not in (0, -signal.SIGKILL):
                 how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
                 log.write(f"[game process {pid} {how}]\n".encode())
                 log.flush()
 
 
 def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: str,
-                   settings: dict[str, Any]) -> None:
-    """Lock this process down, then answer the arena's messages for one game."""
+                   settings: dict[str, Any], rehearsal: bytes) -> None:
+    """Lock this process down, load the bot, warm up, then answer the arena for one game."""
     os.setpgid(0, 0)
     die_with_parent()
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    for fd in {int(name) for name in os.listdir("/proc/self/fd")} - {0, 1, 2, game_fd}:
-        with contextlib.suppress(OSError):
-            os.close(fd)
+    if game_fd != 3:
+        os.dup2(game_fd, 3, inheritable=False)
+        game_fd = 3
+    os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     os.chdir(workdir)
     _limit_resources(settings)
     _guard(workdir)
-    conn = Connection(game_fd)
-    conn.send_bytes(json.dumps(["hello", os.getpid()]).encode())
-    _serve(spec, settings, conn)
+    problem: BaseException | None = None
+    if spec is None:
+        try:
+            spec = resolve_bot(settings["spec"], settings["game"])  # confined already
+        except BaseException as exc:  # reported when the arena asks for the bot
+            problem = exc
+    _replay(rehearsal)
+    game = socket.socket(fileno=game_fd)
+    _serve(_Player(spec, problem), game)
 
 
 def _limit_resources(settings: dict[str, Any]) -> None:
@@ -198,11 +304,8 @@ def _limit_resources(settings: dict[str, Any]) -> None:
 
 def _address_space() -> int:
     """This process's current virtual size in bytes (the interpreter and the bot, loaded)."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    return 0
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[0]) * resource.getpagesize()
 
 
 def _guard(workdir: str) -> None:
@@ -237,27 +340,46 @@ def _guard(workdir: str) -> None:
     sys.addaudithook(hook)
 
 
-def _serve(spec: BotSpec | None, settings: dict[str, Any], conn: Connection) -> None:
-    bot = None
+def _serve(player: _Player, game: socket.socket) -> None:
+    """Answer the arena's messages (one pickle each, one memo for the game) until the arena
+    closes the socket; after the game the arena kills this process (having moved it off its
+    own CPU first, so that it ends elsewhere)."""
+    load = pickle.Unpickler(game.makefile("rb")).load
+    send = game.sendall
     while True:
         try:
-            op, payload = pickle.loads(conn.recv_bytes())
-        except (EOFError, OSError):
+            op, payload = load()
+        except Exception:  # the arena closed the socket
             return
         try:
-            if spec is None and op in ("start", "probe"):
-                spec = resolve_bot(settings["spec"], settings["game"])  # confined already
+            send(player.answer(op, payload))
+        except OSError:
+            return
+
+
+class _Player:
+    """The bot's side of one game: each message answered with one JSON line."""
+
+    def __init__(self, spec: BotSpec | None, problem: BaseException | None) -> None:
+        self.spec, self.problem = spec, problem
+        self.bot: Bot | None = None
+
+    def answer(self, op: str, payload: Any) -> bytes:
+        try:
+            if op == "act":
+                return _answer_action(self.bot.act(payload))  # type: ignore[union-attr]
+            if self.problem is not None:
+                raise self.problem
+            spec = self.spec
+            assert spec is not None
             if op == "probe":
-                reply: list[Any] = ["ok", spec.name]  # type: ignore[union-attr]
-            elif op == "start":
-                bot = spec.make()  # type: ignore[union-attr]
-                bot.start(payload)
-                reply = ["ok"]
-            elif op == "act":
-                reply = ["action", _plain(bot.act(payload))]  # type: ignore[union-attr]
+                return _answer(["ok", spec.name])
+            if op == "start":
+                self.bot = spec.make()
+                self.bot.start(payload)
             else:
-                bot.end(payload)  # type: ignore[union-attr]
-                reply = ["ok"]
+                self.bot.end(payload)  # type: ignore[union-attr]
+            return _OK
         except MemoryError:
             reply = ["error", "memory", f"{op}: ran out of memory"]
         except _NotPlain as exc:
@@ -266,9 +388,20 @@ def _serve(spec: BotSpec | None, settings: dict[str, Any], conn: Connection) -> 
             lines = str(exc).strip().splitlines()
             text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
             reply = ["error", "exception", f"{op} raised {text}"]
-        conn.send_bytes(json.dumps(reply).encode())
-        if op in ("end", "probe"):
-            return
+        return _answer(reply)
+
+
+_OK = b'["ok"]\n'
+
+
+def _answer(reply: list[Any]) -> bytes:
+    return json.dumps(reply).encode() + b"\n"
+
+
+def _answer_action(action: Any) -> bytes:
+    if type(action) is int:
+        return b'["action",%d]\n' % action
+    return _answer(["action", _plain(action)])
 
 
 class _NotPlain(Exception):

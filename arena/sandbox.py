@@ -14,23 +14,22 @@ import enum
 import json
 import math
 import os
-import pickle
-import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from multiprocessing.connection import Connection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
+from arena.cpu_pinning import PINNING
 from arena.errors import BotSpecError
 from arena.loader import anchored, display_name, is_bundled
 from arena.record import BotFault, FaultKind
+from arena.sandbox_wire import Outbox, end_payload, start_payload
 
 REPLY_LIMIT = 1 << 20
 """The largest answer a bot process may send, in bytes."""
@@ -64,6 +63,7 @@ class BotHost:
         self.trusted = trusted
         self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
+        self._cpus: set[int] | None = None  # where the host runs, if the arena said
 
     def _start(self) -> socket.socket:
         ours, theirs = socket.socketpair()
@@ -76,29 +76,34 @@ class BotHost:
             [sys.executable, "-m", "arena.bot_host", str(theirs.fileno()), json.dumps(settings)],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         theirs.close()
+        ours.settimeout(self.limits.start_seconds)
         self._control = ours
         return ours
 
-    def new_game(self) -> tuple[Connection, int]:
-        """A connection to a fresh game process, and that process's id (its process group)."""
+    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int]:
+        """A socket to a fresh game process, and that process's id (its process group).
+
+        The host has handed the process over already (it forks one game ahead); taking it tells
+        the host to fork the next one, which it does while this game is played, on `cpus` if
+        given (see `Pinning`).
+        """
         control = self._control or self._start()
         try:
-            control.sendall(b"game")
-            _, fds, _, _ = socket.recv_fds(control, 16, 1)
+            message, fds, _, _ = socket.recv_fds(control, 16, 1)
+            if cpus is not None and cpus != self._cpus and self._process is not None:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(self._process.pid, cpus)
+                    self._cpus = cpus
+            control.sendall(b"n")
+        except TimeoutError:
+            raise BotFault(FaultKind.TIMEOUT, "the bot process did not start in time") from None
         except OSError:
-            fds = []
-        if not fds:
+            message, fds = b"", []
+        if not fds or len(message) != 4:
+            for fd in fds:
+                os.close(fd)
             raise BotFault(FaultKind.CRASH, "the bot's host process has ended")
-        conn = Connection(fds[0])
-        if not conn.poll(self.limits.start_seconds):
-            conn.close()
-            raise BotFault(FaultKind.TIMEOUT, "the bot process did not start in time")
-        try:
-            hello = json.loads(conn.recv_bytes(REPLY_LIMIT))
-        except (EOFError, OSError, ValueError):
-            conn.close()
-            raise BotFault(FaultKind.CRASH, "the bot process ended while starting") from None
-        return conn, int(hello[1])
+        return socket.socket(fileno=fds[0]), struct.unpack("i", message)[0]
 
     def close(self) -> None:
         """End the host and every game process it still has."""
@@ -122,70 +127,80 @@ class SandboxedBot(Bot):
     def __init__(self, host: BotHost) -> None:
         self.host = host
         self.limits = host.limits
-        self.conn: Connection | None = None
-        self._poller: select.poll | None = None
+        self.sock: socket.socket | None = None
         self.group = 0
+        self._outbox: Outbox | None = None
+        self._waits = math.inf  # the receive timeout the socket has (inf: none)
+        self._pinned = False
         self.bank = self.limits.overage_seconds
         self.game_left = self.limits.game_seconds or math.inf
 
+    def begin(self, cpus: set[int] | None = None) -> None:
+        """Take a fresh game process from the host (which is to run on `cpus`, if given)."""
+        self.sock, self.group = self.host.new_game(cpus)
+        self._outbox = Outbox()
+        # a process that stops reading cannot block the arena: sending gives up after a while
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                             _timeval(self.limits.start_seconds))
+
     def start(self, info: GameInfo) -> None:
         """Start a fresh game process and hand it the game info."""
-        self.conn, self.group = self.host.new_game()
-        self._call("start", replace(info, params=_thawed(info.params)), self.limits.start_seconds)
+        cpu = PINNING.enter()
+        self._pinned = cpu is not None
+        self.begin(None if cpu is None else PINNING.others)
+        if cpu is not None:
+            PINNING.adopt(self.group)
+        self._call("start", start_payload(info), self.limits.start_seconds)
 
     def act(self, obs: Observation[Any]) -> Action:
         """Ask the bot process for its action, within the time it has left."""
         move = self.limits.move_seconds
-        allowed = math.inf if move is None else move + self.bank
-        reply, used = self._call("act", obs, min(allowed, self.game_left))
-        if move is not None and used > move:
-            self.bank = max(0.0, self.bank - (used - move))
+        if move is None:
+            reply, used = self._call("act", obs, self.game_left)
+        else:
+            reply, used = self._call("act", obs, min(move + self.bank, self.game_left))
+            if used > move:
+                self.bank = max(0.0, self.bank - (used - move))
         self.game_left -= used
-        return _hashable(reply[1])
+        action = reply[1]
+        return action if type(action) is int else _hashable(action)
 
     def end(self, result: Result) -> None:
         """Tell the bot process the result; it then ends."""
-        self._call("end", replace(result, final=_thawed(result.final)), self.limits.start_seconds)
+        self._call("end", end_payload(result), self.limits.start_seconds)
 
     def close(self) -> None:
         """Make sure the game process and anything it started are gone."""
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-            self._poller = None
+        if self._pinned:  # first, so that the game process ends on another CPU
+            PINNING.leave(self.group)
+            self._pinned = False
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
         if self.group:
             with contextlib.suppress(OSError):
                 os.killpg(self.group, signal.SIGKILL)
             self.group = 0
 
     def _call(self, op: str, payload: Any, timeout: float) -> tuple[list[Any], float]:
-        conn = self.conn
-        assert conn is not None
-        if self._poller is None:
-            self._poller = select.poll()
-            self._poller.register(conn.fileno(), select.POLLIN)
+        sock, outbox = self.sock, self._outbox
+        assert sock is not None and outbox is not None
+        message = outbox.pack(op, payload)
         started = time.perf_counter()
-        try:
-            conn.send_bytes(pickle.dumps((op, payload), pickle.HIGHEST_PROTOCOL))
-            wait_ms = None if math.isinf(timeout) else max(math.ceil(timeout * 1000), 0)
-            answered = bool(self._poller.poll(wait_ms))
-        except OSError:
-            answered = True  # the process is gone: recv below says so
-        if not answered:
-            self.close()
-            raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {timeout:.3g} s")
-        try:
-            reply = json.loads(conn.recv_bytes(REPLY_LIMIT))
-        except (EOFError, OSError):
-            self.close()
-            raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
-                                            "(a crash, os._exit, a signal or the memory limit)"
-                           ) from None
-        except ValueError:
-            self.close()
-            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed "
-                                                "answer") from None
+        try:  # noqa: SIM105  (cheaper than contextlib.suppress, on every decision)
+            sock.sendall(message)
+        except OSError:  # the process is gone: reading says so
+            pass
+        data = self._receive(op, timeout, started)
         used = time.perf_counter() - started
+        if used > timeout:  # read in time for the socket's timeout, which may be a little long
+            self._timed_out(op, timeout)
+        if data[:10] == b'["action",' and data[-2:] == b"]\n" and data[10:-2].isdigit():
+            return ["action", int(data[10:-2])], used  # the common answer, read quickly
+        try:
+            reply = json.loads(data)
+        except ValueError:
+            reply = None
         if not (isinstance(reply, list) and reply and reply[0] in _ANSWERS[op]):
             self.close()
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
@@ -195,10 +210,55 @@ class SandboxedBot(Bot):
             raise BotFault(FaultKind(kind), str(reply[-1])[:300])
         return reply, used
 
+    def _receive(self, op: str, timeout: float, started: float) -> bytes:
+        """One answer (a JSON line), read within `timeout` seconds of `started`."""
+        sock = self.sock
+        assert sock is not None
+        data = b""
+        while True:
+            left = timeout - (time.perf_counter() - started)
+            if left <= 0:
+                self._timed_out(op, timeout)
+            if abs(left - self._waits) > _SLACK:  # one system call per game, as a rule
+                self._waits = left
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(left))
+            try:
+                chunk = sock.recv(65536)
+            except BlockingIOError:  # the receive timeout; it may be a little early
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.close()
+                raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
+                                                "(a crash, os._exit, a signal or the memory limit)")
+            data = data + chunk if data else chunk
+            if data[-1:] == b"\n" or len(data) > REPLY_LIMIT:
+                break
+        if len(data) > REPLY_LIMIT or b"\n" in data[:-1]:
+            self.close()
+            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
+        return data
+
+    def _timed_out(self, op: str, timeout: float) -> None:
+        self.close()
+        raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {max(timeout, 0.0):.3g} s")
+
+
+def _timeval(seconds: float) -> bytes:
+    """A socket timeout (SO_RCVTIMEO, SO_SNDTIMEO) of `seconds`; zero for none."""
+    if seconds >= _FOREVER:
+        return _TIMEVAL.pack(0, 0)
+    whole, fraction = divmod(seconds, 1.0)
+    return _TIMEVAL.pack(int(whole), max(int(fraction * 1e6), 1 if whole == 0 else 0))
+
 
 _ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", "error"),
             "probe": ("ok", "error")}
 _BOT_FAULTS = ("exception", "memory", "malformed")
+_TIMEVAL = struct.Struct("ll")
+_SLACK = 0.002  # how far the socket's receive timeout may be off what is left, in seconds
+_FOREVER = 1e8  # a wait this long has no timeout
 
 
 def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
@@ -207,9 +267,9 @@ def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
     The arena process itself never imports an untrusted bot.
     """
     host = BotHost(spec, game, limits or Limits(memory_mb=None))
+    bot = SandboxedBot(host)
     try:
-        bot = SandboxedBot(host)
-        bot.conn, bot.group = host.new_game()
+        bot.begin()
         bot._call("probe", None, host.limits.start_seconds)
     except BotFault as fault:
         return fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
@@ -218,15 +278,6 @@ def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
             bot.close()
         host.close()
     return None
-
-
-def _thawed(value: Any) -> Any:
-    """Read-only mappings (which do not pickle) as plain dicts, recursively."""
-    if isinstance(value, Mapping):
-        return {k: _thawed(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return tuple(_thawed(v) for v in value)
-    return value
 
 
 def _hashable(value: Any) -> Any:

@@ -89,8 +89,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1700, help="12 games per deal")
     parser.add_argument("--cpus", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--sandboxed-game-ms", type=float, default=25.0,
-                        help="per-game cost of a sandboxed game, from bench_sandbox.py")
+    parser.add_argument("--sandboxed-game-ms", type=float, default=22.0,
+                        help="CPU per sandboxed game (untrusted bots), from bench_sandbox.py")
     args = parser.parse_args()
     import ray
 

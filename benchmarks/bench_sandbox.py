@@ -1,58 +1,114 @@
 """Sandbox cost: standard two-player Concentration, greedy against greedy, with both bots
 sandboxed in processes of their own next to both in the arena's process, measured in one run.
-Prints games per second for each and the ratio (target: sandboxed at least 15% of in-process).
-Asserts nothing.
+Prints games per second for each, the ratio (target: sandboxed at least 15% of in-process) and
+what the sandbox adds per game and per decision. Asserts nothing.
 
-    python benchmarks/bench_sandbox.py [--games 200] [--trusted]
+    python benchmarks/bench_sandbox.py [--games 200] [--rounds 3] [--trusted | --untrusted]
+                                       [--no-pin]
+
+Both kinds of bot are measured unless one is chosen: trusted (imported once by its host, as a
+bundled bot) and untrusted (imported in every game process). Rounds alternate in-process and
+sandboxed play, so that both see the same load; the ratio of each round is printed, then the
+best. --no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
-from arena.engine import find_game
+from arena.api import Bot, Observation
+from arena.cpu_pinning import PINNING
+from arena.engine import Variant, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
 from arena.sandbox import BotHost, Limits, SandboxedSpec
 
 
-def rate(variant: object, seats: list[BotSpec | SandboxedSpec], games: int) -> float:
+def rate(variant: Variant, seats: list[BotSpec] | list[SandboxedSpec], games: int) -> float:
     """Games per second for `games` games between these seats."""
     start = time.perf_counter()
     for seed in range(games):
-        play_game(variant, [s.make() for s in seats], [s.name for s in seats], seed)  # type: ignore[arg-type]
+        play_game(variant, [s.make() for s in seats], [s.name for s in seats], seed)
     return games / (time.perf_counter() - start)
 
 
-def main() -> None:
-    """Measure in-process and sandboxed play alternately; print the best rate of each."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--trusted", action="store_true",
-                        help="import the bot once in the host, as for a bundled bot")
-    args = parser.parse_args()
-    variant = find_game("concentration").variant("standard")
+def decisions_per_game(variant: Variant, games: int) -> float:
+    """The mean number of decisions (both seats) in these games, played in-process."""
+    count = 0
+
+    class Counting(Bot):
+        def __init__(self) -> None:
+            self.inner = resolve_bot("greedy").make()
+
+        def start(self, info: Any) -> None:
+            self.inner.start(info)
+
+        def act(self, obs: Observation[Any]) -> Any:
+            nonlocal count
+            count += 1
+            return self.inner.act(obs)
+
+    for seed in range(games):
+        play_game(variant, [Counting(), Counting()], ["a", "b"], seed)
+    return count / games
+
+
+def measure(variant: Variant, trusted: bool, games: int, rounds: int,
+            decisions: float) -> None:
+    """Alternate in-process and sandboxed rounds; print each round and the best."""
     limits = Limits(move_seconds=1.0, memory_mb=512)
-    hosts = [BotHost("greedy", "concentration", limits, trusted=args.trusted) for _ in range(2)]
+    hosts = [BotHost("greedy", "concentration", limits, trusted=trusted) for _ in range(2)]
     sandboxed = [SandboxedSpec(f"greedy{i}", host) for i, host in enumerate(hosts)]
     in_process = [resolve_bot("greedy"), resolve_bot("greedy")]
-    best_in = best_out = 0.0
+    kind = "trusted (imported once by the host)" if trusted else "untrusted (imported per game)"
+    print(f"{kind}:")
+    ins, outs = [], []
     try:
-        rate(variant, sandboxed, 5)  # start the hosts
-        for _ in range(args.rounds):
-            best_in = max(best_in, rate(variant, in_process, args.games * 5))
-            best_out = max(best_out, rate(variant, sandboxed, args.games))
+        rate(variant, sandboxed, 10)  # start the hosts
+        for _ in range(rounds):
+            ins.append(rate(variant, in_process, games * 5))
+            outs.append(rate(variant, sandboxed, games))
+            print(f"  round      : {ins[-1]:6.0f} in-process, {outs[-1]:5.0f} sandboxed games/s, "
+                  f"ratio {outs[-1] / ins[-1]:5.1%}")
     finally:
         for host in hosts:
             host.close()
-    kind = ("trusted (imported once by the host)" if args.trusted
-            else "untrusted (imported per game)")
-    print(f"standard 2-player concentration, greedy vs greedy, best of {args.rounds} rounds")
-    print(f"  in-process : {best_in:8.0f} games/s")
-    print(f"  sandboxed  : {best_out:8.0f} games/s  (both bots; {kind})")
-    print(f"  ratio      : {best_out / best_in:8.1%}  (target: at least 15%)")
+    best_in, best_out = max(ins), max(outs)
+    ratios = [o / i for i, o in zip(ins, outs, strict=True)]
+    extra = 1 / best_out - 1 / best_in
+    print(f"  in-process : {best_in:8.0f} games/s (best of {rounds})")
+    print(f"  sandboxed  : {best_out:8.0f} games/s (best of {rounds}, both bots sandboxed)")
+    print(f"  ratio      : {best_out / best_in:8.1%}  (target: at least 15%; rounds "
+          f"{min(ratios):.1%} to {max(ratios):.1%})")
+    print(f"  sandbox    : {extra * 1e3:8.2f} ms more per game, "
+          f"{extra / decisions * 1e6:.0f} us per decision all included "
+          f"({decisions:.0f} decisions a game)")
+
+
+def main() -> None:
+    """Measure trusted and untrusted sandboxed play (or the one chosen) against in-process."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--trusted", action="store_true",
+                       help="only bots imported once by the host, as bundled bots are")
+    which.add_argument("--untrusted", action="store_true",
+                       help="only bots imported in every game process")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="do not keep a game's processes on one CPU")
+    args = parser.parse_args()
+    PINNING.enabled = PINNING.enabled and not args.no_pin
+    variant = find_game("concentration").variant("standard")
+    decisions = decisions_per_game(variant, 50)
+    print("standard 2-player concentration, greedy vs greedy"
+          + ("" if PINNING.enabled else " (no pinning)"))
+    for trusted in (True, False):
+        if (args.trusted and not trusted) or (args.untrusted and trusted):
+            continue
+        measure(variant, trusted, args.games, args.rounds, decisions)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
+import random
 import signal
 import subprocess
 import sys
@@ -12,12 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from arena.api import Bot, Observation
 from arena.config import load_config
+from arena.cpu_pinning import PINNING
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import FaultKind
-from arena.sandbox import Limits, sandboxed
+from arena.sandbox import BotHost, Limits, SandboxedSpec, sandboxed
+from arena.sandbox_wire import Outbox
 from arena.tournament import run_tournament
 
 HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
@@ -64,6 +70,112 @@ def test_each_fault_is_recorded_and_the_game_goes_on(name: str, kind: FaultKind,
     assert time.monotonic() - started < 10  # a timeout is cut off, not waited out
 
 
+@pytest.mark.parametrize(("name", "detail"), [
+    ("StartRaiser", "start raised ValueError: cannot start"),
+    ("EndRaiser", "end raised ValueError: cannot end"),
+])
+def test_a_fault_in_start_or_end_is_recorded_as_in_process(name: str, detail: str) -> None:
+    record = play_against_greedy(name)
+    (fault,) = record["faults"]  # type: ignore[misc]
+    assert (fault["seat"], fault["kind"], fault["detail"]) == (0, "exception", detail)
+    assert (fault["decision"] == 0) is (name == "StartRaiser")  # end: after the last decision
+    assert record["ranks"] == [2, 1]
+
+
+def test_a_line_the_bot_writes_itself_into_its_socket_is_a_malformed_answer() -> None:
+    record = play_against_greedy("Scribbler")
+    (fault,) = record["faults"]  # type: ignore[misc]
+    assert (fault["kind"], fault["decision"] > 0) == ("malformed", True)
+    assert "malformed answer" in fault["detail"]
+
+
+def test_a_trusted_bot_is_fresh_in_every_game_too(tmp_path: Path) -> None:
+    """Imported once by its host, which rehearses a game and warms up every game process
+    before its game: still nothing of one game (or of the warm-up) reaches the next."""
+    log = tmp_path / "rememberer.log"
+    variant = find_game("concentration").variant("standard")
+    entry = SandboxedSpec("rememberer", BotHost(spec("Rememberer"), "concentration", LIMITS,
+                                                log, trusted=True))
+    try:
+        for seed in range(4):
+            record = play_game(variant, [entry.make(), resolve_bot("greedy").make()],
+                               ["rememberer", "greedy"], seed)
+            assert record.faults == ()
+    finally:
+        entry.close()
+    text = log.read_text()
+    assert text.count("rememberer remembers 0 games") == 4
+    assert "remembers 1" not in text
+
+
+def _state(pid: int) -> str:
+    """A process's state letter ('' if it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 or not PINNING.enabled,
+                    reason="needs two CPUs and pinning on")
+def test_a_game_shares_one_cpu_with_the_arena_and_its_process_ends_after(
+        tmp_path: Path) -> None:
+    before = os.sched_getaffinity(0)
+    seen: list[set[int]] = []
+
+    class Watcher(Bot):  # plays in the arena's own process
+        def act(self, obs: Observation[object]) -> object:
+            seen.append(os.sched_getaffinity(0))
+            return obs.legal[0]
+
+    log = tmp_path / "teller.log"
+    variant = find_game("concentration").variant("standard")
+    teller = sandboxed(spec("Teller"), "concentration", LIMITS, log)
+    try:
+        record = play_game(variant, [teller.make(), Watcher()], ["teller", "watcher"], 1)
+        host_cpus = os.sched_getaffinity(teller.host._process.pid)  # type: ignore[union-attr]
+        assert record.faults == ()
+        assert os.sched_getaffinity(0) == before  # the arena is unpinned between games
+        (ours,) = {frozenset(cpus) for cpus in seen}
+        assert len(ours) == 1 and host_cpus == before - ours  # the host works elsewhere
+        lines = {line for line in log.read_text().splitlines() if line.startswith("teller")}
+        (line,) = lines  # one game process, on the arena's CPU throughout
+        _, pid, cpus = line.split(" ", 2)
+        assert cpus == str(sorted(ours))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and _state(int(pid)) not in ("", "Z"):
+            time.sleep(0.02)
+        assert _state(int(pid)) in ("", "Z")  # killed after its game, though it answered end
+    finally:
+        teller.close()
+
+
+def test_without_pinning_nothing_is_pinned(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(PINNING, "enabled", False)
+    before = os.sched_getaffinity(0)
+    log = tmp_path / "teller.log"
+    record = play_against_greedy("Teller", log)
+    assert record["faults"] == []
+    lines = {line for line in log.read_text().splitlines() if line.startswith("teller")}
+    assert {line.split(" ", 2)[2] for line in lines} == {str(sorted(before))}
+    assert os.sched_getaffinity(0) == before
+
+
+def test_messages_of_a_game_share_one_memo_and_arrive_whole() -> None:
+    outbox = Outbox()
+    layout = (*range(50), ("x", None))
+    messages = [outbox.pack("act", (layout, i)) for i in range(3)]
+    assert len(messages[1]) < len(messages[0]) // 4  # sent again as a reference
+    load = pickle.Unpickler(io.BytesIO(b"".join(messages))).load
+    got = [load() for _ in messages]
+    assert got == [("act", (layout, i)) for i in range(3)]
+    assert got[2][1][0] is got[0][1][0]
+    rng = random.Random("bot:3:1")
+    (_, copy) = pickle.loads(Outbox().pack("start", rng))
+    assert [copy.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+
+
 def test_a_slow_move_is_paid_from_the_bank_before_it_is_fatal(tmp_path: Path) -> None:
     bot = tmp_path / "slowish.py"
     bot.write_text("import time\nfrom arena.api import Bot\n\n"
@@ -80,6 +192,26 @@ def test_a_slow_move_is_paid_from_the_bank_before_it_is_fatal(tmp_path: Path) ->
     (fault,) = record.faults
     assert fault.kind is FaultKind.TIMEOUT
     assert fault.decision >= 5  # a 0.6 s bank pays for about a dozen 0.05 s overruns
+
+
+@pytest.mark.parametrize("limits", [Limits(move_seconds=0.001, overage_seconds=0.01),
+                                    Limits(game_seconds=0.03)],
+                         ids=["move-and-bank", "game"])
+def test_short_limits_are_kept_to_the_millisecond(tmp_path: Path, limits: Limits) -> None:
+    """A bot taking 3 ms a move runs out of a 10 ms bank (or a 30 ms game) after a few moves."""
+    bot = tmp_path / "steady.py"
+    bot.write_text("import time\nfrom arena.api import Bot\n\n"
+                   "class Steady(Bot):\n    def act(self, obs):\n"
+                   "        time.sleep(0.003)\n        return obs.legal[0]\n")
+    variant = find_game("concentration").variant("standard")
+    steady = sandboxed(f"{bot}:Steady", "concentration", limits)
+    try:
+        record = play_game(variant, [steady.make(), resolve_bot("greedy").make()],
+                           ["steady", "greedy"], 1)
+    finally:
+        steady.close()
+    (fault,) = record.faults
+    assert fault.kind is FaultKind.TIMEOUT and fault.decision > 3
 
 
 def test_output_goes_to_the_bots_log_truncated_at_the_cap(tmp_path: Path) -> None:

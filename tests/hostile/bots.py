@@ -148,3 +148,30 @@ class Rememberer(Hostile):
                 f.write("seen")
         except OSError as exc:
             print(f"rememberer could not leave a note: {exc}")
+
+
+class StartRaiser(Hostile):
+    def start(self, info: GameInfo) -> None:
+        raise ValueError("cannot start")
+
+
+class EndRaiser(Hostile):
+    def end(self, result: Any) -> None:
+        raise ValueError("cannot end")
+
+
+class Scribbler(Hostile):
+    """Writes a line of its own into its socket to the arena (descriptor 3), then answers."""
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        os.write(3, b"scribble\n")
+        time.sleep(0.05)
+        return obs.legal[0]
+
+
+class Teller(Hostile):
+    """Says where it runs: its process id and the CPUs it may run on, at every decision."""
+
+    def act(self, obs: Observation[Any]) -> Any:
+        print(f"teller {os.getpid()} {sorted(os.sched_getaffinity(0))}", flush=True)
+        return obs.legal[0]
