@@ -112,6 +112,9 @@ def unpacked(shipped: Shipment, root: Path) -> dict[str, Entrant]:
     return bots
 
 
+LogLine = tuple[str, int, str]
+"""A log message from a worker: logger name, level, text."""
+
 _players: dict[str, TaskPlayer] = {}
 """This Ray worker process's player for the run it serves (bots and sandboxes cached)."""
 
@@ -128,10 +131,6 @@ def play_batch(shipped: Shipment, tasks: list[GameTask]) -> tuple[list[Played], 
     with _log_captured() as lines:
         games = [player.play(task) for task in tasks]
     return games, lines
-
-
-LogLine = tuple[str, int, str]
-"""A log message from a worker: logger name, level, text."""
 
 
 @contextlib.contextmanager
