@@ -65,7 +65,9 @@ class Pinning:
                 os.sched_setaffinity(0, self.saved)
 
 
-PINNING = Pinning(os.environ.get("ARENA_SANDBOX_PIN", "1") != "0")
+PINNING = Pinning(os.environ.get("ARENA_SANDBOX_PIN", "1") != "0"
+                  and hasattr(os, "sched_setaffinity"))  # Linux only
+"""This process's pinning (CPU affinity belongs to a process, so there is one)."""
 
 
 def _current_cpu() -> int:
