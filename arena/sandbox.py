@@ -262,7 +262,8 @@ _FOREVER = 1e8  # a wait this long has no timeout
 
 
 def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
-    """Resolve a bot spec inside a sandbox: None if it loads and plays `game`, else the problem.
+    """Resolve a bot spec inside a sandbox: None if it loads and plays `game`, else the problem
+    (one line naming the spec).
 
     The arena process itself never imports an untrusted bot.
     """
@@ -272,7 +273,8 @@ def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
         bot.begin()
         bot._call("probe", None, host.limits.start_seconds)
     except BotFault as fault:
-        return fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
+        problem = fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
+        return problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
     finally:
         with contextlib.suppress(Exception):
             bot.close()
@@ -305,7 +307,6 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None) -> 
     """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad)."""
     problem = probe(spec, game, limits)
     if problem is not None:
-        said = problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
-        raise BotSpecError(said)
+        raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
                                                       trusted=is_bundled(spec)))
