@@ -23,14 +23,13 @@ learned by self-play (`square_values.py`), with a smaller look-ahead.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Observation
 from arena.cards import Card, Rank, standard_deck
-from arena.games.cribbage_square import SquareView, legal_positions
+from arena.games.cribbage_square import Placement, SquareView, legal_positions
 from arena.games.cribbage_square.scoring import RANK_POINTS, SIDE
 
 PACK = tuple(standard_deck())
@@ -190,6 +189,22 @@ class Layout:
             out[(r, c)] = g + h
         return out
 
+    def look_ahead(self, card: Card, candidates: Sequence[tuple[int, int]],
+                   now: dict[tuple[int, int], float], draws: Sequence[Card], values: Any,
+                   placement: Placement) -> tuple[int, int]:
+        """Of `candidates`, the place where `card`'s gain now (`now`) plus the best gain of the
+        next card, averaged over `draws`, is highest (`values` values the lines then)."""
+        best, best_value = candidates[0], float("-inf")
+        for place in candidates:
+            after = self.copy()
+            after.lay(place, card)
+            nexts = legal_positions(after.occupied, placement)
+            ahead = sum(max(after.gains(drawn, nexts, values).values()) for drawn in draws)
+            total = now[place] + ahead / len(draws)
+            if total > best_value:
+                best, best_value = place, total
+        return best
+
 
 def unseen_cards(view: SquareView) -> list[Card]:
     """The cards of the pack not yet turned up (the starter is among them)."""
@@ -241,14 +256,5 @@ class SquareSearchBot(Bot):
         if len(ranked) == 1 or self.samples == 0 or view.number >= SIDE * SIDE:
             return ranked[0]
         draws = self.rng.sample(unseen, min(self.samples, len(unseen) - 1))
-        best, best_value = ranked[0], float("-inf")
-        for place in itertools.islice(ranked, self.width):
-            after = layout.copy()
-            after.lay(place, card)
-            nexts = legal_positions(after.occupied, view.placement)
-            ahead = sum(max(after.gains(drawn, nexts, values).values()) for drawn in draws)
-            total = gains[place] + ahead / len(draws)
-            if total > best_value:
-                best, best_value = place, total
-        return best
+        return layout.look_ahead(card, ranked[:self.width], gains, draws, values, view.placement)
 

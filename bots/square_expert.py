@@ -12,13 +12,12 @@ learned values. The defaults (16 x 6) take about 7 ms a move.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Observation
 from arena.cards import Card
-from arena.games.cribbage_square import SquareView, legal_positions
+from arena.games.cribbage_square import SquareView
 from bots.square_bots import Layout, LineValues, unseen_cards
 from bots.square_values import STAGES, LearnedValues, Residuals, learned
 
@@ -66,14 +65,6 @@ class SquareExpertBot(Bot):
         ranked = sorted(legal, key=lambda p: -gains[p])
         draws = self._draws(unseen)
         later = LearnedValues(base, stage + 1, self.table)  # both cards down: all valued then
-        now = layout.gains(card, ranked[:self.width], later)
-        best, best_value = ranked[0], float("-inf")
-        for place in itertools.islice(ranked, self.width):
-            after = layout.copy()
-            after.lay(place, card)
-            nexts = legal_positions(after.occupied, view.placement)
-            ahead = sum(max(after.gains(drawn, nexts, later).values()) for drawn in draws)
-            total = now[place] + ahead / len(draws)
-            if total > best_value:
-                best, best_value = place, total
-        return best
+        candidates = ranked[:self.width]
+        now = layout.gains(card, candidates, later)
+        return layout.look_ahead(card, candidates, now, draws, later, view.placement)
