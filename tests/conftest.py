@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from arena.engine import Variant, find_game
 from arena.games.concentration import ConcentrationParams
 from arena.match import Watcher, play_game
 from arena.record import GameRecord
+from arena.results import GAMES
 
 
 class RecordingBot(Bot):
@@ -118,3 +121,14 @@ def variant_fixture() -> Callable[..., Variant]:
 def stack_fixture() -> Callable[..., list[Card]]:
     """stack(params, placed) -> a full Concentration layout with cards placed at positions."""
     return stack
+
+
+def run_records(run: Path) -> dict[int, dict[str, Any]]:
+    """A run directory's records by task id, durations left out; a task recorded twice fails."""
+    out: dict[int, dict[str, Any]] = {}
+    for line in (run / GAMES).read_text().splitlines():
+        record = json.loads(line)
+        record.pop("duration")
+        assert record["task"] not in out, f"task {record['task']} was recorded twice"
+        out[record["task"]] = record
+    return out

@@ -3,20 +3,18 @@ shipped to the workers, a lost worker's batch run again, and clear errors."""
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import run_records
 from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.config import load_config
 from arena.ray_backend import RayBackendError, load_ray, shipment, unpacked
-from arena.results import GAMES
 from arena.runner import Backend, Entrant, Progress, Sandboxing
 from arena.tournament import run_tournament, schedule_of
 
@@ -85,17 +83,6 @@ def write_config(tmp_path: Path, name: str = "r", deals: int = 3, isolation: str
     return path
 
 
-def records(run: Path) -> dict[int, dict[str, Any]]:
-    """The run's records by task id, durations left out; a task recorded twice fails."""
-    out: dict[int, dict[str, Any]] = {}
-    for line in (run / GAMES).read_text().splitlines():
-        record = json.loads(line)
-        record.pop("duration")
-        assert record["task"] not in out, f"task {record['task']} was recorded twice"
-        out[record["task"]] = record
-    return out
-
-
 def stop_after(games: int) -> Callable[[Progress], None]:
     """A progress hook that stops the run (as Ctrl-C does) once `games` were played."""
     def hook(progress: Progress) -> None:
@@ -110,7 +97,7 @@ def test_ray_and_local_give_the_same_records_and_ratings(local_ray: None,
     local = run_tournament(config, tmp_path / "local", workers=2)
     on_ray = run_tournament(config, tmp_path / "ray", workers=2, backend=Backend.RAY)
     assert local.complete and on_ray.complete and on_ray.played == len(schedule_of(config))
-    assert records(tmp_path / "local") == records(tmp_path / "ray")
+    assert run_records(tmp_path / "local") == run_records(tmp_path / "ray")
     runner = CliRunner()
     shown = [runner.invoke(app, ["ratings", str(tmp_path / name), "--format", "json"])
              for name in ("local", "ray")]
@@ -127,15 +114,15 @@ def test_a_run_stopped_on_one_backend_finishes_on_the_other(
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
         run_tournament(config, out, workers=2, on_progress=stop_after(20), backend=first)
-    part = records(out)
+    part = run_records(out)
     assert 20 <= len(part) < total
     report = run_tournament(config, out, workers=2, backend=then)
     assert report.before == len(part) and report.complete
-    whole = records(out)
+    whole = run_records(out)
     assert sorted(whole) == list(range(total))  # every task exactly once
     straight = tmp_path / "straight"
     run_tournament(config, straight, workers=1)
-    assert whole == records(straight)
+    assert whole == run_records(straight)
 
 
 def test_a_batch_lost_with_its_worker_is_played_again(local_ray: None, tmp_path: Path) -> None:
@@ -144,9 +131,9 @@ def test_a_batch_lost_with_its_worker_is_played_again(local_ray: None, tmp_path:
                                       hook=CRASH_ONCE.format(marker=str(marker))))
     report = run_tournament(config, tmp_path / "run", workers=2, backend=Backend.RAY)
     assert marker.exists()  # a worker did die mid-batch
-    assert report.complete and sorted(records(tmp_path / "run")) == list(
+    assert report.complete and sorted(run_records(tmp_path / "run")) == list(
         range(len(schedule_of(config))))
-    assert all(not r["faults"] for r in records(tmp_path / "run").values())
+    assert all(not r["faults"] for r in run_records(tmp_path / "run").values())
 
 
 def test_file_bots_travel_by_content(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import run_records
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -69,18 +70,6 @@ def write_config(tmp_path: Path, name: str = "t", deals: int = 4, extra: str = "
     return path
 
 
-def records(run: Path) -> dict[int, dict[str, object]]:
-    """The run's records by task id, without their durations."""
-    lines = (run / GAMES).read_text().splitlines()
-    out = {}
-    for line in lines:
-        record = json.loads(line)
-        record.pop("duration")
-        assert record["task"] not in out, "a task was recorded twice"
-        out[record["task"]] = record
-    return out
-
-
 def ratings_json(run: Path) -> str:
     """`arena ratings RUN --format json` output."""
     result = CliRunner().invoke(app, ["ratings", str(run), "--format", "json"])
@@ -93,7 +82,7 @@ def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -
     one = run_tournament(config, tmp_path / "one", workers=1)
     two = run_tournament(config, tmp_path / "two", workers=2)
     assert one.complete and two.complete and one.played == two.played == len(schedule_of(config))
-    assert records(tmp_path / "one") == records(tmp_path / "two")
+    assert run_records(tmp_path / "one") == run_records(tmp_path / "two")
     assert ratings_json(tmp_path / "one") == ratings_json(tmp_path / "two")
 
 
@@ -119,7 +108,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path)
     assert resumed.repaired > 0 and resumed.complete
     assert resumed.played == total - resumed.before
     whole = run_tournament(load_config(path), tmp_path / "whole", workers=1)
-    assert records(out) == records(tmp_path / "whole")
+    assert run_records(out) == run_records(tmp_path / "whole")
     assert whole.played == total
     assert ratings_json(out) == ratings_json(tmp_path / "whole")
 
@@ -143,7 +132,7 @@ def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path, extra="faulty.py:Faulty"))
     report = run_tournament(config, tmp_path / "run", workers=2)
     assert report.complete
-    faulty = [r for r in records(tmp_path / "run").values() if "faulty.py:Faulty" in r["seats"]]
+    faulty = [r for r in run_records(tmp_path / "run").values() if "faulty.py:Faulty" in r["seats"]]
     assert faulty and all(r["faults"] for r in faulty)
     for r in faulty:
         seat = r["seats"].index("faulty.py:Faulty")  # type: ignore[attr-defined]
@@ -196,7 +185,7 @@ def test_bad_input_to_tournament_commands(tmp_path: Path, args: list[str], messa
     assert len(lines) == 1 and lines[0].startswith("arena: error:") and message in lines[0]
 
 
-def test_ratings_are_recomputed_from_the_records(tmp_path: Path) -> None:
+def test_ratings_are_recomputed_from_the_run_records(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run_tournament(load_config(write_config(tmp_path)), run)
     first = write_ratings(run)
