@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import importlib
 import random
 import types
 import typing
@@ -231,13 +232,34 @@ def all_games() -> Iterator[Game]:
 
 def find_game(name: str) -> Game:
     """The registered game called `name`, or UnknownGameError listing the known ones."""
-    _load_builtin_games()
-    game = _REGISTRY.get(name.lower())
+    key = name.lower()
+    game = _REGISTRY.get(key)
+    if game is None:
+        _load_builtin_game(key)
+        game = _REGISTRY.get(key)
+    if game is None:
+        _load_builtin_games()
+        game = _REGISTRY.get(key)
     if game is None:
         known = ", ".join(sorted(_REGISTRY))
         raise UnknownGameError(f"unknown game {name!r} (known: {known})")
     return game
 
 
+def _load_builtin_game(name: str) -> None:
+    """Import the bundled game called `name` alone, if there is one: its package is the name
+    with underscores for hyphens."""
+    package = name.replace("-", "_")
+    if package.isidentifier():
+        module = f"arena.games.{package}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
 def _load_builtin_games() -> None:
-    import arena.games  # noqa: F401  (importing registers every bundled game)
+    import arena.games
+
+    arena.games.load_all()

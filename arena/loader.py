@@ -13,7 +13,6 @@ import sys
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +58,8 @@ class RegisteredBot:
 
 def registered_bots() -> Iterator[RegisteredBot]:
     """Every bot registered by an installed distribution, by name."""
+    from importlib.metadata import entry_points  # slow to import; sandbox hosts never need it
+
     found = entry_points(group=ENTRY_POINT_GROUP)
     for ep in sorted(found, key=lambda e: e.name):
         dist = ep.dist.name if ep.dist is not None else "?"

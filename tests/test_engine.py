@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -228,6 +230,16 @@ def test_find_game() -> None:
     game = find_game("concentration")
     assert game.name == "concentration"
     assert find_game("Concentration") is game
+
+
+def test_find_game_imports_that_game_alone() -> None:
+    """A process that needs one game (a sandboxed bot's host) does not import the others."""
+    code = ("import sys; from arena.engine import find_game; find_game('frogs-in-the-pond'); "
+            "print(sorted({m.split('.')[2] for m in sys.modules if m.count('.') >= 2 "
+            "and m.startswith('arena.games.')}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "['frogs_in_the_pond']"
 
 
 def test_unknown_game_lists_known_games() -> None:

@@ -1,7 +1,14 @@
-"""The bundled games: importing this package imports, and so registers, every game module in it."""
+"""The bundled games, one package each; importing a game's package registers it.
+
+Importing this package itself imports no game, so that a process which needs one game (a bot's
+sandbox host, say) does not pay for all of them; `load_all` imports every one.
+"""
 
 import importlib
 import pkgutil
 
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
+
+def load_all() -> None:
+    """Import, and so register, every bundled game."""
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
