@@ -38,8 +38,8 @@ import time
 from typing import Any
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
-from arena.engine import all_games, find_game
-from arena.loader import BotSpec, by_target, resolve_bot
+from arena.engine import find_game
+from arena.loader import BotSpec, resolve_bot
 from arena.sandbox_wire import Outbox, end_payload, start_payload
 
 _PR_SET_PDEATHSIG = 1
@@ -74,60 +74,208 @@ def main(argv: list[str]) -> int:
     """Serve games for one bot until the arena closes the control socket.
 
     One game process is always forked ahead, locked down, warmed up and handed to the arena
-    (its socket, with its process id); each time the arena takes one (it says so with b"n"), the
-    host forks the next, so that a game starts without waiting for a fork.
+    (its socket, with its process id and the forker's); each time the arena takes one (it says so
+    with b"n"), the host has the next forked, so that a game starts without waiting for a fork.
+    The forking is done by a second, quiet process (see `_forker`), so that the host's own work
+    (directories, output, exit statuses) touches no memory the game processes share.
     """
     die_with_parent()
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
-    settings["spec"] = by_target(settings["spec"])  # games then import the module directly
-    all_games()  # the arena's own game modules (trusted), imported once here rather than per game
+    find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
+    control = socket.socket(fileno=int(argv[1]))
+    requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
-    control = socket.socket(fileno=int(argv[1]))
-    log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
-    cap = int(settings.get("output_bytes", 65536))
-    selector = selectors.DefaultSelector()
-    selector.register(control, selectors.EVENT_READ, None)
-    outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
-    children: dict[int, str] = {}  # game process -> its directory
-
-    def hand_over() -> None:
-        ours, pid = _fork_game(spec, settings, excerpt, selector, outputs, children)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    forker = os.fork()
+    if forker == 0:
         try:
-            socket.send_fds(control, [struct.pack("i", pid)], [ours.fileno()])
+            control.close()
+            requests.close()
+            _forker(spec, settings, excerpt, forker_end)
         finally:
-            ours.close()
+            os._exit(0)
+    forker_end.close()
+    return _Host(control, requests, forker, settings).serve()
 
-    try:
-        hand_over()
-        while True:
-            for key, _ in selector.select(timeout=0.5):
-                if key.data is not None:
-                    _drain(key.fd, selector, outputs, log, cap)
-                    continue
-                request = control.recv(16)
-                if not request:
-                    return 0
-                for _ in range(request.count(b"n")):
-                    hand_over()
-            _reap(children, log)
-    except OSError:  # the arena is gone
-        return 0
-    finally:
-        for pid in children:
+
+_RECORD = struct.Struct("=cii")
+"""What the forker tells the host: b"F" and a new game process's id, or b"E", the id of one that
+ended and its wait status."""
+
+
+def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
+            requests: socket.socket) -> None:
+    """Fork a game process for every request (its directory; its socket and output pipe) until
+    the host closes `requests`; answer each with the new process's id, and any ended ones.
+
+    This loop does as little as it can: what it writes after a fork, it writes to memory it then
+    shares with that game process, and every page of that is copied, once, by one of them.
+    """
+    die_with_parent()
+    record, ended = _RECORD.pack, _ended
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(requests, 4096, 2)
+        except OSError:
+            message, fds = b"", []
+        if not message or len(fds) != 2:
+            break
+        pid = os.fork()
+        if pid == 0:  # the game process
+            try:
+                requests.close()
+                _play_one_game(spec, fds[0], fds[1], message.decode(), settings, rehearsal)
+            finally:
+                os._exit(0)
+        os.close(fds[0])
+        os.close(fds[1])
+        with contextlib.suppress(OSError):
+            requests.sendall(record(b"F", pid, 0) + ended(record, block=False))
+    # the host is going (it has killed every game process): report the last ones as they end
+    with contextlib.suppress(OSError):
+        requests.sendall(ended(record, block=True) or b"")
+
+
+def _ended(record: Any, block: bool) -> bytes:
+    """Collect the game processes that have ended (all of them, if `block`): their records."""
+    out = b""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            return out
+        if not pid:
+            return out
+        out += record(b"E", pid, status)
+
+
+class _Host:
+    """The host's side after the forker is started: asks it for game processes, hands them to
+    the arena, logs what they print, and cleans up after each."""
+
+    def __init__(self, control: socket.socket, requests: socket.socket, forker: int,
+                 settings: dict[str, Any]) -> None:
+        self.control, self.requests, self.forker = control, requests, forker
+        self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
+        self.cap = int(settings.get("output_bytes", 65536))
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(control, selectors.EVENT_READ, "control")
+        self.selector.register(requests, selectors.EVENT_READ, "forker")
+        self.outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
+        self.children: dict[int, str] = {}  # game process -> its directory
+        self.asked: list[tuple[socket.socket, str]] = []  # requested, not forked yet
+        self.closing = False
+
+    def serve(self) -> int:
+        """Run until the arena closes the control socket (or the forker is gone)."""
+        try:
+            self.ask()
+            while True:
+                for key, _ in self.selector.select():
+                    if key.data == "output":
+                        _drain(key.fd, self.selector, self.outputs, self.log, self.cap)
+                    elif key.data == "forker":
+                        if not self.answered(self.requests.recv(4096)):
+                            return 0
+                    else:
+                        request = self.control.recv(16)
+                        if not request:
+                            return 0
+                        for _ in range(request.count(b"n")):
+                            self.ask()
+        except OSError:  # the arena is gone
+            return 0
+        finally:
+            self.close()
+
+    def ask(self) -> None:
+        """Have the forker fork the next game's process."""
+        ours, theirs = socket.socketpair()
+        read_end, write_end = os.pipe()
+        workdir = os.path.realpath(tempfile.mkdtemp(prefix="arena-bot-"))
+        try:
+            socket.send_fds(self.requests, [workdir.encode()], [theirs.fileno(), write_end])
+        finally:
+            theirs.close()
+            os.close(write_end)
+        self.outputs[read_end] = 0
+        self.selector.register(read_end, selectors.EVENT_READ, "output")
+        self.asked.append((ours, workdir))
+
+    def answered(self, data: bytes) -> bool:
+        """Act on the forker's records; False if it is gone."""
+        if not data:
+            return False
+        for kind, pid, status in _RECORD.iter_unpack(data):
+            if kind == b"F":
+                ours, workdir = self.asked.pop(0)
+                self.children[pid] = workdir
+                try:
+                    if self.closing:
+                        os.killpg(pid, signal.SIGKILL)
+                    else:
+                        socket.send_fds(self.control, [struct.pack("ii", pid, self.forker)],
+                                        [ours.fileno()])
+                finally:
+                    ours.close()
+            else:
+                self.ended(pid, status)
+        return True
+
+    def ended(self, pid: int, status: int) -> None:
+        """A game process has ended: kill what it left behind, remove its directory."""
+        workdir = self.children.pop(pid, None)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
+        code = os.waitstatus_to_exitcode(status)
+        # the arena ends every game process with SIGKILL (a timeout too: the record says so)
+        if self.log is not None and code not in (0, -signal.SIGKILL):
+            how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            self.log.write(f"[game process {pid} {how}]\n".encode())
+            self.log.flush()
+
+    def close(self) -> None:
+        """End every game process, then the forker; log what they printed and how they ended."""
+        self.closing = True
+        for pid in self.children:
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
-        selector.unregister(control)
+        self.selector.unregister(self.control)
+        with contextlib.suppress(OSError):
+            self.requests.shutdown(socket.SHUT_WR)  # the forker reports the last and ends
         deadline = time.monotonic() + 1.0  # what the last games printed goes to the log too
-        while outputs and time.monotonic() < deadline:
-            for key, _ in selector.select(timeout=0.1):
-                _drain(key.fd, selector, outputs, log, cap)
-        _reap(children, log)
-        if log is not None:
-            log.close()
+        forker_open = True
+        while (self.outputs or forker_open) and time.monotonic() < deadline:
+            for key, _ in self.selector.select(timeout=0.1):
+                if key.data == "output":
+                    _drain(key.fd, self.selector, self.outputs, self.log, self.cap)
+                else:
+                    try:
+                        data = self.requests.recv(4096)
+                    except OSError:
+                        data = b""
+                    if not self.answered(data):
+                        forker_open = False
+                        self.selector.unregister(self.requests)
+        for pid in list(self.children):  # not reported in time
+            self.ended(pid, 0)
+        for ours, workdir in self.asked:  # never forked
+            ours.close()
+            shutil.rmtree(workdir, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.kill(self.forker, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.forker, 0)
+        self.requests.close()
+        if self.log is not None:
+            self.log.close()
 
 
 REHEARSED_DECISIONS = 40
@@ -204,31 +352,6 @@ def _replay(rehearsal: bytes) -> None:
         theirs.close()
 
 
-def _fork_game(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
-               selector: selectors.BaseSelector, outputs: dict[int, int],
-               children: dict[int, str]) -> tuple[socket.socket, int]:
-    """Fork the process of the next game; returns the arena's end of its socket, and its id."""
-    ours, theirs = socket.socketpair()
-    read_end, write_end = os.pipe()
-    workdir = tempfile.mkdtemp(prefix="arena-bot-")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the game process
-        try:
-            ours.close()
-            os.close(read_end)
-            _play_one_game(spec, theirs.detach(), write_end, workdir, settings, rehearsal)
-        finally:
-            os._exit(0)
-    theirs.close()
-    os.close(write_end)
-    children[pid] = workdir
-    outputs[read_end] = 0
-    selector.register(read_end, selectors.EVENT_READ, "output")
-    return ours, pid
-
-
 def _drain(fd: int, selector: selectors.BaseSelector, outputs: dict[int, int],
            log: Any, cap: int) -> None:
     """Copy a game's output to the bot's log, up to `cap` bytes per game."""
@@ -245,25 +368,6 @@ def _drain(fd: int, selector: selectors.BaseSelector, outputs: dict[int, int],
             log.write(b"\n[output truncated at %d bytes]\n" % cap)
         log.flush()
     outputs[fd] += len(data)
-
-
-def _reap(children: dict[int, str], log: Any) -> None:
-    """Collect ended game processes: kill what they left behind, remove their directories."""
-    for pid in list(children):
-        try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            done, status = pid, 0
-        if done:
-            shutil.rmtree(children.pop(pid), ignore_errors=True)
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
-            code = os.waitstatus_to_exitcode(status)
-            # the arena ends every game process with SIGKILL (a timeout too: the record says so)
-            if log is not None and code not in (0, -signal.SIGKILL):
-                how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
-                log.write(f"[game process {pid} {how}]\n".encode())
-                log.flush()
 
 
 def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: str,
@@ -304,13 +408,16 @@ def _limit_resources(settings: dict[str, Any]) -> None:
 
 def _address_space() -> int:
     """This process's current virtual size in bytes (the interpreter and the bot, loaded)."""
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[0]) * resource.getpagesize()
+    statm = os.open("/proc/self/statm", os.O_RDONLY)  # not open(): far less to run in a game
+    try:
+        return int(os.read(statm, 64).split()[0]) * resource.getpagesize()
+    finally:
+        os.close(statm)
 
 
 def _guard(workdir: str) -> None:
     """Refuse, from now on, what a bot has no business doing (see the module docstring)."""
-    home = os.path.realpath(workdir) + os.sep
+    home = workdir + os.sep  # already a real path (see `_Host.ask`)
 
     def inside(path: Any) -> bool:
         if isinstance(path, int):

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.cpu_pinning import PINNING
 from arena.errors import BotSpecError
-from arena.loader import anchored, display_name, is_bundled
+from arena.loader import anchored, by_target, display_name, is_bundled
 from arena.record import BotFault, FaultKind
 from arena.sandbox_wire import Outbox, end_payload, start_payload
 
@@ -67,7 +67,10 @@ class BotHost:
 
     def _start(self) -> socket.socket:
         ours, theirs = socket.socketpair()
-        settings = {"spec": self.spec, "game": self.game, "memory_mb": self.limits.memory_mb,
+        # a registered name goes as the module and class it stands for, so that neither the host
+        # nor its games need to read every installed package's entry points
+        settings = {"spec": by_target(self.spec), "game": self.game,
+                    "memory_mb": self.limits.memory_mb,
                     "output_bytes": self.limits.output_bytes, "trusted": self.trusted,
                     "log": str(self.log) if self.log else None}
         if self.log is not None:
@@ -90,20 +93,22 @@ class BotHost:
         control = self._control or self._start()
         try:
             message, fds, _, _ = socket.recv_fds(control, 16, 1)
-            if cpus is not None and cpus != self._cpus and self._process is not None:
+            if cpus is not None and cpus != self._cpus and self._process is not None \
+                    and len(message) == _HANDOVER.size:
                 with contextlib.suppress(OSError):
                     os.sched_setaffinity(self._process.pid, cpus)
+                    os.sched_setaffinity(_HANDOVER.unpack(message)[1], cpus)  # the forker
                     self._cpus = cpus
             control.sendall(b"n")
         except TimeoutError:
             raise BotFault(FaultKind.TIMEOUT, "the bot process did not start in time") from None
         except OSError:
             message, fds = b"", []
-        if not fds or len(message) != 4:
+        if not fds or len(message) != _HANDOVER.size:
             for fd in fds:
                 os.close(fd)
             raise BotFault(FaultKind.CRASH, "the bot's host process has ended")
-        return socket.socket(fileno=fds[0]), struct.unpack("i", message)[0]
+        return socket.socket(fileno=fds[0]), _HANDOVER.unpack(message)[0]
 
     def close(self) -> None:
         """End the host and every game process it still has."""
@@ -257,6 +262,7 @@ _ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", 
             "probe": ("ok", "error")}
 _BOT_FAULTS = ("exception", "memory", "malformed")
 _TIMEVAL = struct.Struct("ll")
+_HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
 _SLACK = 0.002  # how far the socket's receive timeout may be off what is left, in seconds
 _FOREVER = 1e8  # a wait this long has no timeout
 
