@@ -49,6 +49,7 @@ _FORBIDDEN = frozenset({
     "subprocess.Popen", "pty.spawn", "os.kill", "os.killpg", "signal.pthread_kill",
     "ctypes.dlopen", "ctypes.dlsym", "socket.connect", "socket.bind", "os.setuid",
 })
+_LISTING = frozenset({"os.listdir", "os.scandir"})
 _PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.link",
     "os.symlink", "os.truncate", "os.utime", "os.chdir", "shutil.rmtree",
@@ -170,6 +171,10 @@ class _Host:
         self.children: dict[int, str] = {}  # game process -> its directory
         self.asked: list[tuple[socket.socket, str]] = []  # requested, not forked yet
         self.closing = False
+        # the games' directories: one inside a private directory of this host's for each game,
+        # under a name no other game can guess or list (see `_guard`)
+        self.home = os.path.realpath(tempfile.mkdtemp(prefix="arena-bot-"))
+        os.chmod(self.home, 0o300)
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -197,7 +202,8 @@ class _Host:
         """Have the forker fork the next game's process."""
         ours, theirs = socket.socketpair()
         read_end, write_end = os.pipe()
-        workdir = os.path.realpath(tempfile.mkdtemp(prefix="arena-bot-"))
+        workdir = os.path.join(self.home, os.urandom(16).hex())
+        os.mkdir(workdir, 0o700)
         try:
             socket.send_fds(self.requests, [workdir.encode()], [theirs.fileno(), write_end])
         finally:
@@ -231,7 +237,7 @@ class _Host:
         """A game process has ended: kill what it left behind, remove its directory."""
         workdir = self.children.pop(pid, None)
         if workdir is not None:
-            shutil.rmtree(workdir, ignore_errors=True)
+            _remove(workdir)
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
         code = os.waitstatus_to_exitcode(status)
@@ -266,9 +272,11 @@ class _Host:
                         self.selector.unregister(self.requests)
         for pid in list(self.children):  # not reported in time
             self.ended(pid, 0)
-        for ours, workdir in self.asked:  # never forked
+        for ours, _ in self.asked:  # never forked
             ours.close()
-            shutil.rmtree(workdir, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.chmod(self.home, 0o700)
+        shutil.rmtree(self.home, ignore_errors=True)
         with contextlib.suppress(OSError):
             os.kill(self.forker, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
@@ -355,6 +363,14 @@ def _replay(rehearsal: bytes) -> None:
         theirs.close()
 
 
+def _remove(directory: str) -> None:
+    """Remove a game's directory (empty, as a rule: then one system call does)."""
+    try:
+        os.rmdir(directory)
+    except OSError:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def _drain(fd: int, selector: selectors.BaseSelector, outputs: dict[int, int],
            log: Any, cap: int) -> None:
     """Copy a game's output to the bot's log, up to `cap` bytes per game."""
@@ -423,17 +439,29 @@ def _address_space() -> int:
 def _guard(workdir: str) -> None:
     """Refuse, from now on, what a bot has no business doing (see the module docstring)."""
     home = workdir + os.sep  # already a real path (see `_Host.ask`)
+    # where other games of this bot have their directories (one may outlive its game a little)
+    others = os.path.dirname(workdir) + os.sep
+
+    def real(path: Any) -> str | None:
+        try:
+            return os.path.realpath(os.fsdecode(path))
+        except (TypeError, ValueError):
+            return None
 
     def inside(path: Any) -> bool:
         if isinstance(path, int):
             return True  # an already open descriptor
-        try:
-            real = os.path.realpath(os.fsdecode(path))
-        except (TypeError, ValueError):
-            return False
-        return real.startswith(home) or real == os.devnull
+        where = real(path)
+        return where is not None and (where.startswith(home) or where == os.devnull)
 
-    watched = _FORBIDDEN | _PATH_EVENTS | {"open"}
+    def next_door(path: Any) -> bool:
+        if isinstance(path, int):
+            return False
+        where = real(path)
+        return where is None or ((where + os.sep).startswith(others)
+                                 and not (where + os.sep).startswith(home))
+
+    watched = _FORBIDDEN | _PATH_EVENTS | _LISTING | {"open"}
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event not in watched:
@@ -444,6 +472,11 @@ def _guard(workdir: str) -> None:
                 isinstance(flags, int) and flags & _WRITE_FLAGS)
             if writing and not inside(path):
                 raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
+            if next_door(path):
+                raise PermissionError(f"sandbox: reading {path!r} is not allowed")
+        elif event in _LISTING:
+            if args and args[0] is not None and next_door(args[0]):
+                raise PermissionError(f"sandbox: listing {args[0]!r} is not allowed")
         elif event in _FORBIDDEN:
             raise PermissionError(f"sandbox: {event} is not allowed")
         elif event in _PATH_EVENTS and not all(inside(a) for a in args[:2] if a is not None):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import glob
 import os
 import subprocess
 import sys
@@ -142,12 +143,25 @@ class Rememberer(Hostile):
                 print(f"rememberer read a note: {f.read()!r}")
         except OSError:
             print("rememberer found no note")
+        try:
+            os.listdir(os.path.dirname(os.getcwd()))
+            print("rememberer listed next door")
+        except OSError:
+            print("rememberer could not list next door")
+        for note in glob.glob(os.path.join(os.path.dirname(os.getcwd()), "*", "note.txt")):
+            try:  # a note an earlier game left in its own directory, if that is still there
+                with open(note) as f:
+                    print(f"rememberer read a note next door: {f.read()!r}")
+            except OSError:
+                print("rememberer could not read next door")
         SEEN.append(info.seat)
         try:
             with open("/tmp/arena-rememberer.txt", "w") as f:
                 f.write("seen")
         except OSError as exc:
             print(f"rememberer could not leave a note: {exc}")
+        with open("note.txt", "w") as f:  # its own directory: allowed, and gone after the game
+            f.write("seen")
 
 
 class StartRaiser(Hostile):
