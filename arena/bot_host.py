@@ -3,11 +3,13 @@ game of one bot. Started by `arena.sandbox.BotHost`; never imported by the engin
 
     python -m arena.bot_host CONTROL_FD SETTINGS_JSON
 
-A game process runs in its own process group in a fresh temporary directory, with an
-address-space limit, no other open files, and behind an audit hook that refuses writes outside
-its directory, new processes, signals, sockets and native libraries. Only then does it import the
-bot (a trusted, bundled bot is imported once by the host instead, for speed), so none of an
-untrusted bot's code ever runs unconfined. It gets only what the arena sends it (pickled
+The host forks once, a quiet forker process that does nothing but fork the game processes (the
+host keeps the bookkeeping: directories, output, exit statuses). A game process runs in its own
+process group in a fresh directory no other game can find, with an address-space limit, no other
+open files, and behind an audit hook that refuses writes outside its directory, looking into
+other games' directories, new processes, signals, sockets and native libraries. Only then does it
+import the bot (a trusted, bundled bot is imported once by the host instead, for speed), so none
+of an untrusted bot's code ever runs unconfined. It gets only what the arena sends it (pickled
 observations, one memo for the whole game) and answers in JSON lines, which the arena parses
 without running anything of the bot's.
 
@@ -185,7 +187,7 @@ class _Host:
                     if key.data == "output":
                         _drain(key.fd, self.selector, self.outputs, self.log, self.cap)
                     elif key.data == "forker":
-                        if not self.answered(self.requests.recv(4096)):
+                        if not self.answered(self.requests.recv(65536)):
                             return 0
                     else:
                         request = self.control.recv(16)
@@ -264,7 +266,7 @@ class _Host:
                     _drain(key.fd, self.selector, self.outputs, self.log, self.cap)
                 else:
                     try:
-                        data = self.requests.recv(4096)
+                        data = self.requests.recv(65536)
                     except OSError:
                         data = b""
                     if not self.answered(data):
