@@ -7,6 +7,7 @@ import json
 import os
 import pickle
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -80,6 +81,17 @@ def test_a_fault_in_start_or_end_is_recorded_as_in_process(name: str, detail: st
     assert (fault["seat"], fault["kind"], fault["detail"]) == (0, "exception", detail)
     assert (fault["decision"] == 0) is (name == "StartRaiser")  # end: after the last decision
     assert record["ranks"] == [2, 1]
+
+
+@pytest.mark.parametrize(("name", "how"), [
+    ("Exiter", "exited with code 3"),
+    ("Segfaulter", f"killed by signal {signal.SIGSEGV}"),
+])
+def test_the_log_says_how_a_game_process_ended(tmp_path: Path, name: str, how: str) -> None:
+    log = tmp_path / "bot.log"
+    record = play_against_greedy(name, log)
+    assert record["faults"]
+    assert re.search(rf"\[game process \d+ {how}\]", log.read_text())
 
 
 def test_a_line_the_bot_writes_itself_into_its_socket_is_a_malformed_answer() -> None:
