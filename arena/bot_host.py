@@ -174,9 +174,8 @@ class _Host:
         self.asked: list[tuple[socket.socket, str]] = []  # requested, not forked yet
         self.closing = False
         # the games' directories: one inside a private directory of this host's for each game,
-        # under a name no other game can guess or list (see `_guard`)
+        # under a name no other game can guess, and may not list (see `_guard`)
         self.home = os.path.realpath(tempfile.mkdtemp(prefix="arena-bot-"))
-        os.chmod(self.home, 0o300)
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -276,8 +275,6 @@ class _Host:
             self.ended(pid, 0)
         for ours, _ in self.asked:  # never forked
             ours.close()
-        with contextlib.suppress(OSError):
-            os.chmod(self.home, 0o700)
         shutil.rmtree(self.home, ignore_errors=True)
         with contextlib.suppress(OSError):
             os.kill(self.forker, signal.SIGKILL)
