@@ -40,6 +40,7 @@ import time
 from typing import Any
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
+from arena.bytecode import compile_ahead, source_files, use_compiled
 from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.sandbox_wire import Outbox, end_payload, start_payload
@@ -85,6 +86,8 @@ def main(argv: list[str]) -> int:
     die_with_parent()
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
+    if spec is None:  # imported in every game: compile its files once, here, running none of them
+        use_compiled(compile_ahead(source_files(settings["spec"])))
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
@@ -408,6 +411,7 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
     gc.set_threshold(YOUNG_OBJECTS)
     problem: BaseException | None = None
     if spec is None:
+        sys.dont_write_bytecode = True  # it could not be written here anyway
         try:
             spec = resolve_bot(settings["spec"], settings["game"])  # confined already
         except BaseException as exc:  # reported when the arena asks for the bot
