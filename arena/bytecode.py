@@ -29,6 +29,9 @@ def source_files(target: str) -> list[Path]:
     """The Python files a bot target (`module:Class` or `path/file.py:Class`) may import from:
     the file and its siblings, or every file of the module's top-level package. Found without
     importing anything; empty if there is nothing to find."""
+    head, _, tail = target.rpartition(":")
+    if "=" in tail:  # parameters follow the class
+        target = head
     where = target.rpartition(":")[0] or target
     if where.endswith(".py") or os.sep in where or "/" in where:
         path = Path(where)

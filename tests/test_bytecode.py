@@ -39,8 +39,9 @@ def test_a_file_spec_names_the_file_and_its_neighbours(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not python")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "deeper.py").write_text("Y = 2\n")
-    assert source_files(f"{tmp_path / 'mybot.py'}:Tiny") == [tmp_path / "helper.py",
-                                                              tmp_path / "mybot.py"]
+    expected = [tmp_path / "helper.py", tmp_path / "mybot.py"]
+    assert source_files(f"{tmp_path / 'mybot.py'}:Tiny") == expected
+    assert source_files(f"{tmp_path / 'mybot.py'}:Tiny:depth=2,greed=0.5") == expected
 
 
 def test_a_module_spec_names_its_top_level_package_without_running_it(
