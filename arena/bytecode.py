@@ -18,6 +18,9 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
+from arena.errors import BotSpecError
+from arena.loader import bot_file
+
 MAX_FILES = 200
 """At most this many files are compiled ahead for one bot."""
 
@@ -29,15 +32,15 @@ def source_files(target: str) -> list[Path]:
     """The Python files a bot target (`module:Class` or `path/file.py:Class`) may import from:
     the file and its siblings, or every file of the module's top-level package. Found without
     importing anything; empty if there is nothing to find."""
-    head, _, tail = target.rpartition(":")
-    if "=" in tail:  # parameters follow the class
-        target = head
-    where = target.rpartition(":")[0] or target
-    if where.endswith(".py") or os.sep in where or "/" in where:
-        path = Path(where)
-        return _python_files([path.parent]) if path.is_file() else []
     try:
-        spec = importlib.util.find_spec(where.partition(".")[0])  # a top-level name: runs nothing
+        path = bot_file(target)
+    except BotSpecError:
+        return []
+    if path is not None:
+        return _python_files([path.parent]) if path.is_file() else []
+    module = target.partition(":")[0]
+    try:
+        spec = importlib.util.find_spec(module.partition(".")[0])  # a top-level name: runs nothing
     except (ImportError, ValueError):
         return []
     if spec is None:
