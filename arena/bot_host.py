@@ -178,7 +178,8 @@ class _Host:
         self.closing = False
         # the games' directories: one inside a private directory of this host's for each game,
         # under a name no other game can guess, and may not list (see `_guard`)
-        self.home = os.path.realpath(tempfile.mkdtemp(prefix="arena-bot-"))
+        sweep(tempfile.gettempdir())
+        self.home = os.path.realpath(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -363,6 +364,36 @@ def _replay(rehearsal: bytes) -> None:
     finally:
         ours.close()
         theirs.close()
+
+
+HOME_PREFIX = "arena-bot-"
+"""A host's directory for its games is HOME_PREFIX, its process id, '-' and a random name."""
+
+
+def sweep(folder: str) -> None:
+    """Remove the directories of hosts that were killed before they could remove them (this
+    user's, in `folder`, whose host process is gone)."""
+    uid = os.getuid()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            pid, dash, _ = entry.name.removeprefix(HOME_PREFIX).partition("-")
+            if not (entry.name.startswith(HOME_PREFIX) and dash and pid.isdigit()):
+                continue
+            with contextlib.suppress(OSError):
+                if (entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == uid
+                        and not _running(int(pid))):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process `pid` exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _remove(directory: str) -> None:

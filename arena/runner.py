@@ -8,6 +8,7 @@ import enum
 import json
 import logging
 import multiprocessing
+import multiprocessing.util
 import re
 import signal
 import time
@@ -150,6 +151,8 @@ def _start_worker(bots: Mapping[str, Entrant], sandboxing: Sandboxing) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     die_with_parent()  # a killed runner leaves no workers (nor, through them, bot processes)
     _worker = TaskPlayer(bots, sandboxing)
+    # a worker that ends normally ends its bots' hosts first, so that they clean up after them
+    multiprocessing.util.Finalize(_worker, _worker.close, exitpriority=10)
 
 
 def _play_batch(tasks: list[GameTask]) -> list[Played]:

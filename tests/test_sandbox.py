@@ -11,19 +11,21 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from arena.api import Bot, Observation
+from arena.bot_host import HOME_PREFIX
 from arena.config import load_config
 from arena.cpu_pinning import PINNING
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import FaultKind
-from arena.sandbox import BotHost, Limits, SandboxedSpec, sandboxed
+from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.sandbox_wire import Outbox
 from arena.tournament import run_tournament
 
@@ -267,6 +269,22 @@ def test_a_bot_cannot_leave_processes_behind(tmp_path: Path) -> None:
     assert not _processes_running("sleep 97")
 
 
+def test_a_new_host_removes_the_directory_a_killed_host_left() -> None:
+    first = BotHost(spec("Teller"), "concentration", LIMITS)
+    bot = SandboxedBot(first)
+    bot.begin()  # the host is running, with a game process forked
+    process = first._process
+    assert process is not None
+    (home,) = Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}{process.pid}-*")
+    process.kill()
+    process.wait()
+    bot.close()
+    first.close()
+    assert home.exists()  # killed, it could not clean up
+    assert probe(spec("Teller"), "concentration", LIMITS) is None  # another host starts
+    assert not home.exists()
+
+
 def test_a_bot_remembers_nothing_between_games(tmp_path: Path) -> None:
     note = Path("/tmp/arena-rememberer.txt")
     note.unlink(missing_ok=True)
@@ -321,8 +339,13 @@ variants = ["standard"]
 def test_a_tournament_of_hostile_bots_finishes_with_the_right_results(tmp_path: Path) -> None:
     path = tmp_path / "hostile.toml"
     path.write_text(CONFIG.format(hostile=HOSTILE))
+    homes = set(Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"))
     report = run_tournament(load_config(path), tmp_path / "run", workers=2)
     assert report.complete
+    deadline = time.monotonic() + 10  # the workers end their bots' hosts as they finish
+    while set(Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*")) - homes:
+        assert time.monotonic() < deadline, "the hosts' directories are left behind"
+        time.sleep(0.1)
     records = [json.loads(line) for line in (tmp_path / "run" / "games.jsonl").open()]
     expected = {"sleeper": "timeout", "exiter": "crash", "hog": "memory"}
     for record in records:
