@@ -14,6 +14,7 @@ import _imp
 import importlib.machinery
 import importlib.util
 import os
+from itertools import islice
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -25,7 +26,7 @@ MAX_FILES = 200
 """At most this many files are compiled ahead for one bot."""
 
 MAX_BYTES = 1 << 20
-"""Nor more source than this, in bytes (about half a second of compiling)."""
+"""Nor more source than this, in bytes (under a second of compiling)."""
 
 
 def source_files(target: str) -> list[Path]:
@@ -51,13 +52,12 @@ def source_files(target: str) -> list[Path]:
 
 
 def _python_files(folders: list[Path], deep: bool = False) -> list[Path]:
+    """Up to MAX_FILES Python files in these folders (and below them, if `deep`), sorted."""
     found: list[Path] = []
     for folder in folders:
-        pattern = folder.rglob("*.py") if deep else folder.glob("*.py")
-        found.extend(sorted(p for p in pattern if p.is_file()))
-        if len(found) >= MAX_FILES:
-            break
-    return found[:MAX_FILES]
+        matches = folder.rglob("*.py") if deep else folder.glob("*.py")
+        found.extend(islice((p for p in matches if p.is_file()), MAX_FILES - len(found)))
+    return sorted(found)
 
 
 def compile_ahead(paths: list[Path]) -> dict[str, tuple[bytes, CodeType]]:
