@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from arena import bytecode
 from arena.bytecode import compile_ahead, source_files, use_compiled
 
 BOT = ("from arena.api import Bot\n\n\n"
@@ -112,3 +113,10 @@ def _nested(code: CodeType) -> list[CodeType]:
         if isinstance(const, CodeType):
             found.extend(_nested(const))
     return found
+
+
+def test_at_most_max_files_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bytecode, "MAX_FILES", 2)
+    for name in "abc":
+        (tmp_path / f"{name}.py").write_text("X = 1\n")
+    assert len(source_files(f"{tmp_path / 'a.py'}:Bot")) == 2
