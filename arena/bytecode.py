@@ -38,7 +38,10 @@ def source_files(target: str) -> list[Path]:
     except BotSpecError:
         return []
     if path is not None:
-        return _python_files([path.parent]) if path.is_file() else []
+        if not path.is_file():
+            return []
+        neighbours = [p for p in _python_files([path.parent]) if p != path]
+        return [path, *neighbours[:MAX_FILES - 1]]
     module = target.partition(":")[0]
     try:
         spec = importlib.util.find_spec(module.partition(".")[0])  # a top-level name: runs nothing
