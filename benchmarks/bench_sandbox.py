@@ -9,13 +9,18 @@ what the sandbox adds per game and per decision. Asserts nothing.
 Both kinds of bot are measured unless one is chosen: trusted (imported once by its host, as a
 bundled bot) and untrusted (imported in every game process). Rounds alternate in-process and
 sandboxed play, so that both see the same load; the ratio of each round is printed, then the
-best. --no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`).
+best, and (on Linux) the CPU time and page faults per game of each kind of process in the last
+sandboxed round: the arena, the bots' hosts, their forkers, and the game processes (both bots').
+--no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
+from pathlib import Path
 from typing import Any
 
 from arena.api import Bot, Observation
@@ -55,6 +60,51 @@ def decisions_per_game(variant: Variant, games: int) -> float:
     return count / games
 
 
+def cpu_use(hosts: list[BotHost]) -> dict[str, tuple[float, int]] | None:
+    """CPU seconds and page faults so far, by kind of process: the arena (this process), the
+    hosts, their forkers, and the game processes (counted when their forker has reaped them).
+    None where /proc does not tell (not Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = {"arena": (0.0, 0), "hosts": (0.0, 0), "forkers": (0.0, 0), "games": (0.0, 0)}
+
+    def add(kind: str, seconds: float, faults: int) -> None:
+        totals[kind] = (totals[kind][0] + seconds, totals[kind][1] + faults)
+
+    try:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        add("arena", own.ru_utime + own.ru_stime, own.ru_minflt)
+        for host in hosts:
+            pid = host._process.pid  # type: ignore[union-attr]
+            add("hosts", *_stat(pid, tick)[:2])
+            for forker in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+                seconds, faults, reaped_seconds, reaped_faults = _stat(int(forker), tick)
+                add("forkers", seconds, faults)
+                add("games", reaped_seconds, reaped_faults)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return totals
+
+
+def _stat(pid: int, tick: int) -> tuple[float, int, float, int]:
+    """A process's CPU seconds and page faults, and those of its reaped children."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    minflt, cminflt = int(fields[7]), int(fields[8])
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    return (utime + stime) / tick, minflt, (cutime + cstime) / tick, cminflt
+
+
+def breakdown(before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]],
+              games: int) -> str:
+    """What each kind of process used per game over the last round (pages: page faults)."""
+    parts, total = [], 0.0
+    for kind, (seconds, faults) in after.items():
+        used = (seconds - before[kind][0]) / games * 1e3
+        pages = (faults - before[kind][1]) / games
+        total += used
+        parts.append(f"{kind} {used:.2f} ms ({pages:.0f} pages)")
+    return ", ".join(parts) + f"; {total:.1f} ms in all"
+
+
 def measure(variant: Variant, trusted: bool, games: int, rounds: int,
             decisions: float) -> None:
     """Alternate in-process and sandboxed rounds; print each round and the best."""
@@ -69,9 +119,13 @@ def measure(variant: Variant, trusted: bool, games: int, rounds: int,
         rate(variant, sandboxed, 10)  # start the hosts
         for _ in range(rounds):
             ins.append(rate(variant, in_process, games * 5))
+            before = cpu_use(hosts)
             outs.append(rate(variant, sandboxed, games))
+            after = cpu_use(hosts)
             print(f"  round      : {ins[-1]:6.0f} in-process, {outs[-1]:5.0f} sandboxed games/s, "
                   f"ratio {outs[-1] / ins[-1]:5.1%}")
+        if before and after:
+            print("  CPU a game : " + breakdown(before, after, games))
     finally:
         for host in hosts:
             host.close()
