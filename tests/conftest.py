@@ -1,4 +1,5 @@
-"""Shared test helpers: scripted and recording bots, a one-call game runner, stacked layouts."""
+"""Shared test helpers: scripted and recording bots, a one-call game runner, stacked layouts,
+and the command line through a CliRunner."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+from typer.testing import Result as CliResult
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.cards import Card, parse_card, standard_deck
@@ -132,3 +135,19 @@ def run_records(run: Path) -> dict[int, dict[str, Any]]:
         assert record["task"] not in out, f"task {record['task']} was recorded twice"
         out[record["task"]] = record
     return out
+
+
+@pytest.fixture(scope="module")
+def runner() -> CliRunner:
+    """A CliRunner keeping stderr apart from stdout."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:  # recent Click/Typer: stderr is always separate
+        return CliRunner()
+
+
+def run(runner: CliRunner, *args: str) -> CliResult:
+    """Invoke the `arena` app with these arguments."""
+    from arena.cli import app
+
+    return runner.invoke(app, list(args))

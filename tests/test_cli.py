@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run
 from typer.testing import CliRunner, Result
 
 from arena.cli import app
@@ -15,20 +16,6 @@ from arena.games.concentration import PRESETS
 
 RECORD_KEYS = ["game", "variant", "seed", "seats", "scores", "ranks", "order", "turns", "faults",
                "final"]
-
-
-@pytest.fixture(scope="module")
-def runner() -> CliRunner:
-    """A CliRunner keeping stderr apart from stdout."""
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:  # recent Click/Typer: stderr is always separate
-        return CliRunner()
-
-
-def run(runner: CliRunner, *args: str) -> Result:
-    """Invoke the app with these arguments."""
-    return runner.invoke(app, list(args))
 
 
 def ok(runner: CliRunner, *args: str) -> Result:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner, Result
+from conftest import run
+from typer.testing import CliRunner
 
 from arena.cards import parse_card
-from arena.cli import app
 from arena.games.cribbage_square.layout_text import (
     LayoutError,
     parse_layout,
@@ -20,20 +20,6 @@ from arena.games.cribbage_square.scoring import score_layout
 from arena.games.cribbage_square.solve import solve
 
 QUINE = "QH QD QS QC / 5H 5D JS 5C / 6H 4D 6S 4C / 4H 6D 4S 6C"
-
-
-@pytest.fixture(scope="module")
-def runner() -> CliRunner:
-    """A CliRunner keeping stderr apart from stdout."""
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:  # recent Click/Typer: stderr is always separate
-        return CliRunner()
-
-
-def run(runner: CliRunner, *args: str) -> Result:
-    """Invoke the app with these arguments."""
-    return runner.invoke(app, list(args))
 
 
 def test_score_prints_every_line_and_the_total(runner: CliRunner) -> None:
