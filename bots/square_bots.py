@@ -228,6 +228,16 @@ class SquareGreedyBot(Bot):
         return max(obs.legal, key=lambda p: gains[p])  # type: ignore[index]
 
 
+def check_budget(samples: int, width: int) -> tuple[int, int]:
+    """A look-ahead's budget, checked: `samples` next cards (0 or more) for its best `width`
+    places (1 or more)."""
+    if samples < 0:
+        raise ValueError(f"samples must be 0 or more, not {samples}")
+    if width < 1:
+        raise ValueError(f"width must be 1 or more, not {width}")
+    return samples, width
+
+
 class SquareSearchBot(Bot):
     """Expectimax one card deep by sampling: the gain now plus the average best gain of the
     next card, over `samples` draws from the unseen cards, for its best `width` places."""
@@ -235,12 +245,7 @@ class SquareSearchBot(Bot):
     games: ClassVar[tuple[str, ...]] = ("cribbage-square",)
 
     def __init__(self, samples: int = 32, width: int = 8) -> None:
-        if samples < 0:
-            raise ValueError(f"samples must be 0 or more, not {samples}")
-        if width < 1:
-            raise ValueError(f"width must be 1 or more, not {width}")
-        self.samples = samples
-        self.width = width
+        self.samples, self.width = check_budget(samples, width)
 
     def act(self, obs: Observation[Any]) -> Action:
         """The place of highest gain now plus expected best gain of the next card."""

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, Observation
 from arena.cards import Card
 from arena.games.cribbage_square import SquareView
-from bots.square_bots import Layout, LineValues, unseen_cards
+from bots.square_bots import Layout, LineValues, check_budget, unseen_cards
 from bots.square_values import STAGES, LearnedValues, Residuals, learned
 
 
@@ -28,12 +28,7 @@ class SquareExpertBot(Bot):
     games: ClassVar[tuple[str, ...]] = ("cribbage-square",)
 
     def __init__(self, samples: int = 16, width: int = 6, spread: bool = True) -> None:
-        if samples < 0:
-            raise ValueError(f"samples must be 0 or more, not {samples}")
-        if width < 1:
-            raise ValueError(f"width must be 1 or more, not {width}")
-        self.samples = samples
-        self.width = width
+        self.samples, self.width = check_budget(samples, width)
         self.spread = spread
         self.table: Residuals = learned()
 
