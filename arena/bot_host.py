@@ -188,7 +188,7 @@ class _Host:
             while True:
                 for key, _ in self.selector.select():
                     if key.data == "output":
-                        _drain(key.fd, self.selector, self.outputs, self.log, self.cap)
+                        self.drain(key.fd)
                     elif key.data == "forker":
                         if not self.answered(self.requests.recv(65536)):
                             return 0
@@ -252,6 +252,22 @@ class _Host:
             self.log.write(f"[game process {pid} {how}]\n".encode())
             self.log.flush()
 
+    def drain(self, fd: int) -> None:
+        """Copy a game's output to the bot's log, up to the cap per game."""
+        data = os.read(fd, 65536)
+        if not data:
+            self.selector.unregister(fd)
+            os.close(fd)
+            del self.outputs[fd]
+            return
+        room = self.cap - self.outputs[fd]
+        if self.log is not None and room > 0:
+            self.log.write(data[:room])
+            if len(data) > room:
+                self.log.write(b"\n[output truncated at %d bytes]\n" % self.cap)
+            self.log.flush()
+        self.outputs[fd] += len(data)
+
     def close(self) -> None:
         """End every game process, then the forker; log what they printed and how they ended."""
         self.closing = True
@@ -266,7 +282,7 @@ class _Host:
         while (self.outputs or forker_open) and time.monotonic() < deadline:
             for key, _ in self.selector.select(timeout=0.1):
                 if key.data == "output":
-                    _drain(key.fd, self.selector, self.outputs, self.log, self.cap)
+                    self.drain(key.fd)
                 else:
                     try:
                         data = self.requests.recv(65536)
@@ -404,24 +420,6 @@ def _remove(directory: str) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def _drain(fd: int, selector: selectors.BaseSelector, outputs: dict[int, int],
-           log: Any, cap: int) -> None:
-    """Copy a game's output to the bot's log, up to `cap` bytes per game."""
-    data = os.read(fd, 65536)
-    if not data:
-        selector.unregister(fd)
-        os.close(fd)
-        del outputs[fd]
-        return
-    room = cap - outputs[fd]
-    if log is not None and room > 0:
-        log.write(data[:room])
-        if len(data) > room:
-            log.write(b"\n[output truncated at %d bytes]\n" % cap)
-        log.flush()
-    outputs[fd] += len(data)
-
-
 def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: str,
                    settings: dict[str, Any], rehearsal: bytes) -> None:
     """Lock this process down, load the bot, warm up, then answer the arena for one game."""
@@ -482,16 +480,10 @@ def _guard(workdir: str) -> None:
         except (TypeError, ValueError):
             return None
 
-    def inside(path: Any) -> bool:
-        if isinstance(path, int):
-            return True  # an already open descriptor
-        where = real(path)
+    def inside(where: str | None) -> bool:
         return where is not None and (where.startswith(home) or where == os.devnull)
 
-    def next_door(path: Any) -> bool:
-        if isinstance(path, int):
-            return False
-        where = real(path)
+    def next_door(where: str | None) -> bool:
         return where is None or ((where + os.sep).startswith(others)
                                  and not (where + os.sep).startswith(home))
 
@@ -502,18 +494,23 @@ def _guard(workdir: str) -> None:
             return
         if event == "open":
             path, mode, flags = args
+            if isinstance(path, int):
+                return  # an already open descriptor
+            where = real(path)
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & _WRITE_FLAGS)
-            if writing and not inside(path):
+            if writing and not inside(where):
                 raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
-            if next_door(path):
+            if next_door(where):
                 raise PermissionError(f"sandbox: reading {path!r} is not allowed")
         elif event in _LISTING:
-            if args and args[0] is not None and next_door(args[0]):
-                raise PermissionError(f"sandbox: listing {args[0]!r} is not allowed")
+            path = args[0] if args else None
+            if path is not None and not isinstance(path, int) and next_door(real(path)):
+                raise PermissionError(f"sandbox: listing {path!r} is not allowed")
         elif event in _FORBIDDEN:
             raise PermissionError(f"sandbox: {event} is not allowed")
-        elif event in _PATH_EVENTS and not all(inside(a) for a in args[:2] if a is not None):
+        elif event in _PATH_EVENTS and not all(isinstance(a, int) or inside(real(a))
+                                               for a in args[:2] if a is not None):
             raise PermissionError(f"sandbox: {event} outside the bot's directory is not allowed")
 
     sys.addaudithook(hook)
