@@ -37,6 +37,7 @@ import struct
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
@@ -435,7 +436,7 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     os.chdir(workdir)
     _limit_resources(settings)
-    _guard(workdir)
+    _guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
     problem: BaseException | None = None
@@ -468,11 +469,14 @@ def _address_space() -> int:
         os.close(statm)
 
 
-def _guard(workdir: str) -> None:
+def _guard(workdir: str, private: Sequence[str] = ()) -> None:
     """Refuse, from now on, what a bot has no business doing (see the module docstring)."""
     home = workdir + os.sep  # already a real path (see `_Host.ask`)
     # where other games of this bot have their directories (one may outlive its game a little)
     others = os.path.dirname(workdir) + os.sep
+    # folders the arena keeps to itself (the run directory: records, logs, the bot key)
+    kept = tuple(os.path.join(folder, "") for folder in private)
+    own = str(os.getpid())
 
     def real(path: Any) -> str | None:
         try:
@@ -484,8 +488,19 @@ def _guard(workdir: str) -> None:
         return where is not None and (where.startswith(home) or where == os.devnull)
 
     def next_door(where: str | None) -> bool:
-        return where is None or ((where + os.sep).startswith(others)
-                                 and not (where + os.sep).startswith(home))
+        """Whether `where` may not be read or listed: another game's directory, a folder the
+        arena keeps, or another process's files in /proc (its memory, its environment)."""
+        if where is None:
+            return True
+        folder = where + os.sep
+        if folder.startswith(others) and not folder.startswith(home):
+            return True
+        if folder.startswith(kept):
+            return True
+        if where.startswith("/proc/"):
+            process = where[6:].split("/", 1)[0]
+            return process.isdigit() and process != own
+        return False
 
     watched = _FORBIDDEN | _PATH_EVENTS | _LISTING | {"open"}
 

@@ -39,19 +39,28 @@ def deal_rng(seed: int) -> random.Random:
     return random.Random(f"deal:{seed}")
 
 
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """The bot's own rng for a deal seed and seat."""
-    return random.Random(f"bot:{seed}:{seat}")
+def bot_rng(seed: int, seat: int, key: str = "") -> random.Random:
+    """The bot's own rng for a deal seed and seat, and the run's secret key, if it has one.
+
+    Deal seeds are small, often published numbers: without a key, a bot could find its deal's
+    seed by trying seeds until one gives its own rng, then deal the cards again with the arena's
+    own code. A tournament with sandboxed bots therefore mixes a key of its own into their rngs
+    (see `RunDirectory.bot_key`), which no sandboxed bot can read; the others play unkeyed, so
+    their games stay the same from one run to the next.
+    """
+    return random.Random(f"bot:{key}:{seed}:{seat}" if key else f"bot:{seed}:{seat}")
 
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-              watcher: Watcher | None = None) -> GameRecord:
-    """Play one game to its end and return its record; bots are fresh instances, one per seat.
+              watcher: Watcher | None = None, bot_keys: Sequence[str] = ()) -> GameRecord:
+    """Play one game to its end and return its record; bots are fresh instances, one per seat,
+    each given its rng for the seed, its seat and its entry of `bot_keys` if any (see
+    `bot_rng`).
 
     Every bot's `close()` is called at the end, however the game ended.
     """
     try:
-        return _play(variant, bots, names, seed, watcher)
+        return _play(variant, bots, names, seed, watcher, bot_keys)
     finally:
         for bot in bots:
             with contextlib.suppress(Exception):
@@ -59,7 +68,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
 
 
 def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-          watcher: Watcher | None) -> GameRecord:
+          watcher: Watcher | None, bot_keys: Sequence[str]) -> GameRecord:
     players = len(bots)
     variant.check_players(players)
     started = time.perf_counter()
@@ -73,7 +82,7 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         autopilots[seat] = random.Random(f"autopilot:{seed}:{seat}")
 
     for seat, bot in enumerate(bots):
-        rng = bot_rng(seed, seat)
+        rng = bot_rng(seed, seat, bot_keys[seat] if seat < len(bot_keys) else "")
         info = GameInfo(variant.game.name, variant.label, params, seat, players, rng)
         try:
             bot.start(info)

@@ -86,18 +86,22 @@ class Replayer:
     """
 
     def __init__(self, bots: Mapping[str, Entrant], games: Sequence[GameEntry] = (),
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, run_dir: Path | None = None) -> None:
         self.entrants = dict(bots)
         self.games = tuple(games)
         self.limits = limits or Limits()
-        self.player = TaskPlayer(self.entrants, Sandboxing(self.limits))
+        # the games of a run are played again with its bot key, kept from sandboxed bots as then
+        key = RunDirectory(run_dir).bot_key() if run_dir is not None else ""
+        private = (run_dir,) if run_dir is not None else ()
+        self.player = TaskPlayer(self.entrants, Sandboxing(self.limits, None, private, key))
         self._checked: set[tuple[str, str]] = set()
 
     @classmethod
-    def of_config(cls, config: TournamentConfig) -> Replayer:
-        """A replayer with a run config's bots, isolation, variants and limits."""
+    def of_config(cls, config: TournamentConfig, run_dir: Path | None = None) -> Replayer:
+        """A replayer with a run config's bots, isolation, variants and limits (and the bot key
+        of its run directory, if given)."""
         bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
-        return cls(bots, config.games, config.limits.sandbox())
+        return cls(bots, config.games, config.limits.sandbox(), run_dir)
 
     def __enter__(self) -> Replayer:
         return self
@@ -151,7 +155,8 @@ class Replayer:
         for name in dict.fromkeys(task.seats):
             self._check(name, task.game)
         bots = [self.player.bot(name, task.game).make() for name in task.seats]
-        replayed = play_game(self.player.variant(task), bots, task.seats, task.seed, watcher)
+        replayed = play_game(self.player.variant(task), bots, task.seats, task.seed, watcher,
+                             self.player.bot_keys(task.seats))
         again = json.loads(replayed.to_line())
         recorded = dict(record)
         return ReplayResult(record.get("task") if isinstance(record.get("task"), int) else None,
@@ -231,7 +236,7 @@ def replay(run_dir: Path, task: int, watcher: Watcher | None = None) -> ReplayRe
     """Replay the game of task `task` of a run directory and compare it with its record."""
     config = run_config(run_dir)
     record = find_record(RunDirectory(run_dir).records(), task, run_dir / GAMES)
-    with Replayer.of_config(config) as replayer:
+    with Replayer.of_config(config, run_dir) as replayer:
         return replayer.replay(record, watcher)
 
 
@@ -239,7 +244,7 @@ def replay_all(run_dir: Path) -> list[ReplayResult]:
     """Replay every record of a run directory, in task order; the ones that do not reproduce."""
     config = run_config(run_dir)
     records = sorted(RunDirectory(run_dir).records(), key=lambda r: int(r["task"]))
-    with Replayer.of_config(config) as replayer:
+    with Replayer.of_config(config, run_dir) as replayer:
         results = (replayer.replay(record) for record in records)
         return [result for result in results if not result.reproduced]
 
@@ -270,8 +275,9 @@ def replay_path(path: Path, task: int | None = None, bots: Sequence[str] = (),
 @contextmanager
 def _replayer_for(record: Mapping[str, Any], bots: Sequence[str], config: Path | None,
                   path: Path) -> Iterator[Replayer]:
-    """The replayer for a record given on its own."""
+    """The replayer for a record given on its own (with the bot key of the run it is from)."""
     beside = path.parent / CONFIG if path.is_file() else None
+    run_dir = path if path.is_dir() else path.parent if beside and beside.is_file() else None
     loaded = None
     if config is not None:
         loaded = load_config(config, check_bots=False)
@@ -288,12 +294,12 @@ def _replayer_for(record: Mapping[str, Any], bots: Sequence[str], config: Path |
                 raise ReplayError(f"{_where(record)}: {name!r} sits in two seats, so it needs "
                                   f"the same spec in both (got {given[name]!r} and {spec!r})")
         replayer = Replayer(entrants(given), loaded.games if loaded else (),
-                            loaded.limits.sandbox() if loaded else None)
+                            loaded.limits.sandbox() if loaded else None, run_dir)
     elif loaded is not None:
-        replayer = Replayer.of_config(loaded)
+        replayer = Replayer.of_config(loaded, run_dir)
     else:
         seats = [str(s) for s in _need(record, "seats")]
-        replayer = Replayer(entrants({name: name for name in seats}))
+        replayer = Replayer(entrants({name: name for name in seats}), run_dir=run_dir)
     with replayer:
         yield replayer
 

@@ -12,7 +12,7 @@ import multiprocessing.util
 import re
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -79,10 +79,14 @@ class Entrant:
 
 @dataclass(frozen=True, slots=True)
 class Sandboxing:
-    """How sandboxed bots run: their limits, and the folder of their output logs."""
+    """How sandboxed bots run: their limits, the folder of their output logs, the folders they
+    may not look into (the run directory), and the run's secret key for their rngs (see
+    `arena.match.bot_rng`)."""
 
     limits: Limits = field(default_factory=Limits)
     logs: Path | None = None
+    private: tuple[Path, ...] = ()
+    bot_key: str = ""
 
 
 class TaskPlayer:
@@ -106,7 +110,8 @@ class TaskPlayer:
                 logs = self.sandboxing.logs
                 log = None if logs is None else logs / f"{_file_name(name)}.log"
                 host = BotHost(entrant.spec, game, self.sandboxing.limits, log,
-                               trusted=is_bundled(entrant.spec))
+                               trusted=is_bundled(entrant.spec),
+                               private=self.sandboxing.private)
                 found = SandboxedSpec(name, host)
             else:
                 found = resolve_bot(entrant.spec, game)
@@ -118,6 +123,11 @@ class TaskPlayer:
         for bot in self._bots.values():
             if isinstance(bot, SandboxedSpec):
                 bot.close()
+
+    def bot_keys(self, seats: Sequence[str]) -> list[str]:
+        """The key of each seat's rng: the run's for a sandboxed bot, none for the others."""
+        key = self.sandboxing.bot_key
+        return [key if self.entrants[name].sandboxed else "" for name in seats]
 
     def variant(self, task: GameTask) -> Variant:
         """The resolved variant of a task."""
@@ -131,7 +141,8 @@ class TaskPlayer:
     def play(self, task: GameTask) -> Played:
         """Play one task: its record as one JSON line (no newline), and its number of faults."""
         bots = [self.bot(name, task.game).make() for name in task.seats]
-        record = play_game(self.variant(task), bots, task.seats, task.seed)
+        record = play_game(self.variant(task), bots, task.seats, task.seed,
+                           bot_keys=self.bot_keys(task.seats))
         body = record.to_json(timings=True)
         line = {"task": task.task, "game": body.pop("game"), "variant": body.pop("variant"),
                 "table": list(task.table), "seed": body.pop("seed"), "seats": body.pop("seats"),

@@ -20,6 +20,7 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -58,9 +59,10 @@ class BotHost:
     """One bot's host process: imports the bot once, forks a fresh process for every game."""
 
     def __init__(self, spec: str, game: str, limits: Limits, log: Path | None = None,
-                 trusted: bool = False) -> None:
+                 trusted: bool = False, private: Sequence[Path] = ()) -> None:
         self.spec, self.game, self.limits, self.log = anchored(spec), game, limits, log
         self.trusted = trusted
+        self.private = tuple(os.path.realpath(folder) for folder in private)
         self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._cpus: set[int] | None = None  # where the host runs, if the arena said
@@ -72,7 +74,7 @@ class BotHost:
         settings = {"spec": by_target(self.spec), "game": self.game,
                     "memory_mb": self.limits.memory_mb,
                     "output_bytes": self.limits.output_bytes, "trusted": self.trusted,
-                    "log": str(self.log) if self.log else None}
+                    "log": str(self.log) if self.log else None, "private": self.private}
         if self.log is not None:
             self.log.parent.mkdir(parents=True, exist_ok=True)
         self._process = subprocess.Popen(

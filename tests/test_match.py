@@ -355,6 +355,20 @@ def test_bot_rng_is_independent_of_the_deal() -> None:
     assert deal_rng(3).random() != bot_rng(3, 0).random()
 
 
+def test_a_key_changes_the_bot_rng_of_its_seat_only(variant: Callable[..., Variant]) -> None:
+    assert bot_rng(3, 0, "k").random() == bot_rng(3, 0, "k").random()
+    assert bot_rng(3, 0, "k").random() not in (bot_rng(3, 0).random(), bot_rng(3, 0, "j").random())
+    states: list[object] = []
+
+    class RngProbe(RandomBot):
+        def start(self, info: GameInfo) -> None:
+            super().start(info)
+            states.append(info.rng.getstate())
+
+    play_game(variant("standard"), [RngProbe(), RngProbe()], ["a", "b"], 7, bot_keys=["k"])
+    assert states == [bot_rng(7, 0, "k").getstate(), bot_rng(7, 1).getstate()]
+
+
 def test_a_bot_cannot_change_what_other_bots_are_told(play: Play) -> None:
     class Meddler(RandomBot):
         def start(self, info: GameInfo) -> None:

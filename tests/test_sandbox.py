@@ -9,6 +9,7 @@ import pickle
 import random
 import re
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,8 @@ from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import FaultKind
+from arena.replay import replay_all
+from arena.results import BOT_KEY
 from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.sandbox_wire import Outbox
 from arena.tournament import run_tournament
@@ -416,3 +419,57 @@ def _processes_running(text: str) -> bool:
         if text in command and state != "Z":
             return True
     return False
+
+
+SPY_CONFIG = """
+name = "spies"
+[deals]
+count = 2
+base = 3
+[limits]
+move_seconds = 0.5
+overage_seconds = 0.5
+memory_mb = 256
+[[bots]]
+spec = "greedy"
+[[bots]]
+spec = "{hostile}:SeedFinder"
+name = "seedfinder"
+[[bots]]
+spec = "{hostile}:Snoop:target={target}"
+name = "snoop"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard"]
+"""
+
+
+def test_without_a_key_a_bots_rng_gives_its_deal_away(tmp_path: Path) -> None:
+    log = tmp_path / "seedfinder.log"
+    record = play_against_greedy("SeedFinder", log, seed=3)  # no run, so no key: the hole
+    assert "seedfinder found seed 3" in log.read_text()
+    scores = record["scores"]
+    assert isinstance(scores, list) and scores[0] > 2 * scores[1]  # it took pair after pair
+
+
+def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
+        tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    path = tmp_path / "spies.toml"
+    path.write_text(SPY_CONFIG.format(hostile=HOSTILE, target=run / "config.toml"))
+    assert run_tournament(load_config(path), run).complete
+    key = run / BOT_KEY
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text().strip()) == 32
+    # the sandboxed bots' rngs are seeded with the run's key: no seed gives them away
+    found = (run / "bots" / "seedfinder.log").read_text()
+    assert found.count("seedfinder found no seed") == 8 and "found seed" not in found
+    # the run directory and other processes' files in /proc cannot be read or listed
+    snooped = (run / "bots" / "snoop.log").read_text()
+    assert snooped.count("snoop could not") == 8 * 5 and "snoop could read" not in snooped
+    assert "snoop could list" not in snooped and "read its own status (True)" in snooped
+    # the key stays with the run: resuming keeps it, and every game replays as recorded
+    before = key.read_text()
+    assert run_tournament(load_config(path), run).played == 0
+    assert key.read_text() == before
+    assert replay_all(run) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import glob
 import os
+import random
 import subprocess
 import sys
 import time
@@ -188,4 +189,73 @@ class Teller(Hostile):
 
     def act(self, obs: Observation[Any]) -> Any:
         print(f"teller {os.getpid()} {sorted(os.sched_getaffinity(0))}", flush=True)
+        return obs.legal[0]
+
+
+class SeedFinder(Hostile):
+    """Works out its deal's seed from its own rng (trying seeds until one gives the same first
+    number), deals the cards again with the arena's own code, and then takes a pair on every
+    turn: a perfect game, if its rng gives the seed away."""
+
+    def __init__(self, tries: int = 2000) -> None:
+        self.tries = tries
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        copy = random.Random()
+        copy.setstate(info.rng.getstate())
+        first = copy.random()
+        self.keys: list[int] | None = None
+        for seed in range(self.tries):
+            if random.Random(f"bot:{seed}:{info.seat}").random() == first:
+                from arena.engine import find_game
+                from arena.match import deal_rng
+
+                game = find_game(info.game)
+                state = game.new_state(game.variant(info.variant).params, info.players,
+                                       deal_rng(seed))
+                self.keys, self.rule = state.keys, state.rule
+                print(f"seedfinder found seed {seed}", flush=True)
+                return
+        print("seedfinder found no seed", flush=True)
+
+    def act(self, obs: Observation[Any]) -> Any:
+        if self.keys is None:
+            return obs.legal[0]
+        from arena.games.concentration.matching import mate_key
+
+        keys, up = self.keys, obs.view.face_up
+        for p in obs.legal:
+            wanted = mate_key(keys[p], self.rule)
+            if up and keys[up[0]] == wanted:
+                return p  # the mate of the card turned up
+            if not up and any(q != p and keys[q] == wanted for q in obs.legal):
+                return p  # a card whose mate is still down
+        return obs.legal[0]
+
+
+class Snoop(Hostile):
+    """Tries to read what the arena keeps to itself: a file it was told about (in the run
+    directory, in the tests), that directory's listing, and its parent process's files in /proc
+    (the way to the arena's memory and environment)."""
+
+    def __init__(self, target: str = "") -> None:
+        self.target = target
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        parent = f"/proc/{os.getppid()}"
+        for what, path in [("read", self.target), ("list", os.path.dirname(self.target)),
+                           ("read", f"{parent}/status"), ("read", f"{parent}/environ"),
+                           ("list", f"{parent}/fd")]:
+            try:
+                if what == "read":
+                    with open(path, "rb") as f:
+                        f.read()
+                else:
+                    os.listdir(path)
+                print(f"snoop could {what} {path}", flush=True)
+            except OSError:
+                print(f"snoop could not {what} {path}", flush=True)
+        with open("/proc/self/status") as f:  # its own process: allowed
+            print(f"snoop read its own status ({len(f.read()) > 0})", flush=True)
         return obs.legal[0]
