@@ -10,7 +10,8 @@ Both kinds of bot are measured unless one is chosen: trusted (imported once by i
 bundled bot) and untrusted (imported in every game process). Rounds alternate in-process and
 sandboxed play, so that both see the same load; the ratio of each round is printed, then the
 best, and (on Linux) the CPU time and page faults per game of each kind of process in the last
-sandboxed round: the arena, the bots' hosts, their forkers, and the game processes (both bots').
+sandboxed round: the arena, the bots' hosts, their forkers, and the game processes (both bots'),
+and each CPU's busy and idle time per game (the CPU with no idle time sets the pace).
 --no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`).
 """
 
@@ -93,6 +94,32 @@ def _stat(pid: int, tick: int) -> tuple[float, int, float, int]:
     return (utime + stime) / tick, minflt, (cutime + cstime) / tick, cminflt
 
 
+def cpu_times() -> dict[str, tuple[float, float]] | None:
+    """Busy and idle seconds so far of each CPU of the machine; None where /proc does not tell."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        lines = Path("/proc/stat").read_text().splitlines()
+    except OSError:
+        return None
+    times = {}
+    for line in lines:
+        name, *values = line.split()
+        if name.startswith("cpu") and name[3:].isdigit():
+            user, nice, system, idle, iowait, irq, softirq = (int(v) for v in values[:7])
+            times[name] = ((user + nice + system + irq + softirq) / tick, (idle + iowait) / tick)
+    return times
+
+
+def per_cpu(before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]],
+            games: int) -> str:
+    """Each CPU's busy and idle time per game over the last round: the one with no idle time
+    sets the pace (with pinning, one CPU plays the games and the others prepare them)."""
+    return ", ".join(
+        f"{cpu} busy {(after[cpu][0] - busy) / games * 1e3:.2f} ms, "
+        f"idle {(after[cpu][1] - idle) / games * 1e3:.2f} ms"
+        for cpu, (busy, idle) in before.items() if cpu in after)
+
+
 def breakdown(before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]],
               games: int) -> str:
     """What each kind of process used per game over the last round (pages: page faults)."""
@@ -119,13 +146,15 @@ def measure(variant: Variant, trusted: bool, games: int, rounds: int,
         rate(variant, sandboxed, 10)  # start the hosts
         for _ in range(rounds):
             ins.append(rate(variant, in_process, games * 5))
-            before = cpu_use(hosts)
+            before, cpus_before = cpu_use(hosts), cpu_times()
             outs.append(rate(variant, sandboxed, games))
-            after = cpu_use(hosts)
+            after, cpus_after = cpu_use(hosts), cpu_times()
             print(f"  round      : {ins[-1]:6.0f} in-process, {outs[-1]:5.0f} sandboxed games/s, "
                   f"ratio {outs[-1] / ins[-1]:5.1%}")
         if before and after:
             print("  CPU a game : " + breakdown(before, after, games))
+        if cpus_before and cpus_after:
+            print("  CPUs a game: " + per_cpu(cpus_before, cpus_after, games))
     finally:
         for host in hosts:
             host.close()
