@@ -474,7 +474,7 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
     home = workdir + os.sep  # already a real path (see `_Host.ask`)
     # where other games of this bot have their directories (one may outlive its game a little)
     others = os.path.dirname(workdir) + os.sep
-    # folders the arena keeps to itself (the run directory: records, logs, the bot key)
+    # folders the arena keeps to itself (the run directory: records, logs, the run's key)
     kept = tuple(os.path.join(folder, "") for folder in private)
     own = str(os.getpid())
 

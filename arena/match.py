@@ -34,33 +34,33 @@ class Watcher(Protocol):
 _observation = maker(Observation)
 
 
-def deal_rng(seed: int) -> random.Random:
-    """The rng of the deal (shuffle and every other chance in the rules) for a deal seed."""
-    return random.Random(f"deal:{seed}")
+def deal_rng(seed: int, key: str = "") -> random.Random:
+    """The rng of the deal (shuffle and every other chance in the rules) for a deal seed, and
+    the run's secret key, if it has one.
+
+    A tournament's deal seeds are few and often public (counted from a base, or a published list),
+    and the dealing code is public: without a key, a bot could work out which seed it is playing
+    (trying seeds until one gives its own rng, or the cards it has seen) and deal the cards again.
+    A tournament with sandboxed bots therefore mixes a key of its own, which no sandboxed bot can
+    read, into every deal and every bot's rng (see `RunDirectory.key`).
+    """
+    return random.Random(f"deal:{key}:{seed}" if key else f"deal:{seed}")
 
 
 def bot_rng(seed: int, seat: int, key: str = "") -> random.Random:
-    """The bot's own rng for a deal seed and seat, and the run's secret key, if it has one.
-
-    Deal seeds are small, often published numbers: without a key, a bot could find its deal's
-    seed by trying seeds until one gives its own rng, then deal the cards again with the arena's
-    own code. A tournament with sandboxed bots therefore mixes a key of its own into their rngs
-    (see `RunDirectory.bot_key`), which no sandboxed bot can read; the others play unkeyed, so
-    their games stay the same from one run to the next.
-    """
+    """The bot's own rng for a deal seed and seat (and the run's key, see `deal_rng`)."""
     return random.Random(f"bot:{key}:{seed}:{seat}" if key else f"bot:{seed}:{seat}")
 
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-              watcher: Watcher | None = None, bot_keys: Sequence[str] = ()) -> GameRecord:
-    """Play one game to its end and return its record; bots are fresh instances, one per seat,
-    each given its rng for the seed, its seat and its entry of `bot_keys` if any (see
-    `bot_rng`).
+              watcher: Watcher | None = None, key: str = "") -> GameRecord:
+    """Play one game to its end and return its record; bots are fresh instances, one per seat.
+    The deal and the bots' rngs come from the seed (and `key`, see `deal_rng`).
 
     Every bot's `close()` is called at the end, however the game ended.
     """
     try:
-        return _play(variant, bots, names, seed, watcher, bot_keys)
+        return _play(variant, bots, names, seed, watcher, key)
     finally:
         for bot in bots:
             with contextlib.suppress(Exception):
@@ -68,11 +68,11 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
 
 
 def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-          watcher: Watcher | None, bot_keys: Sequence[str]) -> GameRecord:
+          watcher: Watcher | None, key: str) -> GameRecord:
     players = len(bots)
     variant.check_players(players)
     started = time.perf_counter()
-    state = variant.game.new_state(variant.params, players, deal_rng(seed))
+    state = variant.game.new_state(variant.params, players, deal_rng(seed, key))
     params = variant.params_view
     faults: list[Fault] = []
     autopilots: dict[int, random.Random] = {}
@@ -82,7 +82,7 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         autopilots[seat] = random.Random(f"autopilot:{seed}:{seat}")
 
     for seat, bot in enumerate(bots):
-        rng = bot_rng(seed, seat, bot_keys[seat] if seat < len(bot_keys) else "")
+        rng = bot_rng(seed, seat, key)
         info = GameInfo(variant.game.name, variant.label, params, seat, players, rng)
         try:
             bot.start(info)

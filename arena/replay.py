@@ -24,7 +24,7 @@ from arena.engine import find_game
 from arena.errors import ArenaError
 from arena.loader import is_bundled
 from arena.match import Watcher, play_game
-from arena.results import CONFIG, GAMES, RunDirectory, RunDirectoryError
+from arena.results import CONFIG, DIGEST, GAMES, RunDirectory, RunDirectoryError
 from arena.runner import Entrant, Sandboxing, TaskPlayer
 from arena.sandbox import Isolation, Limits, probe
 from arena.schedule import GameTask, clone_seats
@@ -90,16 +90,16 @@ class Replayer:
         self.entrants = dict(bots)
         self.games = tuple(games)
         self.limits = limits or Limits()
-        # the games of a run are played again with its bot key, kept from sandboxed bots as then
-        key = RunDirectory(run_dir).bot_key() if run_dir is not None else ""
+        # the games of a run are played again with its key (see `deal_rng`), if it has one
+        key = RunDirectory(run_dir).key() if run_dir is not None else ""
         private = (run_dir,) if run_dir is not None else ()
         self.player = TaskPlayer(self.entrants, Sandboxing(self.limits, None, private, key))
         self._checked: set[tuple[str, str]] = set()
 
     @classmethod
     def of_config(cls, config: TournamentConfig, run_dir: Path | None = None) -> Replayer:
-        """A replayer with a run config's bots, isolation, variants and limits (and the bot key
-        of its run directory, if given)."""
+        """A replayer with a run config's bots, isolation, variants and limits (and the key of
+        its run directory, if given)."""
         bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
         return cls(bots, config.games, config.limits.sandbox(), run_dir)
 
@@ -156,7 +156,7 @@ class Replayer:
             self._check(name, task.game)
         bots = [self.player.bot(name, task.game).make() for name in task.seats]
         replayed = play_game(self.player.variant(task), bots, task.seats, task.seed, watcher,
-                             self.player.bot_keys(task.seats))
+                             self.player.sandboxing.key)
         again = json.loads(replayed.to_line())
         recorded = dict(record)
         return ReplayResult(record.get("task") if isinstance(record.get("task"), int) else None,
@@ -275,9 +275,13 @@ def replay_path(path: Path, task: int | None = None, bots: Sequence[str] = (),
 @contextmanager
 def _replayer_for(record: Mapping[str, Any], bots: Sequence[str], config: Path | None,
                   path: Path) -> Iterator[Replayer]:
-    """The replayer for a record given on its own (with the bot key of the run it is from)."""
+    """The replayer for a record given on its own (with the key of the run it is from)."""
     beside = path.parent / CONFIG if path.is_file() else None
-    run_dir = path if path.is_dir() else path.parent if beside and beside.is_file() else None
+    # the run the record is from, whose key its games were dealt with: where it lies, or the
+    # run directory of the config given
+    run_dir = (path if path.is_dir() else path.parent if beside and beside.is_file() else
+               config.parent if config is not None and (config.parent / DIGEST).is_file() else
+               None)
     loaded = None
     if config is not None:
         loaded = load_config(config, check_bots=False)

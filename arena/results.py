@@ -5,8 +5,8 @@
     results/<run>/games.jsonl     one JSON record per finished game, appended and flushed
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
-    results/<run>/bot-key         the run's secret bot key, if it has sandboxed bots (see
-                                  `arena.match.bot_rng`); kept from the sandboxed bots
+    results/<run>/key             the run's secret key, if it has sandboxed bots (see
+                                  `arena.match.deal_rng`); kept from the sandboxed bots
     results/<run>/ratings.*       ratings and crosstable, written at the end (`arena ratings`)
 """
 
@@ -26,7 +26,7 @@ DIGEST = "config.sha256"
 GAMES = "games.jsonl"
 LOG = "log.txt"
 BOT_LOGS = "bots"
-BOT_KEY = "bot-key"
+KEY = "key"
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
@@ -75,7 +75,7 @@ class RunDirectory:
 
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
-        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, BOT_KEY, *RESULT_FILES):
+        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, *RESULT_FILES):
             self.file(name).unlink(missing_ok=True)
         for pattern in (*REPORT_IMAGES, f"{BOT_LOGS}/*.log"):
             for path in self.path.glob(pattern):
@@ -88,10 +88,10 @@ class RunDirectory:
         """A file of this run."""
         return self.path / name
 
-    def bot_key(self, create: bool = False) -> str:
-        """The run's secret bot key ("" if it has none); with `create`, one is made if missing
+    def key(self, create: bool = False) -> str:
+        """The run's secret key ("" if it has none); with `create`, one is made if missing
         (readable by its owner only)."""
-        path = self.file(BOT_KEY)
+        path = self.file(KEY)
         try:
             return path.read_text(encoding="ascii").strip()
         except FileNotFoundError:

@@ -12,7 +12,7 @@ import multiprocessing.util
 import re
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -80,13 +80,13 @@ class Entrant:
 @dataclass(frozen=True, slots=True)
 class Sandboxing:
     """How sandboxed bots run: their limits, the folder of their output logs, the folders they
-    may not look into (the run directory), and the run's secret key for their rngs (see
-    `arena.match.bot_rng`)."""
+    may not look into (the run directory), and the run's secret key, which every deal and bot
+    rng is seeded with too (see `arena.match.deal_rng`)."""
 
     limits: Limits = field(default_factory=Limits)
     logs: Path | None = None
     private: tuple[Path, ...] = ()
-    bot_key: str = ""
+    key: str = ""
 
 
 class TaskPlayer:
@@ -124,11 +124,6 @@ class TaskPlayer:
             if isinstance(bot, SandboxedSpec):
                 bot.close()
 
-    def bot_keys(self, seats: Sequence[str]) -> list[str]:
-        """The key of each seat's rng: the run's for a sandboxed bot, none for the others."""
-        key = self.sandboxing.bot_key
-        return [key if self.entrants[name].sandboxed else "" for name in seats]
-
     def variant(self, task: GameTask) -> Variant:
         """The resolved variant of a task."""
         key = (task.game, task.preset, task.overrides)
@@ -142,7 +137,7 @@ class TaskPlayer:
         """Play one task: its record as one JSON line (no newline), and its number of faults."""
         bots = [self.bot(name, task.game).make() for name in task.seats]
         record = play_game(self.variant(task), bots, task.seats, task.seed,
-                           bot_keys=self.bot_keys(task.seats))
+                           key=self.sandboxing.key)
         body = record.to_json(timings=True)
         line = {"task": task.task, "game": body.pop("game"), "variant": body.pop("variant"),
                 "table": list(task.table), "seed": body.pop("seed"), "seats": body.pop("seats"),

@@ -69,9 +69,10 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     total = len(schedule)
     todo = (task for task in schedule if task.task not in finished)
     bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
-    # a run with sandboxed bots seeds every bot's rng with a key of its own (see `bot_rng`),
-    # made on its first start; a run begun without one (an older version) goes on without
-    key = run.bot_key(create=not finished) if any(e.sandboxed for e in bots.values()) else ""
+    # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
+    # `deal_rng`), made on its first start; a run begun without one (by an older version)
+    # goes on without, so that its games stay alike
+    key = run.key(create=not finished) if any(e.sandboxed for e in bots.values()) else ""
     sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), (run.path,), key)
     pooled = backend is Backend.LOCAL and workers > 1
     with _logging_to(run.file(LOG), pooled):

@@ -355,18 +355,33 @@ def test_bot_rng_is_independent_of_the_deal() -> None:
     assert deal_rng(3).random() != bot_rng(3, 0).random()
 
 
-def test_a_key_changes_the_bot_rng_of_its_seat_only(variant: Callable[..., Variant]) -> None:
+def test_a_key_changes_the_deal_and_every_bot_rng(variant: Callable[..., Variant]) -> None:
     assert bot_rng(3, 0, "k").random() == bot_rng(3, 0, "k").random()
     assert bot_rng(3, 0, "k").random() not in (bot_rng(3, 0).random(), bot_rng(3, 0, "j").random())
+    assert deal_rng(3, "k").random() not in (deal_rng(3).random(), deal_rng(3, "j").random())
     states: list[object] = []
+    layouts: list[object] = []
 
-    class RngProbe(RandomBot):
+    class Probe(RandomBot):
         def start(self, info: GameInfo) -> None:
             super().start(info)
             states.append(info.rng.getstate())
 
-    play_game(variant("standard"), [RngProbe(), RngProbe()], ["a", "b"], 7, bot_keys=["k"])
-    assert states == [bot_rng(7, 0, "k").getstate(), bot_rng(7, 1).getstate()]
+    class Dealt:
+        def dealt(self, state: Any, variant: str, seed: int, names: Sequence[str]) -> None:
+            layouts.append(list(state.cards))
+
+        def happened(self, state: Any, events: Sequence[Event]) -> None:
+            pass
+
+    standard = variant("standard")
+    for key in ("k", ""):
+        play_game(standard, [Probe(), Probe()], ["a", "b"], 7, Dealt(), key=key)  # type: ignore[arg-type]
+    assert states == [bot_rng(7, 0, "k").getstate(), bot_rng(7, 1, "k").getstate(),
+                      bot_rng(7, 0).getstate(), bot_rng(7, 1).getstate()]
+    unkeyed = standard.game.new_state(standard.params, 2, deal_rng(7))
+    keyed = standard.game.new_state(standard.params, 2, deal_rng(7, "k"))
+    assert layouts == [keyed.cards, unkeyed.cards] and keyed.cards != unkeyed.cards
 
 
 def test_a_bot_cannot_change_what_other_bots_are_told(play: Play) -> None:

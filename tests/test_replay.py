@@ -151,8 +151,10 @@ def test_a_record_file_beside_its_config_and_on_its_own(run: Path, tmp_path: Pat
     alone = tmp_path / "game.json"
     alone.write_text(json.dumps(line) + "\n")
     first = str(run.parent / "first.py") + ":First"
-    assert replay_path(alone, bots=["random", first]).reproduced
+    # the run has a sandboxed bot, so its deals were keyed: the key comes with the run's config
+    assert replay_path(alone, bots=["random", first], config=run / "config.toml").reproduced
     assert replay_path(alone, config=run / "config.toml").reproduced
+    assert not replay_path(alone, bots=["random", first]).reproduced  # out of its run, no key
     with pytest.raises(ReplayError, match="cannot load the bot seated as 'first'"):
         replay_path(alone)  # no config: 'first' is taken as a spec, and names no bot
     with pytest.raises(ReplayError, match="2 seats but 1 --bot"):

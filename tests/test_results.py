@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.results import BOT_KEY, CONFIG, DIGEST, GAMES, RunDirectory, RunDirectoryError
+from arena.results import CONFIG, DIGEST, GAMES, KEY, RunDirectory, RunDirectoryError
 
 
 def write_games(run: RunDirectory, text: str) -> None:
@@ -24,15 +24,15 @@ def test_prepare_writes_the_config_and_reopens_for_the_same_one(tmp_path: Path) 
     assert again.finished() == {3}
 
 
-def test_the_bot_key_is_made_once_private_and_gone_with_a_fresh_start(tmp_path: Path) -> None:
+def test_the_key_is_made_once_private_and_gone_with_a_fresh_start(tmp_path: Path) -> None:
     run = RunDirectory.prepare(tmp_path / "run", "a", "abc")
-    assert run.bot_key() == "" and not run.file(BOT_KEY).exists()
-    key = run.bot_key(create=True)
-    assert len(key) == 32 and run.bot_key() == key == run.bot_key(create=True)
-    assert stat.S_IMODE(run.file(BOT_KEY).stat().st_mode) == 0o600
+    assert run.key() == "" and not run.file(KEY).exists()
+    key = run.key(create=True)
+    assert len(key) == 32 and run.key() == key == run.key(create=True)
+    assert stat.S_IMODE(run.file(KEY).stat().st_mode) == 0o600
     RunDirectory.prepare(tmp_path / "run", "b", "def", fresh=True)
-    assert not run.file(BOT_KEY).exists()
-    assert run.bot_key(create=True) != key
+    assert not run.file(KEY).exists()
+    assert run.key(create=True) != key
 
 
 def test_another_config_is_refused_unless_fresh(tmp_path: Path) -> None:

@@ -26,8 +26,8 @@ from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import FaultKind
-from arena.replay import replay_all
-from arena.results import BOT_KEY
+from arena.replay import Replayer, replay_all
+from arena.results import KEY
 from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.sandbox_wire import Outbox
 from arena.tournament import run_tournament
@@ -357,11 +357,12 @@ def test_a_tournament_of_hostile_bots_finishes_with_the_right_results(tmp_path: 
         for seat, name in enumerate(record["seats"]):
             if name in expected:
                 assert any(f["seat"] == seat for f in record["faults"]), (name, record)
+    # the hostile bots changed nothing in the others' games: played again on their own (with
+    # the run's key, which dealt them), each is the same game
     honest = [r for r in records if set(r["seats"]) == {"greedy", "random"}]
-    reference = tmp_path / "reference"
-    run_tournament(load_config(_honest_config(tmp_path)), reference)
-    again = [json.loads(line) for line in (reference / "games.jsonl").open()]
-    assert _games(honest) == _games(again)
+    assert len(honest) == 4
+    with Replayer.of_config(load_config(path), tmp_path / "run") as replayer:
+        assert [replayer.replay(record).differences for record in honest] == [()] * 4
 
 
 def test_a_killed_runner_leaves_no_bot_processes(tmp_path: Path) -> None:
@@ -384,25 +385,6 @@ def test_a_killed_runner_leaves_no_bot_processes(tmp_path: Path) -> None:
         time.sleep(0.1)
     assert not _processes_running(ours)  # no bot host, hence no game process (they die with it)
     assert not _processes_running(str(path))  # no worker
-
-
-def _honest_config(tmp_path: Path) -> Path:
-    text = CONFIG.format(hostile=HOSTILE)
-    text = text[:text.index('[[bots]]\nspec = "' + str(HOSTILE))]
-    honest = tmp_path / "honest.toml"
-    honest.write_text(text.replace('name = "hostile"', 'name = "honest"') + """
-[[games]]
-game = "concentration"
-players = 2
-variants = ["standard"]
-""")
-    return honest
-
-
-def _games(records: list[dict[str, object]]) -> list[tuple[object, ...]]:
-    """Records keyed by what identifies a game, without task ids and durations."""
-    return sorted((r["seed"], tuple(r["seats"]), json.dumps(r["scores"]), r["turns"])  # type: ignore[arg-type]
-                  for r in records)
 
 
 def _processes_running(text: str) -> bool:
@@ -445,10 +427,15 @@ variants = ["standard"]
 """
 
 
-def test_without_a_key_a_bots_rng_gives_its_deal_away(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("params", "said"), [("", "seedfinder found seed 3"),
+                                              ("rng=false", "seedfinder matched seed 3")])
+def test_without_a_key_a_bot_can_work_out_its_deal(tmp_path: Path, params: str,
+                                                   said: str) -> None:
     log = tmp_path / "seedfinder.log"
-    record = play_against_greedy("SeedFinder", log, seed=3)  # no run, so no key: the hole
-    assert "seedfinder found seed 3" in log.read_text()
+    # a game outside a tournament has no key: from its rng, or from the first cards it sees,
+    # the bot finds the seed among the small ones, deals the cards again and plays perfectly
+    record = play_against_greedy("SeedFinder", log, params=params, seed=3)
+    assert said in log.read_text()
     scores = record["scores"]
     assert isinstance(scores, list) and scores[0] > 2 * scores[1]  # it took pair after pair
 
@@ -459,11 +446,12 @@ def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
     path = tmp_path / "spies.toml"
     path.write_text(SPY_CONFIG.format(hostile=HOSTILE, target=run / "config.toml"))
     assert run_tournament(load_config(path), run).complete
-    key = run / BOT_KEY
+    key = run / KEY
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text().strip()) == 32
-    # the sandboxed bots' rngs are seeded with the run's key: no seed gives them away
+    # the deals and the bots' rngs are seeded with the run's key: no seed gives them away
     found = (run / "bots" / "seedfinder.log").read_text()
     assert found.count("seedfinder found no seed") == 8 and "found seed" not in found
+    assert found.count("seedfinder matched no seed") == 8 and "matched seed" not in found
     # the run directory and other processes' files in /proc cannot be read or listed
     snooped = (run / "bots" / "snoop.log").read_text()
     assert snooped.count("snoop could not") == 8 * 5 and "snoop could read" not in snooped

@@ -193,33 +193,52 @@ class Teller(Hostile):
 
 
 class SeedFinder(Hostile):
-    """Works out its deal's seed from its own rng (trying seeds until one gives the same first
-    number), deals the cards again with the arena's own code, and then takes a pair on every
-    turn: a perfect game, if its rng gives the seed away."""
+    """Works out which seed dealt its game, two ways: at the start, trying seeds until one gives
+    its own rng; later, trying seeds until one deals the cards it has seen. Then it deals the
+    cards again with the arena's own code and takes a pair every turn: a perfect game."""
 
-    def __init__(self, tries: int = 2000) -> None:
-        self.tries = tries
+    def __init__(self, tries: int = 2000, rng: bool = True) -> None:
+        self.tries, self.by_rng = tries, rng
 
     def start(self, info: GameInfo) -> None:
         super().start(info)
+        from arena.engine import find_game
+
+        self.game, self.players = find_game(info.game), info.players
+        self.params = self.game.variant(info.variant).params
+        self.keys: list[int] | None = None
+        self.seen: dict[int, Any] = {}
+        self.matched = False
+        if not self.by_rng:
+            return
         copy = random.Random()
         copy.setstate(info.rng.getstate())
         first = copy.random()
-        self.keys: list[int] | None = None
-        for seed in range(self.tries):
-            if random.Random(f"bot:{seed}:{info.seat}").random() == first:
-                from arena.engine import find_game
-                from arena.match import deal_rng
+        found = next((seed for seed in range(self.tries)
+                      if random.Random(f"bot:{seed}:{info.seat}").random() == first), None)
+        print(f"seedfinder found {'no seed' if found is None else f'seed {found}'}", flush=True)
+        if found is not None:
+            self.deal(found)
 
-                game = find_game(info.game)
-                state = game.new_state(game.variant(info.variant).params, info.players,
-                                       deal_rng(seed))
-                self.keys, self.rule = state.keys, state.rule
-                print(f"seedfinder found seed {seed}", flush=True)
-                return
-        print("seedfinder found no seed", flush=True)
+    def deal(self, seed: int) -> Any:
+        """The game as `seed` deals it; keeps its cards' match keys."""
+        from arena.match import deal_rng
+
+        state = self.game.new_state(self.params, self.players, deal_rng(seed))
+        self.keys, self.rule = state.keys, state.rule
+        return state
 
     def act(self, obs: Observation[Any]) -> Any:
+        self.seen.update((e.position, e.card) for e in obs.events if hasattr(e, "card"))
+        if self.keys is None and not self.matched and len(self.seen) >= 4:
+            self.matched = True
+            found = next((seed for seed in range(self.tries)
+                          if all(self.deal(seed).cards[p] == card
+                                 for p, card in self.seen.items())), None)
+            print(f"seedfinder matched {'no seed' if found is None else f'seed {found}'}",
+                  flush=True)
+            if found is None:
+                self.keys = None
         if self.keys is None:
             return obs.legal[0]
         from arena.games.concentration.matching import mate_key
