@@ -3,13 +3,14 @@ game of one bot. Started by `arena.sandbox.BotHost`; never imported by the engin
 
     python -m arena.bot_host CONTROL_FD SETTINGS_JSON
 
-The host forks once, a quiet forker process that does nothing but fork the game processes (the
-host keeps the bookkeeping: directories, output, exit statuses). A game process runs in its own
-process group in a fresh directory no other game can find, with an address-space limit, no other
-open files, and behind an audit hook that refuses writes outside its directory, looking into
-other games' directories, new processes, signals, sockets and native libraries. Only then does it
-import the bot (a trusted, bundled bot is imported once by the host instead, for speed), so none
-of an untrusted bot's code ever runs unconfined. It gets only what the arena sends it (pickled
+The host forks once, a quiet forker process that does nothing but fork the game processes (the host
+keeps the bookkeeping: directories, output, exit statuses). A game process runs in its own process
+group in a fresh directory no other game can find, with an address-space limit, no other open
+files, and behind an audit hook that refuses writes outside its directory, looking into other
+games' directories or what the arena keeps to itself (the run directory, the other bots' files,
+other processes in /proc), new processes, signals, sockets and native libraries. Only then does it
+import the bot (a trusted, bundled bot is imported once by the host instead, for speed), so none of
+an untrusted bot's code ever runs unconfined. It gets only what the arena sends it (pickled
 observations, one memo for the whole game) and answers in JSON lines, which the arena parses
 without running anything of the bot's.
 
@@ -51,7 +52,8 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _FORBIDDEN = frozenset({
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
     "subprocess.Popen", "pty.spawn", "os.kill", "os.killpg", "signal.pthread_kill",
-    "ctypes.dlopen", "ctypes.dlsym", "socket.connect", "socket.bind", "os.setuid",
+    "ctypes.dlopen", "ctypes.dlsym", "socket.connect", "socket.bind", "socket.sendto",
+    "socket.sendmsg", "os.setuid",
 })
 _LISTING = frozenset({"os.listdir", "os.scandir"})
 _PATH_EVENTS = frozenset({
@@ -88,7 +90,9 @@ def main(argv: list[str]) -> int:
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     if spec is None:  # imported in every game: compile its files once, here, running none of them
-        use_compiled(compile_ahead(source_files(settings["spec"])))
+        kept = set(settings.get("private") or ())  # another bot's file is not its to import
+        use_compiled(compile_ahead([path for path in source_files(settings["spec"])
+                                    if os.path.realpath(path) not in kept]))
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
@@ -472,9 +476,11 @@ def _address_space() -> int:
 def _guard(workdir: str, private: Sequence[str] = ()) -> None:
     """Refuse, from now on, what a bot has no business doing (see the module docstring)."""
     home = workdir + os.sep  # already a real path (see `_Host.ask`)
-    # where other games of this bot have their directories (one may outlive its game a little)
-    others = os.path.dirname(workdir) + os.sep
-    # folders the arena keeps to itself (the run directory: records, logs, the run's key)
+    # where the games of every sandboxed bot have their directories, each host its own (one may
+    # outlive its game a little, and another bot's may hold what it wrote in its game)
+    homes = os.path.join(os.path.dirname(os.path.dirname(workdir)), HOME_PREFIX)
+    # what the arena keeps to itself: the run directory (records, logs, the run's key), the
+    # other bots' files
     kept = tuple(os.path.join(folder, "") for folder in private)
     own = str(os.getpid())
 
@@ -488,12 +494,13 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
         return where is not None and (where.startswith(home) or where == os.devnull)
 
     def next_door(where: str | None) -> bool:
-        """Whether `where` may not be read or listed: another game's directory, a folder the
-        arena keeps, or another process's files in /proc (its memory, its environment)."""
+        """Whether `where` may not be read or listed: another game's directory (this bot's or
+        another's), what the arena keeps, or another process's files in /proc (its memory, its
+        environment)."""
         if where is None:
             return True
         folder = where + os.sep
-        if folder.startswith(others) and not folder.startswith(home):
+        if folder.startswith(homes) and not folder.startswith(home):
             return True
         if folder.startswith(kept):
             return True

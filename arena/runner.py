@@ -5,6 +5,7 @@ finish, reporting progress, and stopping cleanly so that a later run resumes whe
 from __future__ import annotations
 
 import enum
+import importlib.util
 import json
 import logging
 import multiprocessing
@@ -23,7 +24,7 @@ from typing import IO
 from arena.bot_host import die_with_parent
 from arena.engine import Variant, find_game
 from arena.errors import ArenaError
-from arena.loader import BotSpec, is_bundled, resolve_bot
+from arena.loader import BotSpec, bot_file, is_bundled, resolve_bot
 from arena.match import play_game
 from arena.sandbox import BotHost, Limits, SandboxedSpec
 from arena.schedule import GameTask
@@ -111,12 +112,20 @@ class TaskPlayer:
                 log = None if logs is None else logs / f"{_file_name(name)}.log"
                 host = BotHost(entrant.spec, game, self.sandboxing.limits, log,
                                trusted=is_bundled(entrant.spec),
-                               private=self.sandboxing.private)
+                               private=self.sandboxing.private + self._others_files(name))
                 found = SandboxedSpec(name, host)
             else:
                 found = resolve_bot(entrant.spec, game)
             self._bots[(name, game)] = found
         return found
+
+    def _others_files(self, name: str) -> tuple[Path, ...]:
+        """The files of the other bots given by file (and their compiled code), which bot
+        `name` may not read: a bot may not copy another at run time."""
+        own = bot_file(self.entrants[name].spec)
+        files = {bot_file(e.spec) for other, e in self.entrants.items() if other != name}
+        return tuple(path for file in files - {None, own} if file is not None
+                     for path in (file, Path(importlib.util.cache_from_source(str(file)))))
 
     def close(self) -> None:
         """End the sandboxes' host processes."""

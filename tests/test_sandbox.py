@@ -418,8 +418,11 @@ spec = "greedy"
 spec = "{hostile}:SeedFinder"
 name = "seedfinder"
 [[bots]]
-spec = "{hostile}:Snoop:target={target}"
+spec = "{hostile}:Snoop:target={target},other={other}"
 name = "snoop"
+[[bots]]
+spec = "{other}:Friend"
+name = "friend"
 [[games]]
 game = "concentration"
 players = 2
@@ -444,20 +447,28 @@ def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
         tmp_path: Path) -> None:
     run = tmp_path / "run"
     path = tmp_path / "spies.toml"
-    path.write_text(SPY_CONFIG.format(hostile=HOSTILE, target=run / "config.toml"))
-    assert run_tournament(load_config(path), run).complete
+    friend = tmp_path / "friend.py"  # another bot, given by file
+    friend.write_text("from bots.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
+                      "    games = ('concentration',)\n")
+    path.write_text(SPY_CONFIG.format(hostile=HOSTILE, target=run / "config.toml", other=friend))
+    assert run_tournament(load_config(path), run, workers=2).complete
     key = run / KEY
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text().strip()) == 32
     # the deals and the bots' rngs are seeded with the run's key: no seed gives them away
     found = (run / "bots" / "seedfinder.log").read_text()
-    assert found.count("seedfinder found no seed") == 8 and "found seed" not in found
-    assert found.count("seedfinder matched no seed") == 8 and "matched seed" not in found
-    # the run directory and other processes' files in /proc cannot be read or listed
+    games = 3 * 2 * 2  # each bot meets three others, on two deals, in both seats
+    assert found.count("seedfinder found no seed") == games and "found seed" not in found
+    assert found.count("seedfinder matched no seed") == games and "matched seed" not in found
+    # the run directory, another bot's file, other processes' files in /proc and the games of
+    # any sandboxed bot cannot be read or listed, nor can a message be sent out
     snooped = (run / "bots" / "snoop.log").read_text()
-    assert snooped.count("snoop could not") == 8 * 5 and "snoop could read" not in snooped
-    assert "snoop could list" not in snooped and "read its own status (True)" in snooped
+    assert snooped.count("snoop could not") == games * 7, snooped
+    assert "snoop could read" not in snooped and "snoop could list" not in snooped
+    homes = re.findall(r"snoop listed (\d+) of (\d+) game homes", snooped)
+    assert len(homes) == games and all(seen == "0" and int(found) >= 1 for seen, found in homes)
+    assert "read its own status (True)" in snooped
     # the key stays with the run: resuming keeps it, and every game replays as recorded
     before = key.read_text()
-    assert run_tournament(load_config(path), run).played == 0
+    assert run_tournament(load_config(path), run, workers=2).played == 0
     assert key.read_text() == before
     assert replay_all(run) == []

@@ -6,6 +6,7 @@ import gc
 import glob
 import os
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -254,18 +255,19 @@ class SeedFinder(Hostile):
 
 
 class Snoop(Hostile):
-    """Tries to read what the arena keeps to itself: a file it was told about (in the run
-    directory, in the tests), that directory's listing, and its parent process's files in /proc
-    (the way to the arena's memory and environment)."""
+    """Tries to read what it has no business reading: a file it was told about (in the run
+    directory, in the tests) and that directory's listing, another bot's file, its parent
+    process's files in /proc (the way to the arena's memory and environment), and the game
+    directories of every sandboxed bot; and to send a message out."""
 
-    def __init__(self, target: str = "") -> None:
-        self.target = target
+    def __init__(self, target: str = "", other: str = "") -> None:
+        self.target, self.other = target, other
 
     def misbehave(self, obs: Observation[Any]) -> Any:
         parent = f"/proc/{os.getppid()}"
         for what, path in [("read", self.target), ("list", os.path.dirname(self.target)),
-                           ("read", f"{parent}/status"), ("read", f"{parent}/environ"),
-                           ("list", f"{parent}/fd")]:
+                           ("read", self.other), ("read", f"{parent}/status"),
+                           ("read", f"{parent}/environ"), ("list", f"{parent}/fd")]:
             try:
                 if what == "read":
                     with open(path, "rb") as f:
@@ -275,6 +277,22 @@ class Snoop(Hostile):
                 print(f"snoop could {what} {path}", flush=True)
             except OSError:
                 print(f"snoop could not {what} {path}", flush=True)
+        # (not tempfile.gettempdir(): that wants to write a file there, which is refused)
+        homes = glob.glob(os.path.join(os.environ.get("TMPDIR") or "/tmp", "arena-bot-*-*"))
+        listed = 0
+        for home in homes:
+            try:
+                os.listdir(home)
+                listed += 1
+            except OSError:
+                pass
+        print(f"snoop listed {listed} of {len(homes)} game homes", flush=True)
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as out:
+                out.sendto(b"psst", ("127.0.0.1", 9))
+            print("snoop could send", flush=True)
+        except OSError:
+            print("snoop could not send", flush=True)
         with open("/proc/self/status") as f:  # its own process: allowed
             print(f"snoop read its own status ({len(f.read()) > 0})", flush=True)
         return obs.legal[0]
