@@ -98,9 +98,11 @@ class RunDirectory:
             if not create:
                 return ""
         key = secrets.token_hex(16)
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w",
+        made = path.with_name(KEY + ".new")  # renamed into place whole: never a half-written key
+        with os.fdopen(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
                        encoding="ascii") as f:
             f.write(key + "\n")
+        os.replace(made, path)
         return key
 
     def repair(self) -> int:
