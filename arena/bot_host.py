@@ -56,6 +56,7 @@ _FORBIDDEN = frozenset({
     "socket.sendmsg", "os.setuid",
 })
 _LISTING = frozenset({"os.listdir", "os.scandir"})
+_MAKING = {"os.mkdir": 0, "os.symlink": 1, "os.link": 1}  # events that make an entry: its path
 _PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.link",
     "os.symlink", "os.truncate", "os.utime", "os.chdir", "shutil.rmtree",
@@ -310,6 +311,13 @@ class _Host:
             self.log.close()
 
 
+GAME_FILE_BYTES = 16 << 20
+"""The largest file a game process may write (in its own directory, the only place it may)."""
+
+GAME_ENTRIES = 32
+"""How many files and folders a game process may make: with `GAME_FILE_BYTES`, a game writes at
+most 512 MB, removed after it."""
+
 YOUNG_OBJECTS = 10_000
 """How many new objects a game process lets build up before the collector looks at them."""
 
@@ -457,7 +465,7 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
 
 def _limit_resources(settings: dict[str, Any]) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (GAME_FILE_BYTES, GAME_FILE_BYTES))
     memory = settings.get("memory_mb")
     if memory:
         allowed = _address_space() + int(memory) * (1 << 20)
@@ -510,6 +518,15 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
         return False
 
     watched = _FORBIDDEN | _PATH_EVENTS | _LISTING | {"open"}
+    made = 0  # files and folders this game has made (see GAME_ENTRIES)
+
+    def making(where: str | None) -> None:
+        nonlocal made
+        if where is not None and not os.path.lexists(where):
+            made += 1
+            if made > GAME_ENTRIES:
+                raise PermissionError(f"sandbox: a game may make at most {GAME_ENTRIES} files "
+                                      "and folders")
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event not in watched:
@@ -523,6 +540,8 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
                 isinstance(flags, int) and flags & _WRITE_FLAGS)
             if writing and not inside(where):
                 raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
+            if writing:
+                making(where)
             if next_door(where):
                 raise PermissionError(f"sandbox: reading {path!r} is not allowed")
         elif event in _LISTING:
@@ -531,9 +550,12 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
                 raise PermissionError(f"sandbox: listing {path!r} is not allowed")
         elif event in _FORBIDDEN:
             raise PermissionError(f"sandbox: {event} is not allowed")
-        elif event in _PATH_EVENTS and not all(isinstance(a, int) or inside(real(a))
-                                               for a in args[:2] if a is not None):
-            raise PermissionError(f"sandbox: {event} outside the bot's directory is not allowed")
+        elif event in _PATH_EVENTS:
+            if not all(isinstance(a, int) or inside(real(a)) for a in args[:2] if a is not None):
+                raise PermissionError(f"sandbox: {event} outside the bot's directory is not "
+                                      "allowed")
+            if event in _MAKING:
+                making(real(args[_MAKING[event]]))
 
     sys.addaudithook(hook)
 

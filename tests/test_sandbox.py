@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from arena.api import Bot, Observation
-from arena.bot_host import HOME_PREFIX
+from arena.bot_host import GAME_ENTRIES, HOME_PREFIX
 from arena.config import load_config
 from arena.cpu_pinning import PINNING
 from arena.engine import find_game
@@ -472,3 +472,13 @@ def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
     assert run_tournament(load_config(path), run, workers=2).played == 0
     assert key.read_text() == before
     assert replay_all(run) == []
+
+
+def test_a_game_writes_a_bounded_amount_to_disk(tmp_path: Path) -> None:
+    log = tmp_path / "filler.log"
+    record = play_against_greedy("Filler", log)
+    assert record["faults"] == []  # refused writes are the bot's problem, not a fault
+    text = log.read_text()
+    assert "filler stopped at 16 MB" in text
+    # the big file counts too: 32 entries in all
+    assert f"filler made {GAME_ENTRIES - 1} more files" in text and "made a folder" not in text

@@ -296,3 +296,31 @@ class Snoop(Hostile):
         with open("/proc/self/status") as f:  # its own process: allowed
             print(f"snoop read its own status ({len(f.read()) > 0})", flush=True)
         return obs.legal[0]
+
+
+class Filler(Hostile):
+    """Tries to fill the disk from its own directory: a file far too big, then file after file."""
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        try:
+            with open("big", "wb") as f:
+                for _ in range(64):
+                    f.write(b"x" * (1 << 20))
+            print("filler wrote 64 MB", flush=True)
+        except OSError:
+            print(f"filler stopped at {os.path.getsize('big') >> 20} MB", flush=True)
+        made = 0
+        try:
+            for i in range(1000):
+                with open(f"small{i}", "wb") as f:
+                    f.write(b"x")
+                made += 1
+        except OSError:
+            pass
+        try:
+            os.mkdir("one-more")
+            print("filler made a folder", flush=True)
+        except OSError:
+            pass
+        print(f"filler made {made} more files", flush=True)
+        return obs.legal[0]
