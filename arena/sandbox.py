@@ -45,7 +45,9 @@ class Isolation(enum.Enum):
 
 @dataclass(frozen=True)
 class Limits:
-    """What a sandboxed bot may use. None: no limit."""
+    """What a sandboxed bot may use. None: no limit of its own, but the backstops hold (a game's
+    thinking time, `BACKSTOP_GAME_SECONDS`; memory, `backstop_memory_mb()`), so that no bot can
+    hold a run forever or take the machine's memory."""
 
     move_seconds: float | None = None
     game_seconds: float | None = None
@@ -53,6 +55,20 @@ class Limits:
     memory_mb: int | None = None
     output_bytes: int = 65536
     start_seconds: float = 30.0
+
+
+BACKSTOP_GAME_SECONDS = 600.0
+"""A sandboxed bot's thinking time over a game when no limit is set."""
+
+
+def backstop_memory_mb() -> int:
+    """The memory a sandboxed bot may use when no limit is set: half the machine's, 2 to 16 GB
+    (an address-space limit, which large libraries reserve much of without using it)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (OSError, ValueError):
+        total = 8192
+    return max(2048, min(16384, total // 2))
 
 
 class BotHost:
@@ -72,7 +88,7 @@ class BotHost:
         # a registered name goes as the module and class it stands for, so that neither the host
         # nor its games need to read every installed package's entry points
         settings = {"spec": by_target(self.spec), "game": self.game,
-                    "memory_mb": self.limits.memory_mb,
+                    "memory_mb": self.limits.memory_mb or backstop_memory_mb(),
                     "output_bytes": self.limits.output_bytes, "trusted": self.trusted,
                     "log": str(self.log) if self.log else None, "private": self.private}
         if self.log is not None:
@@ -140,7 +156,7 @@ class SandboxedBot(Bot):
         self._waits = math.inf  # the receive timeout the socket has (inf: none)
         self._pinned = False
         self.bank = self.limits.overage_seconds
-        self.game_left = self.limits.game_seconds or math.inf
+        self.game_left = self.limits.game_seconds or BACKSTOP_GAME_SECONDS
 
     def begin(self, cpus: set[int] | None = None) -> None:
         """Take a fresh game process from the host (which is to run on `cpus`, if given)."""

@@ -26,7 +26,7 @@ from arena.results import (
     RunDirectoryError,
 )
 from arena.runner import Backend, Entrant, ProgressHook, Sandboxing, run_tasks
-from arena.sandbox import Isolation
+from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation
 from arena.schedule import GamePlan, Schedule, VariantPlan
 
 log = logging.getLogger("arena")
@@ -72,7 +72,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
     # `deal_rng`), made on its first start; a run begun without one (by an older version)
     # goes on without, so that its games stay alike
-    key = run.key(create=not finished) if any(e.sandboxed for e in bots.values()) else ""
+    sandboxed = any(e.sandboxed for e in bots.values())
+    key = run.key(create=not finished) if sandboxed else ""
     sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), (run.path,), key)
     pooled = backend is Backend.LOCAL and workers > 1
     with _logging_to(run.file(LOG), pooled):
@@ -83,6 +84,10 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                  f"Ray at {address}" if address else f"a local Ray instance of {workers} CPU(s)")
         log.info("run %r: %d of %d games already played; %s", config.name, len(finished), total,
                  where)
+        if sandboxed and config.limits.move_seconds is None and config.limits.game_seconds is None:
+            log.warning("sandboxed bots have no time limit ([limits] move_seconds, game_seconds):"
+                        " one that stops answering holds each of its games for %.0f minutes",
+                        BACKSTOP_GAME_SECONDS / 60)
         with run.open_games() as games:
             try:
                 played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress,

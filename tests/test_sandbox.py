@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from arena import sandbox
 from arena.api import Bot, Observation
 from arena.bot_host import GAME_ENTRIES, HOME_PREFIX
 from arena.config import load_config
@@ -482,3 +483,28 @@ def test_a_game_writes_a_bounded_amount_to_disk(tmp_path: Path) -> None:
     assert "filler stopped at 16 MB" in text
     # the big file counts too: 32 entries in all
     assert f"filler made {GAME_ENTRIES - 1} more files" in text and "made a folder" not in text
+
+
+@pytest.mark.parametrize(("name", "kind"), [("Sleeper", "timeout"), ("Hog", "memory")])
+def test_without_limits_the_backstops_still_hold(monkeypatch: pytest.MonkeyPatch, name: str,
+                                                 kind: str) -> None:
+    # no limit in the config: a bot still cannot hold a game forever, nor take all the memory
+    monkeypatch.setattr(sandbox, "BACKSTOP_GAME_SECONDS", 1.0)
+    monkeypatch.setattr(sandbox, "backstop_memory_mb", lambda: 256)
+    variant = find_game("concentration").variant("standard")
+    hostile = sandboxed(spec(name), "concentration", Limits())
+    try:
+        record = play_game(variant, [hostile.make(), resolve_bot("greedy").make()],
+                           [name, "greedy"], 3).to_json()
+    finally:
+        hostile.close()
+    assert [(f["seat"], f["kind"]) for f in record["faults"]] == [(0, kind)]
+
+
+def test_a_run_of_sandboxed_bots_without_a_time_limit_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "unlimited.toml"
+    path.write_text('name = "unlimited"\n[deals]\ncount = 1\nbase = 1\n'
+                    '[[bots]]\nspec = "greedy"\nisolation = "process"\n[[bots]]\nspec = "random"\n'
+                    '[[games]]\ngame = "concentration"\nplayers = 2\nvariants = ["standard"]\n')
+    assert run_tournament(load_config(path), tmp_path / "run").complete
+    assert "sandboxed bots have no time limit" in (tmp_path / "run" / "log.txt").read_text()
