@@ -239,7 +239,7 @@ class SeedFinder(Hostile):
             print(f"seedfinder matched {'no seed' if found is None else f'seed {found}'}",
                   flush=True)
             if found is None:
-                self.keys = None
+                self.keys = None  # deal() kept the last seed it tried
         if self.keys is None:
             return obs.legal[0]
         from arena.games.concentration.matching import mate_key
