@@ -501,7 +501,7 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
     def inside(where: str | None) -> bool:
         return where is not None and (where.startswith(home) or where == os.devnull)
 
-    def next_door(where: str | None) -> bool:
+    def unreadable(where: str | None) -> bool:
         """Whether `where` may not be read or listed: another game's directory (this bot's or
         another's), what the arena keeps, or another process's files in /proc (its memory, its
         environment)."""
@@ -538,15 +538,15 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
             where = real(path)
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & _WRITE_FLAGS)
-            if writing and not inside(where):
-                raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
             if writing:
+                if not inside(where):
+                    raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
                 making(where)
-            if next_door(where):
+            if unreadable(where):
                 raise PermissionError(f"sandbox: reading {path!r} is not allowed")
         elif event in _LISTING:
             path = args[0] if args else None
-            if path is not None and not isinstance(path, int) and next_door(real(path)):
+            if path is not None and not isinstance(path, int) and unreadable(real(path)):
                 raise PermissionError(f"sandbox: listing {path!r} is not allowed")
         elif event in _FORBIDDEN:
             raise PermissionError(f"sandbox: {event} is not allowed")

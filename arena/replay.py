@@ -277,11 +277,7 @@ def _replayer_for(record: Mapping[str, Any], bots: Sequence[str], config: Path |
                   path: Path) -> Iterator[Replayer]:
     """The replayer for a record given on its own (with the key of the run it is from)."""
     beside = path.parent / CONFIG if path.is_file() else None
-    # the run the record is from, whose key its games were dealt with: where it lies, or the
-    # run directory of the config given
-    run_dir = (path if path.is_dir() else path.parent if beside and beside.is_file() else
-               config.parent if config is not None and (config.parent / DIGEST).is_file() else
-               None)
+    run_dir = _run_of(path, beside, config)
     loaded = None
     if config is not None:
         loaded = load_config(config, check_bots=False)
@@ -306,6 +302,18 @@ def _replayer_for(record: Mapping[str, Any], bots: Sequence[str], config: Path |
         replayer = Replayer(entrants({name: name for name in seats}), run_dir=run_dir)
     with replayer:
         yield replayer
+
+
+def _run_of(path: Path, beside: Path | None, config: Path | None) -> Path | None:
+    """The run directory a record given on its own comes from (its games were dealt with that
+    run's key): the one it lies in, or the one whose config is given; None if neither."""
+    if path.is_dir():
+        return path
+    if beside is not None and beside.is_file():
+        return path.parent
+    if config is not None and (config.parent / DIGEST).is_file():
+        return config.parent
+    return None
 
 
 def find_record(records: Iterable[Mapping[str, Any]], task: int,

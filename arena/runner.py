@@ -124,7 +124,7 @@ class TaskPlayer:
         `name` may not read: a bot may not copy another at run time."""
         own = bot_file(self.entrants[name].spec)
         files = {bot_file(e.spec) for other, e in self.entrants.items() if other != name}
-        return tuple(path for file in files - {None, own} if file is not None
+        return tuple(path for file in files if file is not None and file != own
                      for path in (file, Path(importlib.util.cache_from_source(str(file)))))
 
     def close(self) -> None:
