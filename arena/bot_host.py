@@ -48,6 +48,7 @@ from arena.loader import BotSpec, resolve_bot
 from arena.sandbox_wire import Outbox, end_payload, start_payload
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_NAME = 15
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _FORBIDDEN = frozenset({
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
@@ -78,6 +79,12 @@ def die_with_parent() -> None:
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+def name_process(name: str) -> None:
+    """Give this process a name that `ps` and `top` show (Linux; at most 15 bytes)."""
+    with contextlib.suppress(AttributeError):
+        _LIBC.prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+
+
 def main(argv: list[str]) -> int:
     """Serve games for one bot until the arena closes the control socket.
 
@@ -88,6 +95,7 @@ def main(argv: list[str]) -> int:
     (directories, output, exit statuses) touches no memory the game processes share.
     """
     die_with_parent()
+    name_process("arena-host")
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     if spec is None:  # imported in every game: compile its files once, here, running none of them
@@ -129,6 +137,7 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
     shares with that game process, and every page of that is copied, once, by one of them.
     """
     die_with_parent()
+    name_process("arena-forker")
     record, ended = _RECORD.pack, _ended
     while True:
         try:
@@ -438,6 +447,7 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
     """Lock this process down, load the bot, warm up, then answer the arena for one game."""
     os.setpgid(0, 0)
     die_with_parent()
+    name_process("arena-game")
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)

@@ -9,6 +9,7 @@ seats' game stays whole.
 from __future__ import annotations
 
 import contextlib
+import hmac
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -47,9 +48,35 @@ def deal_rng(seed: int, key: str = "") -> random.Random:
     return random.Random(f"deal:{key}:{seed}" if key else f"deal:{seed}")
 
 
-def bot_rng(seed: int, seat: int, key: str = "") -> random.Random:
-    """The bot's own rng for a deal seed and seat (and the run's key, see `deal_rng`)."""
-    return random.Random(f"bot:{key}:{seed}:{seat}" if key else f"bot:{seed}:{seat}")
+class BotRandom(random.Random):
+    """A bot's own rng: a `random.Random` that keeps what it was seeded with, so that a
+    sandbox can send a bot its rng as that seed (a few bytes) rather than as its state."""
+
+    def __init__(self, seed: str | bytes) -> None:
+        super().__init__(seed)
+        self.seed_material = seed
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as what it is now: the state, not the seed (it may have been used since)
+        return _bot_random_from_state, (self.seed_material, self.getstate())
+
+
+def _bot_random_from_state(seed: str | bytes, state: tuple[Any, ...]) -> BotRandom:
+    rng = BotRandom(seed)
+    rng.setstate(state)
+    return rng
+
+
+def bot_rng(seed: int, seat: int, key: str = "") -> BotRandom:
+    """The bot's own rng for a deal seed and seat (and the run's key, see `deal_rng`).
+
+    With a key, the rng is seeded with a keyed hash of the seed and seat, never with the key
+    itself: a Mersenne Twister's first state gives away what it was seeded with (the seeding can
+    be run backwards), and a bot has its rng's state.
+    """
+    if not key:
+        return BotRandom(f"bot:{seed}:{seat}")
+    return BotRandom(hmac.digest(key.encode(), f"bot:{seed}:{seat}".encode(), "sha256"))
 
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,

@@ -19,6 +19,7 @@ from typing import Any
 
 from arena.api import GameInfo, Result
 from arena.frozen import FastPickle, rebuild
+from arena.match import BotRandom
 
 
 class Outbox:
@@ -83,8 +84,24 @@ _DISPATCH = _Reducers({**copyreg.dispatch_table, random.Random: _rng_reduce})
 
 
 def start_payload(info: GameInfo) -> GameInfo:
-    """What a game process gets with `start` (read-only mappings do not pickle)."""
-    return replace(info, params=_thawed(info.params))
+    """What a game process gets with `start` (read-only mappings do not pickle): a bot's rng,
+    not drawn from yet, as what it was seeded with (32 bytes, not a state of 2.5 kB)."""
+    rng: Any = info.rng
+    if type(rng) is BotRandom:
+        rng = _Unused(rng.seed_material)
+    return replace(info, params=_thawed(info.params), rng=rng)
+
+
+class _Unused:
+    """A bot's rng at the start of a game, which unpickles as a new one from the same seed."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: str | bytes) -> None:
+        self.seed = seed
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return BotRandom, (self.seed,)
 
 
 def end_payload(result: Result) -> Result:

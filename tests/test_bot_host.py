@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from pathlib import Path
 
+import pytest
+
 from arena.bot_host import HOME_PREFIX, sweep
+from arena.sandbox import BotHost, Limits
 
 
 def test_sweep_removes_only_what_killed_hosts_of_this_user_left(tmp_path: Path) -> None:
@@ -30,3 +34,22 @@ def test_sweep_removes_only_what_killed_hosts_of_this_user_left(tmp_path: Path) 
 
 def test_sweep_of_a_missing_folder_does_nothing(tmp_path: Path) -> None:
     sweep(str(tmp_path / "missing"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="process names need Linux")
+def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
+    host = BotHost("greedy", "concentration", Limits(), trusted=True)
+    try:
+        sock, game = host.new_game()
+        sock.close()
+        assert host._process is not None
+        pid = host._process.pid
+        forker = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
+        wanted = ["arena-host", "arena-forker", "arena-game"]
+        deadline = time.monotonic() + 5  # a game process is handed over before it names itself
+        while (names := [Path(f"/proc/{p}/comm").read_text().strip()
+                         for p in (pid, forker, game)]) != wanted and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert names == wanted
+    finally:
+        host.close()

@@ -17,20 +17,21 @@ import time
 from pathlib import Path
 
 import pytest
+from hostile.bots import seeded_with
 
 from arena import sandbox
-from arena.api import Bot, Observation
+from arena.api import Bot, GameInfo, Observation
 from arena.bot_host import GAME_ENTRIES, HOME_PREFIX
 from arena.config import load_config
 from arena.cpu_pinning import PINNING
 from arena.engine import find_game
 from arena.loader import resolve_bot
-from arena.match import play_game
+from arena.match import BotRandom, bot_rng, play_game
 from arena.record import FaultKind
 from arena.replay import Replayer, replay_all
 from arena.results import KEY
 from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
-from arena.sandbox_wire import Outbox
+from arena.sandbox_wire import Outbox, start_payload
 from arena.tournament import run_tournament
 
 HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
@@ -199,6 +200,14 @@ def test_messages_of_a_game_share_one_memo_and_arrive_whole() -> None:
     rng = random.Random("bot:3:1")
     (_, copy) = pickle.loads(Outbox().pack("start", rng))
     assert [copy.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+
+
+def test_a_bot_rng_is_sent_as_its_seed() -> None:
+    info = GameInfo("concentration", "standard", {}, 1, 2, bot_rng(3, 1, "key"))
+    message = Outbox().pack("start", start_payload(info))
+    (_, sent) = pickle.loads(message)
+    assert len(message) < 400  # not its state, 625 words
+    assert type(sent.rng) is BotRandom and sent.rng.getstate() == info.rng.getstate()
 
 
 def test_a_slow_move_is_paid_from_the_bank_before_it_is_fatal(tmp_path: Path) -> None:
@@ -431,17 +440,31 @@ variants = ["standard"]
 """
 
 
-@pytest.mark.parametrize(("params", "said"), [("", "seedfinder found seed 3"),
-                                              ("rng=false", "seedfinder matched seed 3")])
+@pytest.mark.parametrize(("params", "said"), [
+    ("", "seedfinder unseeded bot:3:0"),
+    ("unseed=false", "seedfinder found seed 3"),
+    ("unseed=false,rng=false", "seedfinder matched seed 3"),
+])
 def test_without_a_key_a_bot_can_work_out_its_deal(tmp_path: Path, params: str,
                                                    said: str) -> None:
     log = tmp_path / "seedfinder.log"
-    # a game outside a tournament has no key: from its rng, or from the first cards it sees,
-    # the bot finds the seed among the small ones, deals the cards again and plays perfectly
+    # a game outside a tournament has no key: from what its rng was seeded with, by trying
+    # seeds against its rng, or from the first cards it sees, the bot finds the seed, deals the
+    # cards again and plays perfectly
     record = play_against_greedy("SeedFinder", log, params=params, seed=3)
     assert said in log.read_text()
     scores = record["scores"]
     assert isinstance(scores, list) and scores[0] > 2 * scores[1]  # it took pair after pair
+
+
+def test_a_keyed_bot_rng_gives_away_its_seed_but_not_the_key() -> None:
+    # running the seeding backwards recovers what an rng was seeded with: for a bot's rng in a
+    # run with a key, a keyed hash of the seed and seat, from which the key cannot be had
+    assert seeded_with(random.Random("bot:secret:3:0").getstate()) == b"bot:secret:3:0"
+    assert seeded_with(bot_rng(3, 0).getstate()) == b"bot:3:0"
+    material = seeded_with(bot_rng(3, 0, "secret").getstate())
+    assert material == bot_rng(3, 0, "secret").seed_material
+    assert material is not None and len(material) == 32 and b"secret" not in material
 
 
 def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
@@ -458,6 +481,7 @@ def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
     # the deals and the bots' rngs are seeded with the run's key: no seed gives them away
     found = (run / "bots" / "seedfinder.log").read_text()
     games = 3 * 2 * 2  # each bot meets three others, on two deals, in both seats
+    assert found.count("seedfinder unseeded nothing it could use") == games, found
     assert found.count("seedfinder found no seed") == games and "found seed" not in found
     assert found.count("seedfinder matched no seed") == games and "matched seed" not in found
     # the run directory, another bot's file, other processes' files in /proc and the games of

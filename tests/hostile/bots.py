@@ -194,12 +194,13 @@ class Teller(Hostile):
 
 
 class SeedFinder(Hostile):
-    """Works out which seed dealt its game, two ways: at the start, trying seeds until one gives
-    its own rng; later, trying seeds until one deals the cards it has seen. Then it deals the
-    cards again with the arena's own code and takes a pair every turn: a perfect game."""
+    """Works out which seed (and key) dealt its game, three ways: at the start, running the
+    seeding of its own rng backwards to what it was seeded with, or trying seeds until one gives
+    its rng; later, trying seeds until one deals the cards it has seen. Then it deals the cards
+    again with the arena's own code and takes a pair every turn: a perfect game."""
 
-    def __init__(self, tries: int = 2000, rng: bool = True) -> None:
-        self.tries, self.by_rng = tries, rng
+    def __init__(self, tries: int = 2000, unseed: bool = True, rng: bool = True) -> None:
+        self.tries, self.by_unseeding, self.by_rng = tries, unseed, rng
 
     def start(self, info: GameInfo) -> None:
         super().start(info)
@@ -210,22 +211,33 @@ class SeedFinder(Hostile):
         self.keys: list[int] | None = None
         self.seen: dict[int, Any] = {}
         self.matched = False
+        if self.by_unseeding:
+            # the arena seeds a bot's rng with "bot:{key}:{seed}:{seat}", or without a key
+            material = seeded_with(info.rng.getstate())
+            text = material.decode("ascii", "replace") if material else ""
+            parts = text.split(":")
+            found = parts if parts[0] == "bot" and len(parts) in (3, 4) else None
+            print(f"seedfinder unseeded {text if found else 'nothing it could use'}", flush=True)
+            if found is not None:
+                self.deal(int(found[-2]), found[1] if len(found) == 4 else "")
+                return
         if not self.by_rng:
             return
         copy = random.Random()
         copy.setstate(info.rng.getstate())
         first = copy.random()
-        found = next((seed for seed in range(self.tries)
-                      if random.Random(f"bot:{seed}:{info.seat}").random() == first), None)
-        print(f"seedfinder found {'no seed' if found is None else f'seed {found}'}", flush=True)
-        if found is not None:
-            self.deal(found)
+        found_seed = next((seed for seed in range(self.tries)
+                           if random.Random(f"bot:{seed}:{info.seat}").random() == first), None)
+        print(f"seedfinder found {'no seed' if found_seed is None else f'seed {found_seed}'}",
+              flush=True)
+        if found_seed is not None:
+            self.deal(found_seed)
 
-    def deal(self, seed: int) -> Any:
-        """The game as `seed` deals it; keeps its cards' match keys."""
+    def deal(self, seed: int, key: str = "") -> Any:
+        """The game as `seed` (and `key`) deals it; keeps its cards' match keys."""
         from arena.match import deal_rng
 
-        state = self.game.new_state(self.params, self.players, deal_rng(seed))
+        state = self.game.new_state(self.params, self.players, deal_rng(seed, key))
         self.keys, self.rule = state.keys, state.rule
         return state
 
@@ -324,3 +336,32 @@ class Filler(Hostile):
             pass
         print(f"filler made {made} more files", flush=True)
         return obs.legal[0]
+
+
+def seeded_with(state: tuple[Any, ...]) -> bytes | None:
+    """What a `random.Random` in this first state was seeded with (a str or bytes seed, as the
+    bytes it was given), found by running its seeding (`init_by_array`) backwards."""
+    size, mask = 624, 0xFFFFFFFF
+    final = list(state[1][:size])
+    start = [19650218] + [0] * (size - 1)  # the state the seeding begins from
+    for i in range(1, size):
+        start[i] = (1812433253 * (start[i - 1] ^ (start[i - 1] >> 30)) + i) & mask
+
+    def mix(x: int, factor: int) -> int:
+        return ((x ^ (x >> 30)) * factor) & mask
+
+    # undo the second pass: the state after the first pass, from the third word on
+    first = [0] * size
+    for i in range(3, size):
+        first[i] = ((final[i] + i) & mask) ^ mix(final[i - 1], 1566083941)
+    # the first pass added key word j, and j, to word j + 1
+    added = {i - 1: (first[i] - (start[i] ^ mix(first[i - 1], 1664525))) & mask
+             for i in range(4, size)}
+    for length in range(1, 300):
+        words: dict[int, int] = {}
+        if all(words.setdefault(j % length, (v - j % length) & mask) == (v - j % length) & mask
+               for j, v in added.items()):
+            number = sum(words[j] << (32 * j) for j in range(length))
+            data = number.to_bytes((number.bit_length() + 7) // 8, "big")
+            return data[:-64]  # a str or bytes seed is followed by its SHA-512
+    return None
