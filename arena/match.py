@@ -43,9 +43,12 @@ def deal_rng(seed: int, key: str = "") -> random.Random:
     and the dealing code is public: without a key, a bot could work out which seed it is playing
     (trying seeds until one gives its own rng, or the cards it has seen) and deal the cards again.
     A tournament with sandboxed bots therefore mixes a key of its own, which no sandboxed bot can
-    read, into every deal and every bot's rng (see `RunDirectory.key`).
+    read, into every deal and every bot's rng (see `RunDirectory.key`), through a keyed hash: a
+    Mersenne Twister's state gives away what it was seeded with.
     """
-    return random.Random(f"deal:{key}:{seed}" if key else f"deal:{seed}")
+    if not key:
+        return random.Random(f"deal:{seed}")
+    return random.Random(_keyed(key, f"deal:{seed}"))
 
 
 class BotRandom(random.Random):
@@ -76,7 +79,12 @@ def bot_rng(seed: int, seat: int, key: str = "") -> BotRandom:
     """
     if not key:
         return BotRandom(f"bot:{seed}:{seat}")
-    return BotRandom(hmac.digest(key.encode(), f"bot:{seed}:{seat}".encode(), "sha256"))
+    return BotRandom(_keyed(key, f"bot:{seed}:{seat}"))
+
+
+def _keyed(key: str, text: str) -> bytes:
+    """A seed for `text` under the run's key that gives away neither (HMAC-SHA256)."""
+    return hmac.digest(key.encode(), text.encode(), "sha256")
 
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
