@@ -41,6 +41,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from arena import landlock
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.bytecode import compile_ahead, source_files, use_compiled
 from arena.engine import find_game
@@ -57,11 +58,18 @@ _FORBIDDEN = frozenset({
     "socket.sendmsg", "os.setuid",
 })
 _LISTING = frozenset({"os.listdir", "os.scandir"})
+_OWN_PROCESS = frozenset({"resource.prlimit"})  # events allowed for this process only
+_SCHEDULING = ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "setpriority")
 _MAKING = {"os.mkdir": 0, "os.symlink": 1, "os.link": 1}  # events that make an entry: its path
-_PATH_EVENTS = frozenset({
-    "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.link",
-    "os.symlink", "os.truncate", "os.utime", "os.chdir", "shutil.rmtree",
-})
+_PATH_EVENTS = {  # events that change the file system: how many of their first arguments are paths
+    "os.remove": 1, "os.rename": 2, "os.rmdir": 1, "os.mkdir": 1, "os.chmod": 1, "os.chown": 1,
+    "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1, "os.chdir": 1,
+    "shutil.rmtree": 1, "os.setxattr": 1, "os.removexattr": 1,
+}
+
+
+with contextlib.suppress(ImportError):  # imported here, not in every game process
+    import _posixshmem  # noqa: F401
 
 
 def _libc() -> Any:
@@ -458,6 +466,9 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     os.chdir(workdir)
     _limit_resources(settings)
+    with contextlib.suppress(OSError):  # the audit hook holds all the same
+        landlock.confine(workdir)
+    _forget_libc()
     _guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
@@ -471,6 +482,14 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
     _replay(rehearsal)
     game = socket.socket(fileno=game_fd)
     _serve(_Player(spec, problem), game)
+
+
+def _forget_libc() -> None:
+    """Drop the handles on the C library opened before the lockdown, whose functions (looked up
+    already) a bot could otherwise call around the audit hook."""
+    global _LIBC
+    _LIBC = None
+    landlock.forget()
 
 
 def _limit_resources(settings: dict[str, Any]) -> None:
@@ -527,7 +546,8 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
             return process.isdigit() and process != own
         return False
 
-    watched = _FORBIDDEN | _PATH_EVENTS | _LISTING | {"open"}
+    watched = _FORBIDDEN | _PATH_EVENTS.keys() | _LISTING | _OWN_PROCESS | {"open",
+                                                                           "sqlite3.connect"}
     made = 0  # files and folders this game has made (see GAME_ENTRIES)
 
     def making(where: str | None) -> None:
@@ -560,14 +580,86 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
                 raise PermissionError(f"sandbox: listing {path!r} is not allowed")
         elif event in _FORBIDDEN:
             raise PermissionError(f"sandbox: {event} is not allowed")
+        elif event in _OWN_PROCESS:
+            if args[0] not in (0, os.getpid()):
+                raise PermissionError(f"sandbox: {event} of another process is not allowed")
+        elif event == "sqlite3.connect":
+            database = os.fsdecode(args[0]) if isinstance(args[0], str | bytes) else args[0]
+            if isinstance(database, str) and database.startswith("file:"):  # a URI
+                database = database[5:].split("?", 1)[0] or ":memory:"
+            if database not in ("", ":memory:") and not inside(real(database)):
+                raise PermissionError(f"sandbox: a database at {args[0]!r} is not allowed")
         elif event in _PATH_EVENTS:
-            if not all(isinstance(a, int) or inside(real(a)) for a in args[:2] if a is not None):
+            paths = args[:_PATH_EVENTS[event]]
+            if not all(isinstance(a, int) or inside(real(a)) for a in paths if a is not None):
                 raise PermissionError(f"sandbox: {event} outside the bot's directory is not "
                                       "allowed")
             if event in _MAKING:
                 making(real(args[_MAKING[event]]))
 
     sys.addaudithook(hook)
+    global _INSIDE
+    _INSIDE = lambda path: inside(real(path))  # noqa: E731
+    _refuse_unaudited()
+
+
+def _refuse_unaudited() -> None:
+    """Refuse what Python raises no audit event for: making special files outside the game's
+    directory, shared memory, signals through a pidfd, and changing how another process is
+    scheduled (its CPUs, its priority: a place to leave a note for the next game). Landlock,
+    where the kernel has it, refuses the first three too, for native code as well."""
+    for module, name, replacement in _UNAUDITED:
+        setattr(module, name, replacement)
+
+
+def _unaudited() -> list[tuple[Any, str, Any]]:
+    """The replacements `_refuse_unaudited` makes: (module, name, function); made once, in the
+    host, for every game process to use."""
+    import posix
+
+    def only_inside(name: str) -> Any:
+        original = getattr(os, name)
+
+        def making(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if _INSIDE is None or not _INSIDE(path):
+                raise PermissionError(f"sandbox: os.{name} outside the bot's directory is not "
+                                      "allowed")
+            return original(path, *args, **kwargs)
+
+        return making
+
+    def own_process_only(name: str) -> Any:
+        original = getattr(os, name)
+
+        def scheduling(pid: int, *args: Any, **kwargs: Any) -> Any:
+            target = args[0] if name == "setpriority" and args else pid
+            if target not in (0, os.getpid()):
+                raise PermissionError(f"sandbox: os.{name} of another process is not allowed")
+            return original(pid, *args, **kwargs)
+
+        return scheduling
+
+    def refused(name: str) -> Any:
+        def refusing(*args: Any, **kwargs: Any) -> Any:
+            raise PermissionError(f"sandbox: {name} is not allowed")
+
+        return refusing
+
+    made = [(name, only_inside(name)) for name in ("mkfifo", "mknod") if hasattr(os, name)]
+    made += [(name, own_process_only(name)) for name in _SCHEDULING if hasattr(os, name)]
+    replacements = [(module, name, function) for name, function in made
+                    for module in (os, posix)]
+    if hasattr(signal, "pidfd_send_signal"):
+        replacements.append((signal, "pidfd_send_signal", refused("signal.pidfd_send_signal")))
+    if "_posixshmem" in sys.modules:
+        shared_memory = sys.modules["_posixshmem"]
+        replacements += [(shared_memory, name, refused(f"_posixshmem.{name}"))
+                         for name in ("shm_open", "shm_unlink")]
+    return replacements
+
+
+_UNAUDITED = _unaudited()
+_INSIDE: Any = None  # whether a path is inside the game's directory (set by `_guard`)
 
 
 def _serve(player: _Player, game: socket.socket) -> None:

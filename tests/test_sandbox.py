@@ -457,6 +457,31 @@ def test_without_a_key_a_bot_can_work_out_its_deal(tmp_path: Path, params: str,
     assert isinstance(scores, list) and scores[0] > 2 * scores[1]  # it took pair after pair
 
 
+def test_a_bot_cannot_leave_a_note_for_its_next_game(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the hosts' temporary directory, and the bot's
+    bot = tmp_path / "noteleaver.py"
+    bot.write_text(HOSTILE.read_text())
+    log = tmp_path / "noteleaver.log"
+    variant = find_game("concentration").variant("standard")
+    entry = sandboxed(f"{bot}:NoteLeaver", "concentration", LIMITS, log)
+    try:
+        for seed in (1, 2):
+            record = play_game(variant, [entry.make(), resolve_bot("greedy").make()],
+                               ["noteleaver", "greedy"], seed)
+            assert record.faults == ()
+    finally:
+        entry.close()
+    lines = [line for line in log.read_text().splitlines() if line.startswith("noteleaver")]
+    assert len(lines) == 2 * 6 * 2, lines  # two games, six ways, finding and leaving
+    assert not [line for line in lines if ": left " in line], lines
+    # all it finds is how its forker is scheduled, the same in both games
+    found = {line for line in lines if ": found " in line}
+    assert len(found) == 1 and found.pop().startswith("noteleaver scheduling: found")
+    assert not list(tmp_path.glob("arena-note*")) and not Path("/dev/shm/arena-note").exists()
+    assert b"user.arena-note" not in os.listxattr(bot)
+
+
 def test_a_keyed_bot_rng_gives_away_its_seed_but_not_the_key() -> None:
     # running the seeding backwards recovers what an rng was seeded with: for a bot's rng in a
     # run with a key, a keyed hash of the seed and seat, from which the key cannot be had

@@ -365,3 +365,67 @@ def seeded_with(state: tuple[Any, ...]) -> bytes | None:
             data = number.to_bytes((number.bit_length() + 7) // 8, "big")
             return data[:-64]  # a str or bytes seed is followed by its SHA-512
     return None
+
+
+class NoteLeaver(Hostile):
+    """Tries to leave a note for its next game where the next game process could find it, by
+    ways Python raises no audit event for or that reach outside its directory: an extended
+    attribute on its own file, shared memory, a named pipe in the temporary directory, an SQLite
+    database there, and how its forker (which outlives every game) is scheduled; and to signal
+    the forker through a pidfd. Prints what it found and what it could do."""
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        note, tmp = str(os.getpid()), os.environ.get("TMPDIR") or "/tmp"
+        forker = os.getppid()
+        here = os.path.abspath(__file__)
+
+        def by_xattr(leave: bool) -> Any:
+            if leave:
+                os.setxattr(here, b"user.arena-note", note.encode())
+            return os.getxattr(here, b"user.arena-note").decode()
+
+        def by_shared_memory(leave: bool) -> Any:
+            from multiprocessing import shared_memory
+
+            memory = shared_memory.SharedMemory("arena-note", create=leave, size=16)
+            if leave:
+                memory.buf[:len(note)] = note.encode()
+            return bytes(memory.buf).rstrip(b"\0").decode()
+
+        def by_fifo(leave: bool) -> Any:
+            if leave:
+                os.mkfifo(os.path.join(tmp, f"arena-note-{note}"))
+            return next(n[11:] for n in os.listdir(tmp) if n.startswith("arena-note-"))
+
+        def by_database(leave: bool) -> Any:
+            import sqlite3
+
+            with sqlite3.connect(os.path.join(tmp, "arena-note.db")) as db:
+                if leave:
+                    db.execute("create table if not exists note (text)")
+                    db.execute("insert into note values (?)", (note,))
+                return db.execute("select text from note").fetchone()[0]
+
+        def by_scheduling(leave: bool) -> Any:
+            if leave:
+                os.sched_setaffinity(forker, {min(os.sched_getaffinity(forker))})
+                os.setpriority(os.PRIO_PROCESS, forker, 3)
+            return f"{os.sched_getaffinity(forker)} {os.getpriority(os.PRIO_PROCESS, forker)}"
+
+        def by_signal(leave: bool) -> Any:
+            import signal
+
+            signal.pidfd_send_signal(os.pidfd_open(forker), signal.SIGCONT)
+            return "signalled"
+
+        for way, try_it in [("xattr", by_xattr), ("shared memory", by_shared_memory),
+                            ("fifo", by_fifo), ("database", by_database),
+                            ("scheduling", by_scheduling), ("signal", by_signal)]:
+            for leave in (False, True):
+                try:
+                    found = try_it(leave)
+                    done = f"left {found}" if leave else f"found {found}"
+                except Exception as exc:  # refused, or nothing to find
+                    done = f"could not {'leave' if leave else 'find'}: {type(exc).__name__}"
+                print(f"noteleaver {way}: {done}", flush=True)
