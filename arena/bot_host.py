@@ -170,6 +170,18 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
         requests.sendall(ended(record, block=True) or b"")
 
 
+def _kill(pid: int) -> None:
+    """Kill a game process and its process group (or only it, if it has not made the group
+    yet: it does so first thing after the fork)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
 def _ended(record: Any, block: bool) -> bytes:
     """Collect the game processes that have ended (all of them, if `block`): their records."""
     out = b""
@@ -251,7 +263,7 @@ class _Host:
                 self.children[pid] = workdir
                 try:
                     if self.closing:
-                        os.killpg(pid, signal.SIGKILL)
+                        _kill(pid)
                     else:
                         socket.send_fds(self.control, [struct.pack("ii", pid, self.forker)],
                                         [ours.fileno()])
@@ -295,8 +307,7 @@ class _Host:
         """End every game process, then the forker; log what they printed and how they ended."""
         self.closing = True
         for pid in self.children:
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
+            _kill(pid)
         self.selector.unregister(self.control)
         with contextlib.suppress(OSError):
             self.requests.shutdown(socket.SHUT_WR)  # the forker reports the last and ends

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from arena.bot_host import HOME_PREFIX, sweep
+from arena.bot_host import HOME_PREFIX, _kill, sweep
 from arena.sandbox import BotHost, Limits
 
 
@@ -53,3 +54,11 @@ def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
         assert names == wanted
     finally:
         host.close()
+
+
+def test_a_game_process_that_has_no_group_yet_is_killed_all_the_same() -> None:
+    # a process forked a moment ago may not have made its own process group yet
+    sleeper = subprocess.Popen(["sleep", "60"])
+    _kill(sleeper.pid)
+    assert sleeper.wait(timeout=5) == -signal.SIGKILL
+    _kill(sleeper.pid)  # gone (and reaped): nothing to do, nothing raised
