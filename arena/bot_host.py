@@ -616,9 +616,10 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
 
 def _refuse_unaudited() -> None:
     """Refuse what Python raises no audit event for: making special files outside the game's
-    directory, shared memory, signals through a pidfd, and changing how another process is
-    scheduled (its CPUs, its priority: a place to leave a note for the next game). Landlock,
-    where the kernel has it, refuses the first three too, for native code as well."""
+    directory, shared memory, signals through a pidfd, leaving the game's process group, and
+    changing how another process is scheduled (its CPUs, its priority: a place to leave a note
+    for the next game). Landlock, where the kernel has it, refuses the first three too, for
+    native code as well."""
     for module, name, replacement in _UNAUDITED:
         setattr(module, name, replacement)
 
@@ -660,6 +661,9 @@ def _unaudited() -> list[tuple[Any, str, Any]]:
     made += [(name, own_process_only(name)) for name in _SCHEDULING if hasattr(os, name)]
     replacements = [(module, name, function) for name, function in made
                     for module in (os, posix)]
+    # a game process that left its process group would outlive the arena's killing it
+    replacements += [(module, name, refused(f"os.{name}")) for name in ("setpgid", "setsid")
+                     for module in (os, posix)]
     if hasattr(signal, "pidfd_send_signal"):
         replacements.append((signal, "pidfd_send_signal", refused("signal.pidfd_send_signal")))
     if "_posixshmem" in sys.modules:

@@ -279,6 +279,7 @@ def test_a_bot_cannot_leave_processes_behind(tmp_path: Path) -> None:
     play_against_greedy("Spawner", log)
     text = log.read_text()
     assert "spawner blocked" in text and "spawner fork blocked" in text
+    assert "left its group" not in text and text.count("could not leave its group") == 2
     assert not _processes_running("sleep 97")
 
 

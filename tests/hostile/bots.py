@@ -131,6 +131,14 @@ class Spawner(Hostile):
             print("spawner forked")
         except Exception as exc:
             print(f"spawner fork blocked: {exc}")
+        # out of its process group (the one the arena kills), into its forker's, or a new one
+        for way, leave in [("setpgid", lambda: os.setpgid(0, os.getpgid(os.getppid()))),
+                           ("setsid", os.setsid)]:
+            try:
+                leave()
+                print(f"spawner left its group by {way}")
+            except Exception as exc:
+                print(f"spawner could not leave its group by {way}: {exc}")
         return obs.legal[0]
 
 
