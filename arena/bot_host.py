@@ -533,8 +533,14 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
     own = str(os.getpid())
 
     def real(path: Any) -> str | None:
+        """Where `path` leads from this process's directory; None if it cannot be told. A
+        relative path that climbs ("..") cannot: it may be meant from a directory descriptor
+        (`dir_fd`, which audit events do not show) deeper down than the working directory."""
         try:
-            return os.path.realpath(os.fsdecode(path))
+            text = os.fsdecode(path)
+            if not os.path.isabs(text) and ".." in text.split(os.sep):
+                return None
+            return os.path.realpath(text)
         except (TypeError, ValueError):
             return None
 
@@ -585,6 +591,11 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
                 making(where)
             if unreadable(where):
                 raise PermissionError(f"sandbox: reading {path!r} is not allowed")
+            if where is not None and not (where + os.sep).startswith(home) \
+                    and os.path.isdir(where):
+                # a descriptor of a directory outside would make paths relative to it
+                # (`dir_fd`) reach what the checks above judge by other paths
+                raise PermissionError(f"sandbox: opening the directory {path!r} is not allowed")
         elif event in _LISTING:
             path = args[0] if args else None
             if path is not None and not isinstance(path, int) and unreadable(real(path)):

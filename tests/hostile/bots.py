@@ -277,8 +277,9 @@ class SeedFinder(Hostile):
 class Snoop(Hostile):
     """Tries to read what it has no business reading: a file it was told about (in the run
     directory, in the tests) and that directory's listing, another bot's file, its parent
-    process's files in /proc (the way to the arena's memory and environment), and the game
-    directories of every sandboxed bot; and to send a message out."""
+    process's files in /proc (the way to the arena's memory and environment), the same through
+    descriptors of directories, and the game directories of every sandboxed bot; and to send a
+    message out."""
 
     def __init__(self, target: str = "", other: str = "") -> None:
         self.target, self.other = target, other
@@ -297,6 +298,20 @@ class Snoop(Hostile):
                 print(f"snoop could {what} {path}", flush=True)
             except OSError:
                 print(f"snoop could not {what} {path}", flush=True)
+        # through a descriptor of a directory: a path relative to it (dir_fd) is not what
+        # the audit event shows
+        os.mkdir("own")
+        above = os.path.dirname(os.path.dirname(self.target))  # the run directory's parent
+        for base, path in [(above, os.path.relpath(self.target, above)),
+                           ("/proc", f"{os.getppid()}/status"),
+                           ("own", os.path.relpath(self.target, os.path.abspath("own")))]:
+            try:
+                folder = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
+                with open(os.open(path, os.O_RDONLY, dir_fd=folder), "rb") as f:
+                    f.read()
+                print(f"snoop could read {path} from {base}", flush=True)
+            except OSError:
+                print(f"snoop could not read {path} from {base}", flush=True)
         # (not tempfile.gettempdir(): that wants to write a file there, which is refused)
         homes = glob.glob(os.path.join(os.environ.get("TMPDIR") or "/tmp", "arena-bot-*-*"))
         listed = 0
