@@ -185,8 +185,7 @@ class SandboxedBot(Bot):
             if used > move:
                 self.bank = max(0.0, self.bank - (used - move))
         self.game_left -= used
-        action = reply[1]
-        return action if type(action) is int else _hashable(action)
+        return reply[1]
 
     def end(self, result: Result) -> None:
         """Tell the bot process the result; it then ends."""
@@ -222,7 +221,9 @@ class SandboxedBot(Bot):
             return ["action", int(data[10:-2])], used  # the common answer, read quickly
         try:
             reply = json.loads(data)
-        except ValueError:
+            if op == "act" and isinstance(reply, list) and len(reply) == 2:
+                reply[1] = _hashable(reply[1])
+        except (ValueError, RecursionError):  # not JSON, or nested beyond reason
             reply = None
         if not (isinstance(reply, list) and reply and reply[0] in _ANSWERS[op]):
             self.close()

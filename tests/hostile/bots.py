@@ -52,6 +52,15 @@ class Malformed(Hostile):
         return object()
 
 
+class DeepNester(Hostile):
+    """Writes its own answer to the arena: an action nested deeper than any parser recurses."""
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        os.write(3, b'["action",' + b"[" * 50_000 + b"]" * 50_000 + b"]\n")
+        time.sleep(60)  # the arena has its answer
+        return obs.legal[0]
+
+
 class Sleeper(Hostile):
     def misbehave(self, obs: Observation[Any]) -> Any:
         time.sleep(60)
