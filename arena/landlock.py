@@ -17,6 +17,7 @@ import contextlib
 import ctypes
 import os
 import struct
+import sys
 from typing import Any
 
 # system call numbers: the same on every architecture (the generic table)
@@ -37,10 +38,11 @@ _SCOPES = 1 << 0 | 1 << 1  # abstract unix sockets and signals, version 6
 
 
 def _libc() -> Any:
+    if not sys.platform.startswith("linux"):  # the system call numbers are Linux's
+        return None
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall.restype = ctypes.c_long
-        libc.syscall  # noqa: B018  (looked up now, while a game process may still do so)
+        libc.syscall.restype = ctypes.c_long  # looked up now, before the lockdown
         return libc
     return None
 
