@@ -66,6 +66,15 @@ def version() -> int:
     return _VERSION
 
 
+def coverage() -> str:
+    """What confines a game process here, in a phrase."""
+    if _VERSION < 1:
+        return "the audit hook alone (this kernel has no Landlock)"
+    kept = ["no writes outside the game's directory"] + (["no TCP"] if _VERSION >= 4 else []) + (
+        ["no signals out of the game"] if _VERSION >= 6 else [])
+    return f"the audit hook and Landlock {_VERSION} ({', '.join(kept)})"
+
+
 def confine(folder: str) -> int:
     """Confine this process for good (see the module docstring); the Landlock version used, or
     0 if the kernel offers none (nothing is then confined). Call it once, then `forget()`."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena import landlock
 from arena.engine import find_game
 from arena.errors import ArenaError
 from arena.loader import BotSpec, registered_bots, resolve_bot
@@ -57,7 +58,7 @@ def validate_bot(spec: str, game: str, games: int = 6, limits: Limits = DEFAULT_
         candidate.close()
     return Verdict(True, played, (
         f"PASS: {played} sandboxed games of {chosen.game.name} ({chosen.label}), no faults",
-        *lines))
+        *lines, f"  sandbox: {landlock.coverage()}"))
 
 
 def _opponents(game: str) -> list[BotSpec]:
