@@ -491,8 +491,9 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
         except BaseException as exc:  # reported when the arena asks for the bot
             problem = exc
     _replay(rehearsal)
-    game = socket.socket(fileno=game_fd)
-    _serve(_Player(spec, problem), game)
+    player = _Player(spec, problem)
+    player.make()  # while it waits for its game, as the arena makes in-process bots before theirs
+    _serve(player, socket.socket(fileno=game_fd))
 
 
 def _forget_libc() -> None:
@@ -711,6 +712,15 @@ class _Player:
     def __init__(self, spec: BotSpec | None, problem: BaseException | None) -> None:
         self.spec, self.problem = spec, problem
         self.bot: Bot | None = None
+        self.unmade: BaseException | None = None  # what making the bot ahead raised
+
+    def make(self) -> None:
+        """Make the bot ahead of its game (what goes wrong is reported at `start`)."""
+        if self.spec is not None and self.problem is None:
+            try:
+                self.bot = self.spec.make()
+            except BaseException as exc:  # a bot may raise anything
+                self.unmade = exc
 
     def answer(self, op: str, payload: Any) -> bytes:
         try:
@@ -723,8 +733,12 @@ class _Player:
             if op == "probe":
                 return _answer(["ok", spec.name])
             if op == "start":
-                self.bot = spec.make()
+                if self.unmade is not None:
+                    raise self.unmade
+                if self.bot is None:
+                    self.bot = spec.make()
                 self.bot.start(payload)
+                return _OK if _has_end(self.bot) else _OK_WITHOUT_END
             else:
                 self.bot.end(payload)  # type: ignore[union-attr]
             return _OK
@@ -740,6 +754,13 @@ class _Player:
 
 
 _OK = b'["ok"]\n'
+_OK_WITHOUT_END = b'["ok","without end"]\n'  # started; its `end` does nothing: do not send it
+
+
+def _has_end(bot: Bot) -> bool:
+    """Whether a bot does anything at the end of a game: whether it, or its class, defines
+    `end` (when its game starts)."""
+    return type(bot).end is not Bot.end or "end" in getattr(bot, "__dict__", ())
 
 
 def _answer(reply: list[Any]) -> bytes:

@@ -155,6 +155,7 @@ class SandboxedBot(Bot):
         self._outbox: Outbox | None = None
         self._waits = math.inf  # the receive timeout the socket has (inf: none)
         self._pinned = False
+        self._ends = True  # whether the bot process wants `end` (it says so at `start`)
         self.bank = self.limits.overage_seconds
         self.game_left = self.limits.game_seconds or BACKSTOP_GAME_SECONDS
 
@@ -173,7 +174,8 @@ class SandboxedBot(Bot):
         self.begin(None if cpu is None else PINNING.others)
         if cpu is not None:
             PINNING.adopt(self.group)
-        self._call("start", start_payload(info), self.limits.start_seconds)
+        reply, _ = self._call("start", start_payload(info), self.limits.start_seconds)
+        self._ends = reply[1:] != ["without end"]
 
     def act(self, obs: Observation[Any]) -> Action:
         """Ask the bot process for its action, within the time it has left."""
@@ -188,8 +190,10 @@ class SandboxedBot(Bot):
         return reply[1]
 
     def end(self, result: Result) -> None:
-        """Tell the bot process the result; it then ends."""
-        self._call("end", end_payload(result), self.limits.start_seconds)
+        """Tell the bot process the result, unless its bot does nothing with it (a bot that
+        defines no `end` when its game starts: the round trip is saved)."""
+        if self._ends:
+            self._call("end", end_payload(result), self.limits.start_seconds)
 
     def close(self) -> None:
         """Make sure the game process and anything it started are gone."""

@@ -211,6 +211,33 @@ def test_a_bot_rng_is_sent_as_its_seed() -> None:
     assert type(sent.rng) is BotRandom and sent.rng.getstate() == info.rng.getstate()
 
 
+def test_a_bot_is_sent_end_only_if_it_does_something_with_it(tmp_path: Path) -> None:
+    bot = tmp_path / "enders.py"
+    bot.write_text("from arena.api import Bot\n\n\nclass Quiet(Bot):\n"
+                   "    def act(self, obs):\n        return obs.legal[0]\n\n\n"
+                   "class Loud(Quiet):\n    def end(self, result):\n"
+                   "        print('told the scores', result.scores, flush=True)\n\n\n"
+                   "class Late(Quiet):\n    def start(self, info):\n"
+                   "        super().start(info)\n        self.end = self.told\n\n"
+                   "    def told(self, result):\n        raise RuntimeError('at the end')\n")
+    variant = find_game("concentration").variant("standard")
+    for name, told in [("Quiet", False), ("Loud", True), ("Late", True)]:
+        log = tmp_path / f"{name}.log"
+        entry = sandboxed(f"{bot}:{name}", "concentration", LIMITS, log)
+        try:
+            sandboxed_bot = entry.make()
+            record = play_game(variant, [sandboxed_bot, resolve_bot("greedy").make()],
+                               [name, "greedy"], 1)
+        finally:
+            entry.close()
+        assert sandboxed_bot._ends is told  # type: ignore[attr-defined]
+        if name == "Loud":
+            assert "told the scores" in log.read_text() and record.faults == ()
+        if name == "Late":  # an `end` set by the bot itself at its start counts too
+            (fault,) = record.faults
+            assert fault.kind is FaultKind.EXCEPTION and fault.detail.startswith("end raised")
+
+
 def test_a_slow_move_is_paid_from_the_bank_before_it_is_fatal(tmp_path: Path) -> None:
     bot = tmp_path / "slowish.py"
     bot.write_text("import time\nfrom arena.api import Bot\n\n"
