@@ -100,6 +100,27 @@ def bot_file(spec: str) -> Path | None:
     return Path(where)
 
 
+def bot_sources(spec: str) -> tuple[Path, ...]:
+    """Where a bot's own code lives, found without importing any of it: its file (a file spec),
+    or its top-level package's folders or module file (a module spec, or a name registered by
+    another package). Empty for a bundled bot, and for what cannot be found."""
+    if is_bundled(spec):
+        return ()
+    path = bot_file(spec)
+    if path is not None:
+        return (path,)
+    try:
+        module = by_target(spec).partition(":")[0]
+        found = importlib.util.find_spec(module.partition(".")[0])  # a top-level name: runs nothing
+    except (BotSpecError, ImportError, ValueError):
+        return ()
+    if found is None:
+        return ()
+    if found.submodule_search_locations:
+        return tuple(Path(folder) for folder in found.submodule_search_locations)
+    return (Path(found.origin),) if found.origin and found.origin.endswith(".py") else ()
+
+
 def moved(spec: str, path: Path) -> str:
     """A file spec pointed at another copy of its file: same class, same parameters."""
     target, params = _split_params(spec.strip())

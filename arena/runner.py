@@ -24,7 +24,7 @@ from typing import IO
 from arena.bot_host import die_with_parent
 from arena.engine import Variant, find_game
 from arena.errors import ArenaError
-from arena.loader import BotSpec, bot_file, is_bundled, resolve_bot
+from arena.loader import BotSpec, bot_sources, is_bundled, resolve_bot
 from arena.match import play_game
 from arena.sandbox import BotHost, Limits, SandboxedSpec
 from arena.schedule import GameTask
@@ -120,12 +120,17 @@ class TaskPlayer:
         return found
 
     def _others_files(self, name: str) -> tuple[Path, ...]:
-        """The files of the other bots given by file (and their compiled code), which bot
-        `name` may not read: a bot may not copy another at run time."""
-        own = bot_file(self.entrants[name].spec)
-        files = {bot_file(e.spec) for other, e in self.entrants.items() if other != name}
-        return tuple(path for file in files if file is not None and file != own
-                     for path in (file, Path(importlib.util.cache_from_source(str(file)))))
+        """The code of the other bots (their files, or their packages), which bot `name` may
+        not read: a bot may not copy another at run time. Bundled bots are public, and code a
+        bot shares with another (the same file or package) stays its own."""
+        own = {path.resolve() for path in bot_sources(self.entrants[name].spec)}
+        others = {path.resolve() for other, entrant in self.entrants.items() if other != name
+                  for path in bot_sources(entrant.spec)}
+        hidden = [path for path in others - own
+                  if not any(mine.is_relative_to(path) for mine in own)]
+        return tuple(found for path in sorted(hidden) for found in (
+            (path,) if path.is_dir() or path.suffix != ".py"
+            else (path, Path(importlib.util.cache_from_source(str(path))))))
 
     def close(self) -> None:
         """End the sandboxes' host processes."""

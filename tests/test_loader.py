@@ -9,7 +9,7 @@ import pytest
 
 from arena.api import Bot
 from arena.errors import ArenaError, BotSpecError
-from arena.loader import registered_bots, resolve_bot
+from arena.loader import bot_sources, registered_bots, resolve_bot
 from bots.forgetful import ForgetfulBot
 from bots.greedy import GreedyBot
 from bots.random_bot import RandomBot
@@ -300,3 +300,16 @@ def test_bot_requiring_arguments(tmp_path: Path) -> None:
     message = spec_error(f"{path}:Needy")
     assert "Needy" in message and "TypeError" in message
     assert resolve_bot(f"{path}:Needy:depth=2").make().depth == 2  # type: ignore[attr-defined]
+
+
+def test_bot_sources_find_a_bots_own_code_without_importing_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "rivalpkg").mkdir()
+    (tmp_path / "rivalpkg" / "__init__.py").write_text("raise RuntimeError('imported')\n")
+    (tmp_path / "rivalmod.py").write_text("raise RuntimeError('imported')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert bot_sources("greedy") == () and bot_sources("bots.greedy:GreedyBot") == ()
+    assert bot_sources(f"{tmp_path}/mine.py:Mine:depth=2") == (tmp_path / "mine.py",)
+    assert bot_sources("rivalpkg.deep.bot:Bot") == (tmp_path / "rivalpkg",)
+    assert bot_sources("rivalmod:Bot") == (tmp_path / "rivalmod.py",)
+    assert bot_sources("nowhere_to_be_found:Bot") == ()

@@ -29,7 +29,7 @@ from arena.loader import resolve_bot
 from arena.match import BotRandom, bot_rng, play_game
 from arena.record import FaultKind
 from arena.replay import Replayer, replay_all
-from arena.results import KEY
+from arena.results import GAMES, KEY
 from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.sandbox_wire import Outbox, start_payload
 from arena.tournament import run_tournament
@@ -509,6 +509,48 @@ def test_a_bot_cannot_leave_a_note_for_its_next_game(tmp_path: Path,
     assert len(found) == 1 and found.pop().startswith("noteleaver scheduling: found")
     assert not list(tmp_path.glob("arena-note*")) and not Path("/dev/shm/arena-note").exists()
     assert b"user.arena-note" not in os.listxattr(bot)
+
+
+RIVALS_CONFIG = """
+name = "rivals"
+[deals]
+count = 1
+base = 3
+[limits]
+move_seconds = 0.5
+memory_mb = 256
+[[bots]]
+spec = "{hostile}:Snoop:target={target},other={other}"
+name = "snoop"
+[[bots]]
+spec = "rival.bot:Friend"
+name = "rival"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard"]
+"""
+
+
+def test_a_bot_cannot_read_another_bot_given_as_a_module(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    packages = tmp_path / "packages"
+    (packages / "rival").mkdir(parents=True)
+    (packages / "rival" / "__init__.py").write_text("")
+    (packages / "rival" / "bot.py").write_text(
+        "from bots.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
+        "    games = ('concentration',)\n")
+    monkeypatch.setenv("PYTHONPATH", str(packages))  # where the bot hosts find it
+    monkeypatch.syspath_prepend(str(packages))  # and the arena, to know where it lives
+    run, path = tmp_path / "run", tmp_path / "rivals.toml"
+    path.write_text(RIVALS_CONFIG.format(hostile=HOSTILE, target=run / "config.toml",
+                                         other=packages / "rival" / "bot.py"))
+    assert run_tournament(load_config(path), run).complete
+    records = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    assert len(records) == 2 and all(record["faults"] == [] for record in records)
+    snooped = (run / "bots" / "snoop.log").read_text()
+    assert snooped.count(f"snoop could not read {packages / 'rival' / 'bot.py'}") == 2, snooped
+    assert "snoop could read" not in snooped
 
 
 def test_a_keyed_bot_rng_gives_away_its_seed_but_not_the_key() -> None:
