@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
+import importlib.machinery
 import json
 import operator
 import os
@@ -33,6 +34,7 @@ import resource
 import selectors
 import shutil
 import signal
+import site
 import socket
 import struct
 import sys
@@ -59,6 +61,20 @@ _FORBIDDEN = frozenset({
 })
 _LISTING = frozenset({"os.listdir", "os.scandir"})
 _OWN_PROCESS = frozenset({"resource.prlimit"})  # events allowed for this process only
+_NATIVE = tuple(importlib.machinery.EXTENSION_SUFFIXES)  # extension modules: native code
+
+
+def _installed() -> tuple[str, ...]:
+    """Where Python and the packages installed for it live: the only places a game process may
+    load native code (an extension module) from."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             *site.getsitepackages()}
+    if site.ENABLE_USER_SITE:
+        roots.add(site.getusersitepackages())
+    return tuple(os.path.join(os.path.realpath(root), "") for root in sorted(roots))
+
+
+_INSTALLED = _installed()
 _SCHEDULING = ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "setpriority")
 _MAKING = {"os.mkdir": 0, "os.symlink": 1, "os.link": 1}  # events that make an entry: its path
 _PATH_EVENTS = {  # events that change the file system: how many of their first arguments are paths
@@ -564,8 +580,8 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
             return process.isdigit() and process != own
         return False
 
-    watched = _FORBIDDEN | _PATH_EVENTS.keys() | _LISTING | _OWN_PROCESS | {"open",
-                                                                           "sqlite3.connect"}
+    watched = _FORBIDDEN | _PATH_EVENTS.keys() | _LISTING | _OWN_PROCESS | {
+        "open", "sqlite3.connect", "import"}
     made = 0  # files and folders this game has made (see GAME_ENTRIES)
 
     def making(where: str | None) -> None:
@@ -606,6 +622,13 @@ def _guard(workdir: str, private: Sequence[str] = ()) -> None:
         elif event in _OWN_PROCESS:
             if args[0] not in (0, os.getpid()):
                 raise PermissionError(f"sandbox: {event} of another process is not allowed")
+        elif event == "import":
+            filename = args[1] if len(args) > 1 else None
+            if isinstance(filename, str) and filename.endswith(_NATIVE):
+                where = real(filename)
+                if where is None or not where.startswith(_INSTALLED):
+                    raise PermissionError(f"sandbox: loading native code from {filename!r} is "
+                                          "not allowed (only from installed packages)")
         elif event == "sqlite3.connect":
             database = os.fsdecode(args[0]) if isinstance(args[0], str | bytes) else args[0]
             if isinstance(database, str) and database.startswith("file:"):  # a URI

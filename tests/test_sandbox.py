@@ -486,6 +486,15 @@ def test_without_a_key_a_bot_can_work_out_its_deal(tmp_path: Path, params: str,
     assert isinstance(scores, list) and scores[0] > 2 * scores[1]  # it took pair after pair
 
 
+def test_a_bot_may_load_installed_native_code_but_not_its_own(tmp_path: Path) -> None:
+    log = tmp_path / "nativeloader.log"
+    record = play_against_greedy("NativeLoader", log)
+    assert record["faults"] == []
+    said = log.read_text()
+    assert "nativeloader loaded installed native code" in said
+    assert "nativeloader could not load its own native code: sandbox: loading native code" in said
+
+
 def test_a_bot_cannot_leave_a_note_for_its_next_game(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the hosts' temporary directory, and the bot's

@@ -461,3 +461,27 @@ class NoteLeaver(Hostile):
                 except Exception as exc:  # refused, or nothing to find
                     done = f"could not {'leave' if leave else 'find'}: {type(exc).__name__}"
                 print(f"noteleaver {way}: {done}", flush=True)
+
+
+class NativeLoader(Hostile):
+    """Loads native code: an extension module the interpreter ships with (allowed), and the
+    same module's file copied next to it (its own native code, which a bot may not bring)."""
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        import _queue
+        import importlib.machinery
+        import importlib.util
+        import shutil
+
+        copy = os.path.abspath(os.path.basename(_queue.__file__))
+        shutil.copyfile(_queue.__file__, copy)
+        for where, path in [("installed", _queue.__file__), ("its own", copy)]:
+            try:
+                loader = importlib.machinery.ExtensionFileLoader("_queue", path)
+                spec = importlib.util.spec_from_file_location("_queue", path, loader=loader)
+                assert spec is not None
+                importlib.util.module_from_spec(spec)
+                print(f"nativeloader loaded {where} native code", flush=True)
+            except Exception as exc:
+                print(f"nativeloader could not load {where} native code: {exc}", flush=True)
