@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import gc
 import importlib.machinery
 import json
@@ -131,6 +132,15 @@ def main(argv: list[str]) -> int:
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
     control = socket.socket(fileno=int(argv[1]))
     requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    # the games' directories: one inside a private directory of this host's for each game,
+    # under a name no other game can guess, and may not list (see `_guard`)
+    sweep(tempfile.gettempdir())
+    home = os.path.realpath(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
+    with contextlib.suppress(OSError):  # the audit hook holds all the same
+        reads = landlock.reading_ruleset(settings.get("private") or ())
+        if reads is not None:  # kept open, out of the way, for every game process to apply
+            settings["reads"] = fcntl.fcntl(reads, fcntl.F_DUPFD_CLOEXEC, 100)
+            os.close(reads)
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     sys.stdout.flush()
@@ -144,7 +154,9 @@ def main(argv: list[str]) -> int:
         finally:
             os._exit(0)
     forker_end.close()
-    return _Host(control, requests, forker, settings).serve()
+    if "reads" in settings:
+        os.close(settings["reads"])
+    return _Host(control, requests, forker, settings, home).serve()
 
 
 _RECORD = struct.Struct("=cii")
@@ -216,7 +228,7 @@ class _Host:
     the arena, logs what they print, and cleans up after each."""
 
     def __init__(self, control: socket.socket, requests: socket.socket, forker: int,
-                 settings: dict[str, Any]) -> None:
+                 settings: dict[str, Any], home: str) -> None:
         self.control, self.requests, self.forker = control, requests, forker
         self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
         self.cap = int(settings.get("output_bytes", 65536))
@@ -227,10 +239,7 @@ class _Host:
         self.children: dict[int, str] = {}  # game process -> its directory
         self.asked: list[tuple[socket.socket, str]] = []  # requested, not forked yet
         self.closing = False
-        # the games' directories: one inside a private directory of this host's for each game,
-        # under a name no other game can guess, and may not list (see `_guard`)
-        sweep(tempfile.gettempdir())
-        self.home = os.path.realpath(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
+        self.home = home  # where the games' directories are made
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -490,11 +499,11 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
     if game_fd != 3:
         os.dup2(game_fd, 3, inheritable=False)
         game_fd = 3
-    os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     os.chdir(workdir)
     _limit_resources(settings)
     with contextlib.suppress(OSError):  # the audit hook holds all the same
-        landlock.confine(workdir)
+        landlock.confine(workdir, settings.get("reads"))
+    os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     _forget_libc()
     _guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves

@@ -7,8 +7,8 @@ cannot be undone: after `confine(folder)`, the process may create, write, remove
 only under `folder` (and write to /dev/null), may neither bind nor connect TCP sockets, and may
 neither signal nor reach through an abstract unix socket any process outside its own domain
 (the arena, the hosts, other games), as far as the running kernel's Landlock version allows.
-Reading is left to the audit hook: what a bot may read is too scattered (the interpreter, its
-libraries, its own files) for an allow-list.
+What may be read is rather a deny-list (what the arena keeps: the run directory, the other bots'
+code), which Landlock, an allow-list, expresses as everything around it (`reading_ruleset`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import ctypes
 import os
 import struct
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 # system call numbers: the same on every architecture (the generic table)
@@ -33,6 +34,8 @@ _MAKE_FIFO, _MAKE_BLOCK, _MAKE_SYM = 1 << 10, 1 << 11, 1 << 12
 _REFER, _TRUNCATE = 1 << 13, 1 << 14  # versions 2 and 3
 _WRITES = (_WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_CHAR | _MAKE_DIR | _MAKE_REG
            | _MAKE_SOCK | _MAKE_FIFO | _MAKE_BLOCK | _MAKE_SYM)
+_READ_FILE, _READ_DIR = 1 << 2, 1 << 3
+_READS = _READ_FILE | _READ_DIR
 _TCP = 1 << 0 | 1 << 1  # bind and connect, version 4
 _SCOPES = 1 << 0 | 1 << 1  # abstract unix sockets and signals, version 6
 
@@ -75,22 +78,76 @@ def coverage() -> str:
     return f"the audit hook and Landlock {_VERSION} ({', '.join(kept)})"
 
 
-def confine(folder: str) -> int:
-    """Confine this process for good (see the module docstring); the Landlock version used, or
-    0 if the kernel offers none (nothing is then confined). Call it once, then `forget()`."""
+def reading_ruleset(kept: Sequence[str]) -> int | None:
+    """A ruleset (its descriptor) under which everything may be read but `kept` (files and
+    folders, real paths), for `confine` to apply in the processes that inherit it; None where
+    Landlock cannot. Made once (it lists the folders on the way to what is kept), in the
+    process that forks the confined ones; what appears later in those folders is not readable.
+    """
+    if _VERSION < 1 or _LIBC is None:
+        return None
+    kept = {os.path.realpath(path) for path in kept if os.path.lexists(path)}
+    if not kept:
+        return None
+    attr = struct.pack("QQQ", _READS, 0, 0)[:_attr_size(_VERSION)]
+    ruleset = _syscall(_CREATE_RULESET, attr, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+    try:
+        for path, rights in _around(kept):
+            with contextlib.suppress(OSError):  # gone meanwhile, or not ours to open
+                _allow(ruleset, path, rights, follow=False)
+    except BaseException:
+        os.close(ruleset)
+        raise
+    return ruleset
+
+
+def _around(kept: set[str]) -> list[tuple[str, int]]:
+    """Rules that let everything but `kept` be read: each folder on the way to what is kept may
+    be listed (with what is below it: names are no secret), each of its other entries read."""
+    found: list[tuple[str, int]] = []
+
+    def visit(folder: str) -> None:
+        found.append((folder, _READ_DIR))
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                path = os.path.join(folder, entry.name)
+                if path in kept:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if any(k.startswith(path + os.sep) for k in kept):
+                        visit(path)
+                    else:
+                        found.append((path, _READS))
+                else:
+                    found.append((path, _READ_FILE))
+
+    visit("/")
+    return found
+
+
+def _attr_size(abi: int) -> int:
+    return 24 if abi >= 6 else 16 if abi >= 4 else 8
+
+
+def confine(folder: str, reads: int | None = None) -> int:
+    """Confine this process for good (see the module docstring), and to what `reads` (a
+    `reading_ruleset`) lets it read, if given; the Landlock version used, or 0 if the kernel
+    offers none (nothing is then confined). Call it once, then `forget()`."""
     abi = _VERSION
     if abi < 1 or _LIBC is None:
         return 0
     fs = _WRITES | (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0)
     net = _TCP if abi >= 4 else 0
     scoped = _SCOPES if abi >= 6 else 0
-    attr = struct.pack("QQQ", fs, net, scoped)[:24 if abi >= 6 else 16 if abi >= 4 else 8]
+    attr = struct.pack("QQQ", fs, net, scoped)[:_attr_size(abi)]
     ruleset = _syscall(_CREATE_RULESET, attr, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
     try:
         _allow(ruleset, folder, fs)
         _allow(ruleset, os.devnull, _WRITE_FILE | (_TRUNCATE if abi >= 3 else 0))
         if _LIBC.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+        if reads is not None:  # a layer of its own: an access must pass every layer
+            _syscall(_RESTRICT_SELF, ctypes.c_int(reads), ctypes.c_uint32(0))
         _syscall(_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0))
     finally:
         os.close(ruleset)
@@ -103,8 +160,10 @@ def forget() -> None:
     _LIBC = None
 
 
-def _allow(ruleset: int, path: str, rights: int) -> None:
-    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+def _allow(ruleset: int, path: str, rights: int, follow: bool = True) -> None:
+    # not following a symbolic link: a rule for the link's target would let what it points to
+    # (kept, maybe) be read
+    fd = os.open(path, os.O_PATH | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW))
     try:
         beneath = struct.pack("=Qi", rights, fd)  # struct landlock_path_beneath_attr, packed
         _syscall(_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH), beneath,

@@ -16,14 +16,16 @@ from arena import landlock
 pytestmark = pytest.mark.skipif(landlock.version() < 1, reason="the kernel has no Landlock")
 
 
-def confined_attempts(folder: Path, attempts: dict[str, Callable[[], object]]) -> dict[str, str]:
-    """Run `attempts` in a child process confined to `folder`: "ok" or the error of each."""
+def confined_attempts(folder: Path, attempts: dict[str, Callable[[], object]],
+                      reads: int | None = None) -> dict[str, str]:
+    """Run `attempts` in a child process confined to `folder` (and to what the ruleset `reads`
+    lets it read): "ok" or the error of each."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover  (the child)
         try:
             os.close(read_end)
-            landlock.confine(str(folder))
+            landlock.confine(str(folder), reads)
             outcome = {}
             for name, attempt in attempts.items():
                 try:
@@ -76,3 +78,34 @@ def test_a_confined_process_cannot_signal_or_bind_outside(tmp_path: Path) -> Non
     })
     assert got == {"signal its parent": "Operation not permitted",
                    "bind a TCP port": "Permission denied", "signal itself": "ok"}
+
+
+def test_a_reading_ruleset_keeps_what_is_kept_from_every_way_of_reading(tmp_path: Path) -> None:
+    run, game = tmp_path / "run", tmp_path / "game"
+    run.mkdir()
+    game.mkdir()
+    (run / "key").write_text("secret")
+    (tmp_path / "notes.txt").write_text("anyone may read this")
+    reads = landlock.reading_ruleset([str(run)])
+    assert reads is not None
+
+    def through_a_descriptor() -> bytes:
+        folder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+        return os.read(os.open("run/key", os.O_RDONLY, dir_fd=folder), 10)
+
+    try:
+        got = confined_attempts(game, {
+            "read the key": lambda: (run / "key").read_text(),
+            "read it through a descriptor": through_a_descriptor,
+            "read beside it": lambda: (tmp_path / "notes.txt").read_text(),
+            "list the folder around it": lambda: os.listdir(tmp_path),
+            "read a system file": lambda: Path("/etc/hostname").read_bytes(),
+            "write and read its own": lambda: ((game / "mine").write_text("x"),
+                                               (game / "mine").read_text()),
+        }, reads)
+    finally:
+        os.close(reads)
+    assert got == {"read the key": "Permission denied",
+                   "read it through a descriptor": "Permission denied",
+                   "read beside it": "ok", "list the folder around it": "ok",
+                   "read a system file": "ok", "write and read its own": "ok"}

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hostile.bots import seeded_with
 
-from arena import sandbox
+from arena import landlock, sandbox
 from arena.api import Bot, GameInfo, Observation
 from arena.bot_host import GAME_ENTRIES, HOME_PREFIX
 from arena.config import load_config
@@ -539,6 +539,25 @@ game = "concentration"
 players = 2
 variants = ["standard"]
 """
+
+
+@pytest.mark.skipif(landlock.version() < 1, reason="the kernel has no Landlock")
+def test_a_bot_that_disarms_the_audit_hook_still_cannot_read_what_is_kept(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "key").write_text("secret")
+    log = tmp_path / "snoop.log"
+    host = BotHost(spec("Snoop", f"target={run / 'key'},tamper=true"), "concentration", LIMITS,
+                   log, private=[run])
+    variant = find_game("concentration").variant("standard")
+    try:
+        play_game(variant, [SandboxedSpec("snoop", host).make(), resolve_bot("greedy").make()],
+                  ["snoop", "greedy"], 3)
+    finally:
+        host.close()
+    said = log.read_text()
+    assert "snoop disarmed 1 of the audit hook's lists" in said  # the hook alone would let it
+    assert f"snoop could not read {run / 'key'}" in said and "snoop could read" not in said
 
 
 def test_a_bot_cannot_read_another_bot_given_as_a_module(tmp_path: Path,

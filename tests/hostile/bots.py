@@ -290,10 +290,24 @@ class Snoop(Hostile):
     descriptors of directories, and the game directories of every sandboxed bot; and to send a
     message out."""
 
-    def __init__(self, target: str = "", other: str = "") -> None:
-        self.target, self.other = target, other
+    def __init__(self, target: str = "", other: str = "", tamper: bool = False) -> None:
+        self.target, self.other, self.tamper = target, other, tamper
 
     def misbehave(self, obs: Observation[Any]) -> Any:
+        if self.tamper:  # first disarm the audit hook: empty what it keeps out of reach
+            disarmed = 0
+            for found in gc.get_objects():
+                if type(found).__name__ == "function" and found.__closure__:
+                    for cell in found.__closure__:
+                        try:
+                            value = cell.cell_contents
+                        except ValueError:
+                            continue
+                        if isinstance(value, tuple) and value and all(
+                                isinstance(v, str) and v.endswith(os.sep) for v in value):
+                            cell.cell_contents = ()
+                            disarmed += 1
+            print(f"snoop disarmed {disarmed} of the audit hook's lists", flush=True)
         parent = f"/proc/{os.getppid()}"
         for what, path in [("read", self.target), ("list", os.path.dirname(self.target)),
                            ("read", self.other), ("read", f"{parent}/status"),
