@@ -6,7 +6,8 @@ is enforced by the kernel for a process and everything it starts, needs no privi
 cannot be undone: after `confine(folder)`, the process may create, write, remove or rename files
 only under `folder` (and write to /dev/null), may neither bind nor connect TCP sockets, and may
 neither signal nor reach through an abstract unix socket any process outside its own domain
-(the arena, the hosts, other games), as far as the running kernel's Landlock version allows.
+(the arena, the hosts, other games), as far as the running kernel's Landlock version allows; nor
+may it read their memory (Landlock keeps ptrace within a domain).
 What may be read is rather a deny-list (what the arena keeps: the run directory, the other bots'
 code), which Landlock, an allow-list, expresses as everything around it (`reading_ruleset`).
 """
@@ -34,7 +35,7 @@ _MAKE_FIFO, _MAKE_BLOCK, _MAKE_SYM = 1 << 10, 1 << 11, 1 << 12
 _REFER, _TRUNCATE = 1 << 13, 1 << 14  # versions 2 and 3
 _WRITES = (_WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_CHAR | _MAKE_DIR | _MAKE_REG
            | _MAKE_SOCK | _MAKE_FIFO | _MAKE_BLOCK | _MAKE_SYM)
-_READ_FILE, _READ_DIR = 1 << 2, 1 << 3
+_READ_FILE, _READ_DIR = 1 << 2, 1 << 3  # and reads
 _READS = _READ_FILE | _READ_DIR
 _TCP = 1 << 0 | 1 << 1  # bind and connect, version 4
 _SCOPES = 1 << 0 | 1 << 1  # abstract unix sockets and signals, version 6
