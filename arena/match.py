@@ -9,7 +9,6 @@ seats' game stays whole.
 from __future__ import annotations
 
 import contextlib
-import hmac
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -84,6 +83,8 @@ def bot_rng(seed: int, seat: int, key: str = "") -> BotRandom:
 
 def _keyed(key: str, text: str) -> bytes:
     """A seed for `text` under the run's key that gives away neither (HMAC-SHA256)."""
+    import hmac  # here: a sandboxed bot's host imports this module, and needs no OpenSSL
+
     return hmac.digest(key.encode(), text.encode(), "sha256")
 
 
