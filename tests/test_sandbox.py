@@ -486,6 +486,14 @@ def test_without_a_key_a_bot_can_work_out_its_deal(tmp_path: Path, params: str,
     assert isinstance(scores, list) and scores[0] > 2 * scores[1]  # it took pair after pair
 
 
+def test_what_a_bot_may_do_in_its_own_directory_and_process_is_still_allowed(
+        tmp_path: Path) -> None:
+    log = tmp_path / "housekeeper.log"
+    record = play_against_greedy("Housekeeper", log)
+    assert record["faults"] == []
+    assert log.read_text().splitlines() == ["housekeeper done"]
+
+
 def test_a_bot_may_load_installed_native_code_but_not_its_own(tmp_path: Path) -> None:
     log = tmp_path / "nativeloader.log"
     record = play_against_greedy("NativeLoader", log)

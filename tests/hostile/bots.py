@@ -499,3 +499,54 @@ class NativeLoader(Hostile):
                 print(f"nativeloader loaded {where} native code", flush=True)
             except Exception as exc:
                 print(f"nativeloader could not load {where} native code: {exc}", flush=True)
+
+
+class Housekeeper(Hostile):
+    """Does, in its own directory and to its own process, what the sandbox must still allow:
+    files, folders, a named pipe, an SQLite database, an extended attribute, a descriptor of its
+    directory, its own CPUs and priority. Prints what it could not do."""
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        import sqlite3
+
+        def database() -> None:
+            with sqlite3.connect("notes.db") as db:
+                db.execute("create table t (x)")
+            sqlite3.connect(":memory:").execute("select 1")
+
+        def descriptor() -> None:
+            folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+            os.mkdir("inner")
+            with open(os.open("inner/x.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=folder),
+                      "w") as f:
+                f.write("x")
+            assert "inner" in os.listdir(folder)
+
+        def xattr() -> None:
+            with open("tagged.txt", "w") as f:
+                f.write("x")
+            try:
+                os.setxattr("tagged.txt", b"user.note", b"mine")
+            except OSError as exc:  # a file system without user attributes: not the sandbox
+                if "sandbox" in str(exc):
+                    raise
+
+        def write() -> None:
+            with open("own.txt", "w") as f:
+                f.write("mine")
+
+        chores = [("write a file", write),
+                  ("make a named pipe", lambda: os.mkfifo("pipe")),
+                  ("keep a database", database), ("use a descriptor of its folder", descriptor),
+                  ("tag its file", xattr),
+                  ("choose its CPUs", lambda: os.sched_setaffinity(0, os.sched_getaffinity(0))),
+                  ("lower its priority", lambda: os.setpriority(os.PRIO_PROCESS, 0, 1)),
+                  ("read its own limits", lambda: __import__("resource").prlimit(
+                      0, __import__("resource").RLIMIT_NOFILE))]
+        for chore, do in chores:
+            try:
+                do()
+            except Exception as exc:
+                print(f"housekeeper could not {chore}: {exc}", flush=True)
+        print("housekeeper done", flush=True)
