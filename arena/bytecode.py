@@ -19,8 +19,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from arena.errors import BotSpecError
-from arena.loader import bot_file
+from arena.loader import bot_file, code_roots
 
 MAX_FILES = 200
 """At most this many files are compiled ahead for one bot."""
@@ -33,25 +32,17 @@ def source_files(target: str) -> list[Path]:
     """The Python files a bot target (`module:Class` or `path/file.py:Class`) may import from:
     the file and its siblings, or every file of the module's top-level package. Found without
     importing anything; empty if there is nothing to find."""
-    try:
-        path = bot_file(target)
-    except BotSpecError:
+    roots = code_roots(target)
+    if not roots:
         return []
-    if path is not None:
+    if bot_file(target) is not None:
+        (path,) = roots
         if not path.is_file():
             return []
         neighbours = [p for p in _python_files([path.parent]) if p != path]
         return [path, *neighbours[:MAX_FILES - 1]]
-    module = target.partition(":")[0]
-    try:
-        spec = importlib.util.find_spec(module.partition(".")[0])  # a top-level name: runs nothing
-    except (ImportError, ValueError):
-        return []
-    if spec is None:
-        return []
-    if spec.submodule_search_locations:
-        return _python_files([Path(p) for p in spec.submodule_search_locations], deep=True)
-    return [Path(spec.origin)] if spec.origin and spec.origin.endswith(".py") else []
+    folders = [root for root in roots if root.is_dir()]
+    return _python_files(folders, deep=True) if folders else list(roots)
 
 
 def _python_files(folders: list[Path], deep: bool = False) -> list[Path]:

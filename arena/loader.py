@@ -100,25 +100,37 @@ def bot_file(spec: str) -> Path | None:
     return Path(where)
 
 
-def bot_sources(spec: str) -> tuple[Path, ...]:
-    """Where a bot's own code lives, found without importing any of it: its file (a file spec),
-    or its top-level package's folders or module file (a module spec, or a name registered by
-    another package). Empty for a bundled bot, and for what cannot be found."""
-    if is_bundled(spec):
+def code_roots(target: str) -> tuple[Path, ...]:
+    """Where the code of a bot target (`path/file.py:Class` or `module:Class`) lives, found
+    without importing any of it: its file, or its top-level package's folders or module file.
+    Empty if there is nothing to find."""
+    try:
+        path = bot_file(target)
+    except BotSpecError:
         return ()
-    path = bot_file(spec)
     if path is not None:
         return (path,)
     try:
-        module = by_target(spec).partition(":")[0]
+        module = target.partition(":")[0]
         found = importlib.util.find_spec(module.partition(".")[0])  # a top-level name: runs nothing
-    except (BotSpecError, ImportError, ValueError):
+    except (ImportError, ValueError):
         return ()
     if found is None:
         return ()
     if found.submodule_search_locations:
         return tuple(Path(folder) for folder in found.submodule_search_locations)
     return (Path(found.origin),) if found.origin and found.origin.endswith(".py") else ()
+
+
+def bot_sources(spec: str) -> tuple[Path, ...]:
+    """Where a bot's own code lives (`code_roots`), for a spec that may be a name registered by
+    another package; empty for a bundled bot, whose code is public."""
+    if is_bundled(spec):
+        return ()
+    try:
+        return code_roots(by_target(spec))
+    except BotSpecError:
+        return ()
 
 
 def moved(spec: str, path: Path) -> str:
