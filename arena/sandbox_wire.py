@@ -65,11 +65,16 @@ def _rng_reduce(rng: random.Random) -> tuple[Any, ...]:
 
 class _Reducers(dict[type, Any]):
     """The picklers' dispatch table: `copyreg`'s, a bot's rng, and for the frozen values sent on
-    every decision (`FastPickle`) the same reduction as their own, made a little faster."""
+    every decision (`FastPickle`) the same reduction as their own, made a little faster. Every
+    other class gets its own `__reduce_ex__` from here, the pickler's fallback, so that its first
+    value in each game (a card, say) costs no KeyError."""
 
     def __missing__(self, cls: type) -> Any:
-        if not issubclass(cls, FastPickle):
+        if issubclass(cls, type):  # a class whose metaclass is not `type`: pickled by its name
             raise KeyError(cls)
+        if not issubclass(cls, FastPickle):
+            self[cls] = _OWN_REDUCTION
+            return _OWN_REDUCTION
         names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
         get = operator.attrgetter(*names)
         if len(names) == 1:
@@ -80,6 +85,7 @@ class _Reducers(dict[type, Any]):
         return reduce
 
 
+_OWN_REDUCTION = operator.methodcaller("__reduce_ex__", pickle.HIGHEST_PROTOCOL)
 _DISPATCH = _Reducers({**copyreg.dispatch_table, random.Random: _rng_reduce})
 
 

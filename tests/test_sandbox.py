@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import abc
+import datetime
 import io
 import json
 import os
@@ -22,9 +24,11 @@ from hostile.bots import seeded_with
 from arena import landlock, sandbox
 from arena.api import Bot, GameInfo, Observation
 from arena.bot_host import GAME_ENTRIES, HOME_PREFIX
+from arena.cards import parse_card
 from arena.config import load_config
 from arena.cpu_pinning import PINNING
 from arena.engine import find_game
+from arena.games.concentration.table import Back
 from arena.loader import resolve_bot
 from arena.match import BotRandom, bot_rng, play_game
 from arena.record import FaultKind
@@ -201,6 +205,16 @@ def test_messages_of_a_game_share_one_memo_and_arrive_whole() -> None:
     rng = random.Random("bot:3:1")
     (_, copy) = pickle.loads(Outbox().pack("start", rng))
     assert [copy.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+
+
+def test_values_of_every_kind_travel_in_one_game_s_messages() -> None:
+    cards = tuple(parse_card(text) for text in ("AS", "10H", "QD"))
+    values = [cards, Back.RED, Observation, Bot, abc.ABC, frozenset({1, 2}), complex(1, 2),
+              datetime.date(2026, 11, 25), (cards[0], Back.BLUE)]
+    outbox = Outbox()
+    messages = [outbox.pack("act", value) for value in values * 2]
+    load = pickle.Unpickler(io.BytesIO(b"".join(messages))).load
+    assert [load()[1] for _ in messages] == values * 2
 
 
 def test_a_bot_rng_is_sent_as_its_seed() -> None:
