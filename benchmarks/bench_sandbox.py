@@ -4,7 +4,7 @@ Prints games per second for each, the ratio (target: sandboxed at least 15% of i
 what the sandbox adds per game and per decision. Asserts nothing.
 
     python benchmarks/bench_sandbox.py [--games 200] [--rounds 3] [--trusted | --untrusted]
-                                       [--no-pin]
+                                       [--no-pin] [--fresh-cost]
 
 Both kinds of bot are measured unless one is chosen: trusted (imported once by its host, as a
 bundled bot) and untrusted (imported in every game process). Rounds alternate in-process and
@@ -12,24 +12,31 @@ sandboxed play, so that both see the same load; the ratio of each round is print
 best, and (on Linux) the CPU time and page faults per game of each kind of process in the last
 sandboxed round: the arena, the bots' hosts, their forkers, and the game processes (both bots'),
 and each CPU's busy and idle time per game (the CPU with no idle time sets the pace).
---no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`).
+--no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`). --fresh-cost
+adds what a fresh process per game costs: the same recorded messages of seat 0, sent one at a time
+(on one CPU, where Linux allows) through the code a game process runs, to a process forked for
+each game and to one process kept for every game (which the sandbox never does), side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
-from arena.api import Bot, Observation
+from arena.api import Bot, GameInfo, Observation
+from arena.bot_host import _Player, _serve
 from arena.cpu_pinning import PINNING
 from arena.engine import Variant, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
 from arena.sandbox import BotHost, Limits, SandboxedSpec
+from arena.sandbox_wire import Outbox, start_payload
 
 
 def rate(variant: Variant, seats: list[BotSpec] | list[SandboxedSpec], games: int) -> float:
@@ -170,6 +177,115 @@ def measure(variant: Variant, trusted: bool, games: int, rounds: int,
           f"({decisions:.0f} decisions a game)")
 
 
+class Recording(Bot):
+    """Greedy, keeping what the arena sends it (as the sandbox would send it)."""
+
+    def __init__(self, sent: list[tuple[str, Any]]) -> None:
+        self.inner, self.sent = resolve_bot("greedy").make(), sent
+
+    def start(self, info: GameInfo) -> None:
+        self.sent.append(("start", start_payload(info)))
+        self.inner.start(info)
+
+    def act(self, obs: Observation[Any]) -> Any:
+        self.sent.append(("act", obs))
+        return self.inner.act(obs)
+
+
+def recorded_messages(variant: Variant, games: int) -> list[list[bytes]]:
+    """What the arena sends seat 0 in each of these games (greedy against greedy), packed as
+    the sandbox packs it."""
+    played = []
+    for seed in range(games):
+        sent: list[tuple[str, Any]] = []
+        play_game(variant, [Recording(sent), resolve_bot("greedy").make()], ["a", "b"], seed)
+        outbox = Outbox()
+        played.append([outbox.pack(op, payload) for op, payload in sent])
+    return played
+
+
+def per_message(played: list[list[bytes]], fresh: bool) -> float:
+    """Seconds a message (sent, answered by greedy, received) with the answering process forked
+    for each game, or kept for all of them."""
+    requests, server = socket.socketpair()
+    gc.collect()
+    gc.freeze()  # as a host does before it forks
+    pid = os.fork()
+    if pid == 0:  # the answering side: a server that plays each game or forks a player for it
+        requests.close()
+        try:
+            _answering(server, fresh)
+        finally:
+            os._exit(0)
+    server.close()
+    spent, count = 0.0, 0
+    try:
+        for messages in played:
+            ours, theirs = socket.socketpair()
+            socket.send_fds(requests, [b"g"], [theirs.fileno()])
+            theirs.close()
+            ours.recv(1)  # ready
+            start = time.perf_counter()
+            for message in messages:
+                ours.sendall(message)
+                ours.recv(65536)
+            spent += time.perf_counter() - start
+            count += len(messages)
+            ours.close()
+    finally:
+        requests.close()
+        os.waitpid(pid, 0)
+        gc.unfreeze()
+    return spent / count
+
+
+def _answering(requests: socket.socket, fresh: bool) -> None:
+    """Serve each game sent over `requests` (a socket), in a process forked for it if `fresh`."""
+    while True:
+        _, fds, _, _ = socket.recv_fds(requests, 16, 1)
+        if not fds:
+            return
+        if fresh:
+            if os.fork():
+                os.close(fds[0])
+                os.wait()
+                continue
+            requests.close()
+        game = socket.socket(fileno=fds[0])
+        player = _Player(resolve_bot("greedy"), None)
+        player.make()
+        game.sendall(b"r")
+        _serve(player, game)
+        game.close()
+        if fresh:
+            os._exit(0)
+
+
+def fresh_cost(variant: Variant, games: int, rounds: int) -> None:
+    """Print what a process forked for every game costs a message, against one kept warm."""
+    played = recorded_messages(variant, games)
+    pinned = hasattr(os, "sched_setaffinity")
+    if pinned:
+        saved = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(saved)})  # the answering side is forked onto it too
+    try:
+        fresh, kept = [], []
+        for _ in range(rounds):
+            fresh.append(per_message(played, fresh=True))
+            kept.append(per_message(played, fresh=False))
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, saved)
+    messages = sum(len(m) for m in played) / len(played)
+    extra = (min(fresh) - min(kept)) * messages
+    print(f"fresh process per game (seat 0's {messages:.0f} messages a game, "
+          f"{'one CPU' if pinned else 'any CPU'}):")
+    print(f"  fresh      : {min(fresh) * 1e6:8.1f} us a message (best of {rounds})")
+    print(f"  kept       : {min(kept) * 1e6:8.1f} us a message (best of {rounds}; never done "
+          "by the sandbox: a bot would remember)")
+    print(f"  price      : {extra * 1e3:8.2f} ms a bot and game, on top of the fork itself")
+
+
 def main() -> None:
     """Measure trusted and untrusted sandboxed play (or the one chosen) against in-process."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -182,6 +298,8 @@ def main() -> None:
                        help="only bots imported in every game process")
     parser.add_argument("--no-pin", action="store_true",
                         help="do not keep a game's processes on one CPU")
+    parser.add_argument("--fresh-cost", action="store_true",
+                        help="also measure what a fresh process per game costs a message")
     args = parser.parse_args()
     PINNING.enabled = PINNING.enabled and not args.no_pin
     variant = find_game("concentration").variant("standard")
@@ -192,6 +310,8 @@ def main() -> None:
         if (args.trusted and not trusted) or (args.untrusted and trusted):
             continue
         measure(variant, trusted, args.games, args.rounds, decisions)
+    if args.fresh_cost:
+        fresh_cost(variant, args.games // 2, args.rounds)
 
 
 if __name__ == "__main__":
