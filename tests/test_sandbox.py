@@ -582,6 +582,23 @@ def test_a_bot_that_disarms_the_audit_hook_still_cannot_read_what_is_kept(tmp_pa
     assert f"snoop could not read {run / 'key'}" in said and "snoop could read" not in said
 
 
+@pytest.mark.skipif(landlock.version() < 1, reason="the kernel has no Landlock")
+def test_a_bot_that_disarms_the_audit_hook_still_cannot_write_outside_its_directory(
+        tmp_path: Path) -> None:
+    note = tmp_path / "planted"
+    log = tmp_path / "snoop.log"
+    host = BotHost(spec("Snoop", f"plant={note}"), "concentration", LIMITS, log)
+    variant = find_game("concentration").variant("standard")
+    try:
+        play_game(variant, [SandboxedSpec("snoop", host).make(), resolve_bot("greedy").make()],
+                  ["snoop", "greedy"], 3)
+    finally:
+        host.close()
+    said = log.read_text()
+    assert f"snoop widened 1 and could not write {note}" in said, said  # the hook would let it
+    assert not note.exists()
+
+
 def test_a_bot_cannot_read_another_bot_given_as_a_module(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     packages = tmp_path / "packages"

