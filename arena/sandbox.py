@@ -155,6 +155,7 @@ class SandboxedBot(Bot):
         self._outbox: Outbox | None = None
         self._waits = math.inf  # the receive timeout the socket has (inf: none)
         self._pinned = False
+        self.paused = False  # stopped between its turns (see `Turns`)
         self._ends = True  # whether the bot process wants `end` (it says so at `start`)
         self.bank = self.limits.overage_seconds
         self.game_left = self.limits.game_seconds or BACKSTOP_GAME_SECONDS
@@ -197,6 +198,7 @@ class SandboxedBot(Bot):
 
     def close(self) -> None:
         """Make sure the game process and anything it started are gone."""
+        TURNS.forget(self)
         if self._pinned:  # first, so that the game process ends on another CPU
             PINNING.leave(self.group)
             self._pinned = False
@@ -204,14 +206,15 @@ class SandboxedBot(Bot):
             self.sock.close()
             self.sock = None
         if self.group:
-            with contextlib.suppress(OSError):
-                os.killpg(self.group, signal.SIGKILL)
+            self.signal_group(signal.SIGKILL)
             self.group = 0
 
     def _call(self, op: str, payload: Any, timeout: float) -> tuple[list[Any], float]:
         sock, outbox = self.sock, self._outbox
         assert sock is not None and outbox is not None
         message = outbox.pack(op, payload)
+        if TURNS.current is not self:
+            TURNS.begin(self)
         started = time.perf_counter()
         try:  # noqa: SIM105  (cheaper than contextlib.suppress, on every decision)
             sock.sendall(message)
@@ -268,9 +271,56 @@ class SandboxedBot(Bot):
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         return data
 
+    def signal_group(self, signum: int) -> None:
+        """Send a signal to the game process and anything it started (if it is still there)."""
+        if self.group:
+            try:  # noqa: SIM105  (cheaper than contextlib.suppress, at every change of turn)
+                os.killpg(self.group, signum)
+            except OSError:
+                pass
+
     def _timed_out(self, op: str, timeout: float) -> None:
         self.close()
         raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {max(timeout, 0.0):.3g} s")
+
+
+class Turns:
+    """Pauses each sandboxed bot between its turns: when another sandboxed bot's turn begins
+    (the arena is about to send it a message), the game process of the bot whose turn it was is
+    stopped (SIGSTOP, to its process group), and it is continued when its own turn comes again.
+
+    A bot's own threads would otherwise keep computing while another bot thinks, on the one CPU
+    a game is played on (see `arena.cpu_pinning`), and slow that bot's thinking, which is
+    wall-clock time: enough, on a tight limit, to make it time out. Paused, a bot computes only
+    on its own turns. Set ARENA_SANDBOX_PAUSE=0 in the environment to turn it off (a few
+    percent faster). A process plays one game at a time, so there is one of these per process.
+    """
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.current: SandboxedBot | None = None  # the sandboxed bot whose turn it is
+
+    def begin(self, bot: SandboxedBot) -> None:
+        """`bot`'s turn begins: pause the bot whose turn it was, continue this one."""
+        if not self.enabled:
+            return
+        current = self.current
+        if current is not None and current is not bot:
+            current.signal_group(signal.SIGSTOP)
+            current.paused = True
+        if bot.paused:
+            bot.signal_group(signal.SIGCONT)
+            bot.paused = False
+        self.current = bot
+
+    def forget(self, bot: SandboxedBot) -> None:
+        """`bot`'s game is over (its process is being ended)."""
+        if self.current is bot:
+            self.current = None
+
+
+TURNS = Turns(os.environ.get("ARENA_SANDBOX_PAUSE", "1") != "0")
+"""This process's turns (it plays one game at a time)."""
 
 
 def _timeval(seconds: float) -> bytes:

@@ -4,7 +4,7 @@ Prints games per second for each, the ratio (target: sandboxed at least 15% of i
 what the sandbox adds per game and per decision. Asserts nothing.
 
     python benchmarks/bench_sandbox.py [--games 200] [--rounds 3] [--trusted | --untrusted]
-                                       [--no-pin] [--fresh-cost]
+                                       [--no-pin] [--no-pause] [--fresh-cost]
 
 Both kinds of bot are measured unless one is chosen: trusted (imported once by its host, as a
 bundled bot) and untrusted (imported in every game process). Rounds alternate in-process and
@@ -12,7 +12,8 @@ sandboxed play, so that both see the same load; the ratio of each round is print
 best, and (on Linux) the CPU time and page faults per game of each kind of process in the last
 sandboxed round: the arena, the bots' hosts, their forkers, and the game processes (both bots'),
 and each CPU's busy and idle time per game (the CPU with no idle time sets the pace).
---no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`). --fresh-cost
+--no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`), --no-pause the
+stopping of each bot between its turns (see `arena.sandbox.Turns`). --fresh-cost
 adds what a fresh process per game costs: the same recorded messages of seat 0, sent one at a time
 (on one CPU, where Linux allows) through the code a game process runs, to a process forked for
 each game and to one process kept for every game (which the sandbox never does), side by side.
@@ -35,7 +36,7 @@ from arena.cpu_pinning import PINNING
 from arena.engine import Variant, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
-from arena.sandbox import BotHost, Limits, SandboxedSpec
+from arena.sandbox import TURNS, BotHost, Limits, SandboxedSpec
 from arena.sandbox_wire import Outbox, start_payload
 
 
@@ -298,14 +299,18 @@ def main() -> None:
                        help="only bots imported in every game process")
     parser.add_argument("--no-pin", action="store_true",
                         help="do not keep a game's processes on one CPU")
+    parser.add_argument("--no-pause", action="store_true",
+                        help="do not stop each bot's process between its turns")
     parser.add_argument("--fresh-cost", action="store_true",
                         help="also measure what a fresh process per game costs a message")
     args = parser.parse_args()
     PINNING.enabled = PINNING.enabled and not args.no_pin
+    TURNS.enabled = TURNS.enabled and not args.no_pause
     variant = find_game("concentration").variant("standard")
     decisions = decisions_per_game(variant, 50)
     print("standard 2-player concentration, greedy vs greedy"
-          + ("" if PINNING.enabled else " (no pinning)"))
+          + ("" if PINNING.enabled else " (no pinning)")
+          + ("" if TURNS.enabled else " (no pausing between turns)"))
     for trusted in (True, False):
         if (args.trusted and not trusted) or (args.untrusted and trusted):
             continue

@@ -193,6 +193,31 @@ def test_without_pinning_nothing_is_pinned(tmp_path: Path,
     assert os.sched_getaffinity(0) == before
 
 
+@pytest.mark.parametrize("pausing", [True, False])
+def test_a_bot_s_threads_are_paused_while_another_bot_thinks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pausing: bool) -> None:
+    monkeypatch.setattr(sandbox.TURNS, "enabled", pausing)
+    log = tmp_path / "spinner.log"
+    spinner = BotHost(spec("Spinner"), "concentration", LIMITS, log)
+    slowcoach = BotHost(spec("Slowcoach"), "concentration", LIMITS)
+    variant = find_game("concentration").variant("standard")
+    try:
+        record = play_game(variant, [SandboxedSpec("spinner", spinner).make(),
+                                     SandboxedSpec("slowcoach", slowcoach).make()],
+                           ["spinner", "slowcoach"], 3).to_json()
+    finally:
+        spinner.close()
+        slowcoach.close()
+    assert record["faults"] == []
+    held_up = [float(s) for s in re.findall(r"spinner held up ([\d.]+) s", log.read_text())]
+    # the slowcoach thinks 30 ms at each of its decisions (~60): the spinner's thread spends
+    # that time stopped, if paused (less the slowcoach's last turn, after the spinner's last)
+    if pausing:
+        assert held_up[-1] > 0.3, held_up
+    else:
+        assert held_up[-1] < 0.1, held_up
+
+
 def test_messages_of_a_game_share_one_memo_and_arrive_whole() -> None:
     outbox = Outbox()
     layout = (*range(50), ("x", None))

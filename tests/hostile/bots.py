@@ -10,10 +10,12 @@ import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
 from arena.api import Bot, GameInfo, Observation
+from bots.greedy import GreedyBot
 
 SEEN: list[Any] = []  # what a bot would carry from one game to the next, if it could
 
@@ -84,6 +86,39 @@ class Hog(Hostile):
     def misbehave(self, obs: Observation[Any]) -> Any:
         hoard = bytearray(1 << 34)  # 16 GiB, far over the limit
         return obs.legal[len(hoard) % len(obs.legal)]
+
+
+class Spinner(Hostile):
+    """Keeps a thread of its own computing all game long, between its turns too, where it would
+    slow whoever thinks next on its CPU; tells, at every decision, how long that thread has been
+    held up (stopped for more than `HELD_UP` seconds at a time) in all."""
+
+    HELD_UP = 0.025
+
+    def start(self, info: GameInfo) -> None:
+        super().start(info)
+        self.held_up = 0.0
+        threading.Thread(target=self.spin, daemon=True).start()
+
+    def spin(self) -> None:
+        last = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now - last > self.HELD_UP:
+                self.held_up += now - last
+            last = now
+
+    def act(self, obs: Observation[Any]) -> Any:
+        print(f"spinner held up {self.held_up:.3f} s", flush=True)
+        return obs.legal[0]
+
+
+class Slowcoach(GreedyBot):
+    """A slow bot within the rules: plays as greedy, thinking (sleeping) 30 ms a decision."""
+
+    def act(self, obs: Observation[Any]) -> Any:
+        time.sleep(0.03)
+        return super().act(obs)
 
 
 class Printer(Hostile):
