@@ -301,17 +301,16 @@ class Turns:
         self.current: SandboxedBot | None = None  # the sandboxed bot whose turn it is
 
     def begin(self, bot: SandboxedBot) -> None:
-        """`bot`'s turn begins: pause the bot whose turn it was, continue this one."""
-        if not self.enabled:
-            return
+        """`bot`'s turn begins: pause the bot whose turn it was, continue this one (paused
+        before, even if pausing has been turned off since)."""
         current = self.current
-        if current is not None and current is not bot:
+        if current is not None and current is not bot and self.enabled:
             current.signal_group(signal.SIGSTOP)
             current.paused = True
         if bot.paused:
             bot.signal_group(signal.SIGCONT)
             bot.paused = False
-        self.current = bot
+        self.current = bot if self.enabled else None
 
     def forget(self, bot: SandboxedBot) -> None:
         """`bot`'s game is over (its process is being ended)."""

@@ -193,6 +193,32 @@ def test_without_pinning_nothing_is_pinned(tmp_path: Path,
     assert os.sched_getaffinity(0) == before
 
 
+class _Seat:
+    """A stand-in for a sandboxed bot, as `Turns` sees one: the signals it was sent."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.signals: list[int] = []
+
+    def signal_group(self, signum: int) -> None:
+        self.signals.append(signum)
+
+
+def test_turns_stop_the_bot_whose_turn_ended_and_continue_the_one_whose_turn_begins() -> None:
+    turns = sandbox.Turns(enabled=True)
+    a, b, c = _Seat(), _Seat(), _Seat()
+    for seat in (a, a, b, b, a, c):
+        turns.begin(seat)  # type: ignore[arg-type]
+    assert a.signals == [signal.SIGSTOP, signal.SIGCONT, signal.SIGSTOP]
+    assert b.signals == [signal.SIGSTOP] and c.signals == []
+    turns.forget(c)  # type: ignore[arg-type]
+    turns.begin(b)  # type: ignore[arg-type]
+    assert b.signals == [signal.SIGSTOP, signal.SIGCONT] and c.signals == []
+    turns.enabled = False  # what was paused still gets its turn
+    turns.begin(a)  # type: ignore[arg-type]
+    assert a.signals[-1] == signal.SIGCONT and not a.paused and b.signals[-1] == signal.SIGCONT
+
+
 @pytest.mark.parametrize("pausing", [True, False])
 def test_a_bot_s_threads_are_paused_while_another_bot_thinks(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pausing: bool) -> None:
