@@ -61,6 +61,16 @@ def play_against_greedy(name: str, log: Path | None = None, params: str = "",
     return record.to_json()
 
 
+def play_hosted(host: BotHost) -> None:
+    """One game of a host's bot (seat 0) against in-process greedy; the host is closed after."""
+    variant = find_game("concentration").variant("standard")
+    try:
+        play_game(variant, [SandboxedSpec("hosted", host).make(), resolve_bot("greedy").make()],
+                  ["hosted", "greedy"], 3)
+    finally:
+        host.close()
+
+
 @pytest.mark.parametrize(("name", "kind", "detail"), [
     ("Raiser", FaultKind.EXCEPTION, "act raised RuntimeError: boom"),
     ("Illegal", FaultKind.ILLEGAL, "returned -1, not a legal action"),
@@ -620,14 +630,8 @@ def test_a_bot_that_disarms_the_audit_hook_still_cannot_read_what_is_kept(tmp_pa
     run.mkdir()
     (run / "key").write_text("secret")
     log = tmp_path / "snoop.log"
-    host = BotHost(spec("Snoop", f"target={run / 'key'},tamper=true"), "concentration", LIMITS,
-                   log, private=[run])
-    variant = find_game("concentration").variant("standard")
-    try:
-        play_game(variant, [SandboxedSpec("snoop", host).make(), resolve_bot("greedy").make()],
-                  ["snoop", "greedy"], 3)
-    finally:
-        host.close()
+    play_hosted(BotHost(spec("Snoop", f"target={run / 'key'},tamper=true"), "concentration",
+                        LIMITS, log, private=[run]))
     said = log.read_text()
     assert "snoop disarmed 1 of the audit hook's lists" in said  # the hook alone would let it
     assert f"snoop could not read {run / 'key'}" in said and "snoop could read" not in said
@@ -638,13 +642,7 @@ def test_a_bot_that_disarms_the_audit_hook_still_cannot_write_outside_its_direct
         tmp_path: Path) -> None:
     note = tmp_path / "planted"
     log = tmp_path / "snoop.log"
-    host = BotHost(spec("Snoop", f"plant={note}"), "concentration", LIMITS, log)
-    variant = find_game("concentration").variant("standard")
-    try:
-        play_game(variant, [SandboxedSpec("snoop", host).make(), resolve_bot("greedy").make()],
-                  ["snoop", "greedy"], 3)
-    finally:
-        host.close()
+    play_hosted(BotHost(spec("Snoop", f"plant={note}"), "concentration", LIMITS, log))
     said = log.read_text()
     assert f"snoop widened 1 and could not write {note}" in said, said  # the hook would let it
     assert not note.exists()

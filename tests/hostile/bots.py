@@ -319,6 +319,18 @@ class SeedFinder(Hostile):
         return obs.legal[0]
 
 
+def _closure_cells() -> list[tuple[Any, Any]]:
+    """Every filled closure cell of the functions in reach of `gc` (where the audit hook keeps
+    its state), once each (nested functions share cells), with what it holds."""
+    found: dict[int, tuple[Any, Any]] = {}
+    for function in gc.get_objects():
+        if type(function).__name__ == "function" and function.__closure__:
+            for cell in function.__closure__:
+                with contextlib.suppress(ValueError):  # an empty cell
+                    found[id(cell)] = (cell, cell.cell_contents)
+    return list(found.values())
+
+
 class Snoop(Hostile):
     """Tries to read what it has no business reading: a file it was told about (in the run
     directory, in the tests) and that directory's listing, another bot's file, its parent
@@ -334,13 +346,10 @@ class Snoop(Hostile):
         if self.plant:  # make the directory the audit hook lets it write in the whole file
             # system, then leave a note outside its own
             here, widened = os.path.realpath(os.getcwd()) + os.sep, 0
-            for found in gc.get_objects():
-                if type(found).__name__ == "function" and found.__closure__:
-                    for cell in found.__closure__:
-                        with contextlib.suppress(ValueError):
-                            if cell.cell_contents == here:
-                                cell.cell_contents = os.sep
-                                widened += 1
+            for cell, value in _closure_cells():
+                if value == here:
+                    cell.cell_contents = os.sep
+                    widened += 1
             try:
                 with open(self.plant, "w") as note:
                     note.write("written from a game")
@@ -350,17 +359,11 @@ class Snoop(Hostile):
             return obs.legal[0]
         if self.tamper:  # first disarm the audit hook: empty what it keeps out of reach
             disarmed = 0
-            for found in gc.get_objects():
-                if type(found).__name__ == "function" and found.__closure__:
-                    for cell in found.__closure__:
-                        try:
-                            value = cell.cell_contents
-                        except ValueError:
-                            continue
-                        if isinstance(value, tuple) and value and all(
-                                isinstance(v, str) and v.endswith(os.sep) for v in value):
-                            cell.cell_contents = ()
-                            disarmed += 1
+            for cell, value in _closure_cells():
+                if isinstance(value, tuple) and value and all(
+                        isinstance(v, str) and v.endswith(os.sep) for v in value):
+                    cell.cell_contents = ()
+                    disarmed += 1
             print(f"snoop disarmed {disarmed} of the audit hook's lists", flush=True)
         parent = f"/proc/{os.getppid()}"
         for what, path in [("read", self.target), ("list", os.path.dirname(self.target)),
