@@ -48,6 +48,7 @@ from arena import landlock
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.bytecode import compile_ahead, source_files, use_compiled
 from arena.engine import find_game
+from arena.immortal import immortalize
 from arena.loader import BotSpec, resolve_bot
 from arena.sandbox_wire import Outbox, end_payload, start_payload
 
@@ -143,6 +144,7 @@ def main(argv: list[str]) -> int:
             os.close(reads)
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
+    immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
     sys.stdout.flush()
     sys.stderr.flush()
     forker = os.fork()
