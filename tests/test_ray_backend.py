@@ -3,9 +3,12 @@ shipped to the workers, a lost worker's batch run again, and clear errors."""
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -85,6 +88,38 @@ def write_config(tmp_path: Path, name: str = "r", deals: int = 3, isolation: str
     return path
 
 
+def bot_processes_on_ray() -> list[str]:
+    """The arena's bot processes (hosts, forkers, games) that a Ray worker started."""
+    def stat(pid: str) -> tuple[str, str]:
+        fields = Path(f"/proc/{pid}/stat").read_text()
+        return fields[fields.index("(") + 1:fields.rindex(")")], fields.rsplit(")", 1)[1].split()[1]
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            name, parent = stat(entry.name) if entry.name.isdigit() else ("", "0")
+            if not name.startswith("arena-"):
+                continue
+            while parent != "0":
+                above, parent = stat(parent)
+                if above.startswith("ray::"):
+                    found.append(f"{name} {entry.name}")
+                    break
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+    return found
+
+
+def none_left_on_ray(seconds: float = 20.0) -> bool:
+    """Whether every bot process a Ray worker started is gone (within `seconds`)."""
+    deadline = time.monotonic() + seconds
+    while bot_processes_on_ray():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def stop_after(games: int) -> Callable[[Progress], None]:
     """A progress hook that stops the run (as Ctrl-C does) once `games` were played."""
     def hook(progress: Progress) -> None:
@@ -110,6 +145,34 @@ def test_ray_and_local_give_the_same_records_and_ratings(local_ray: None,
              for name in ("local", "ray")]
     assert shown[0].exit_code == 0 and shown[0].stdout == shown[1].stdout
     assert "FirstCard" in shown[0].stdout  # the file bot played, sandboxed, on the workers
+    # the cluster stays up (the run joined it), but the run's actors, and with them the file
+    # bot's host processes on the workers, are gone
+    assert none_left_on_ray(), bot_processes_on_ray()
+
+
+def test_a_killed_driver_leaves_no_bot_processes_on_the_cluster(local_ray: None,
+                                                                tmp_path: Path) -> None:
+    config, out = write_config(tmp_path, deals=30), tmp_path / "run"
+    command = [sys.executable, "-m", "arena.cli", "run", str(config), "--backend", "ray",
+               "--address", ray.get_runtime_context().gcs_address, "--out", str(out), "-q"]
+    driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    games, deadline = out / results.GAMES, time.monotonic() + 120
+    try:
+        # killed once games are on disk and the sandboxed bot is being played on the workers
+        while not (games.is_file() and games.read_text().count("\n") and bot_processes_on_ray()):
+            assert driver.poll() is None and time.monotonic() < deadline, "no sandboxed games"
+            time.sleep(0.05)
+    finally:
+        driver.kill()
+        driver.wait()
+    assert none_left_on_ray(), bot_processes_on_ray()
+    finished = games.read_text().count("\n")
+    assert finished < len(schedule_of(load_config(config)))
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    tasks = [json.loads(line)["task"] for line in games.read_text().splitlines()]
+    assert sorted(tasks) == list(range(len(schedule_of(load_config(config)))))
+    assert none_left_on_ray(), bot_processes_on_ray()
 
 
 @pytest.mark.parametrize("first,then", [(Backend.LOCAL, Backend.RAY),
