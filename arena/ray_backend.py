@@ -193,8 +193,10 @@ def run_on_ray(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxin
         actor = ray.remote(num_cpus=1, max_restarts=RETRIES, max_task_retries=RETRIES)(
             BatchPlayer)
         shared = [ray.put(shipment(bots, sandboxing))]
-        players = [actor.remote() for _ in range(available)]
-        batches = in_batches(tasks, batch_size(remaining, available, BATCH_LIMIT))
+        size = batch_size(remaining, available, BATCH_LIMIT)
+        needed = min(available, max(1, -(-remaining // size)))  # no actor without a batch
+        players = [actor.remote() for _ in range(needed)]
+        batches = in_batches(tasks, size)
         pending: dict[Any, Any] = {}  # a batch's result -> the actor playing it
         try:
             for player in players:

@@ -11,12 +11,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from conftest import run_records
 from typer.testing import CliRunner
 
-from arena import results
+from arena import ray_backend, results
 from arena.cli import app
 from arena.config import load_config
 from arena.ray_backend import RayBackendError, load_ray, shipment, unpacked
@@ -249,3 +251,77 @@ def test_the_cli_runs_on_ray(local_ray: None, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert "greedy" in result.stdout and (out / "ratings.json").is_file()
     assert "Ray" in (out / "log.txt").read_text()
+
+
+class FakeRay:
+    """Just enough of Ray, joined (never started here), computing every call at once: counts
+    the actors made, closed and killed."""
+
+    class Ref:
+        def __init__(self, value: Any) -> None:
+            self.value = value
+
+    class Call:
+        def __init__(self, function: Callable[..., Any]) -> None:
+            self.function = function
+
+        def remote(self, *args: Any) -> FakeRay.Ref:
+            return FakeRay.Ref(self.function(*args))
+
+    exceptions = SimpleNamespace(RayActorError=OSError, WorkerCrashedError=OSError,
+                                 NodeDiedError=OSError, ObjectLostError=OSError)
+
+    def __init__(self, cpus: int) -> None:
+        self.cpus, self.made, self.closed, self.killed = cpus, 0, 0, 0
+
+    def is_initialized(self) -> bool:
+        return True
+
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": float(self.cpus)}
+
+    def remote(self, *function: Callable[..., Any], **options: Any) -> Any:
+        if function:
+            return self.Call(function[0])
+        return lambda cls: SimpleNamespace(remote=lambda: self.actor(cls()))
+
+    def actor(self, player: Any) -> SimpleNamespace:
+        self.made += 1
+
+        def close() -> None:
+            self.closed += 1
+            player.close()
+
+        return SimpleNamespace(play=self.Call(player.play), close=self.Call(close))
+
+    def put(self, value: Any) -> FakeRay.Ref:
+        return self.Ref(value)
+
+    def get(self, ref: Any, timeout: float | None = None) -> Any:
+        return [r.value for r in ref] if isinstance(ref, list) else ref.value
+
+    def wait(self, refs: list[Any], num_returns: int = 1) -> tuple[list[Any], list[Any]]:
+        return refs[:num_returns], refs[num_returns:]
+
+    def kill(self, actor: Any, no_restart: bool = True) -> None:
+        self.killed += 1
+
+
+@pytest.mark.parametrize("stopped", [False, True])
+def test_every_actor_of_a_run_is_ended_with_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                               stopped: bool) -> None:
+    fake = FakeRay(cpus=1000)  # more CPUs than batches: an actor only for each batch
+    monkeypatch.setattr(ray_backend, "load_ray", lambda: fake)
+    config = load_config(write_config(tmp_path, isolation="none"))
+    total = len(schedule_of(config))
+    if stopped:
+        with pytest.raises(KeyboardInterrupt):
+            run_tournament(config, tmp_path / "run", on_progress=stop_after(5),
+                           backend=Backend.RAY)
+        assert fake.closed == 0  # killed at once: what they still had to play is not wanted
+    else:
+        assert run_tournament(config, tmp_path / "run", backend=Backend.RAY).complete
+        assert fake.closed == fake.made  # closed first: their bots' hosts clean up
+        assert sorted(run_records(tmp_path / "run")) == list(range(total))
+    assert fake.made == total  # one game a batch here, so an actor a game
+    assert fake.killed == fake.made
