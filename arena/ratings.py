@@ -6,6 +6,8 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
+from sys import intern
 from typing import Any
 
 import trueskill
@@ -203,18 +205,16 @@ def rate(records: Iterable[Mapping[str, Any]],
     settings = settings or {}
     if disqualify:
         records = disqualified(records)
-    pools: dict[tuple[str, str, int], list[Mapping[str, Any]]] = defaultdict(list)
-    tasks: set[int] = set()
+    pools: dict[tuple[str, str, int], list[_Lean]] = defaultdict(list)
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # equal tuples of records, kept once
     for record in records:
         task = _field(record, "task", None)
         if not isinstance(task, int) or isinstance(task, bool):
             raise RecordError(f"a record has a task id that is not an integer: {task!r}")
-        if task in tasks:
-            raise RecordError(f"task {task} appears twice in the records")
-        tasks.add(task)
         key = (str(_field(record, "game", task)), str(_field(record, "variant", task)),
                len(_field(record, "seats", task)))
-        pools[key].append(_lean(record))
+        pools[key].append(_lean(record, shared))
+    _check_once(pools.values())
     sizes = Counter((game, variant) for game, variant, _ in pools)
     out = []
     for (game, variant, players), pool in sorted(pools.items()):
@@ -230,18 +230,56 @@ def rate(records: Iterable[Mapping[str, Any]],
     return Ratings(tuple(out))
 
 
-_RATED_KEYS = ("task", "seed", "seats", "scores", "ranks", "order", "teams")
+def _check_once(pools: Iterable[list[_Lean]]) -> None:
+    """A RecordError if a task appears twice (checked once all are read: a set of every task
+    would take more memory than the records)."""
+    tasks = sorted(lean.task for pool in pools for lean in pool)
+    for before, task in pairwise(tasks):
+        if before == task:
+            raise RecordError(f"task {task} appears twice in the records")
 
 
-def _lean(record: Mapping[str, Any]) -> dict[str, Any]:
-    """What rating needs of a record (no `final`, no fault details): a long run's records are
-    all held at once while rating, so each is kept small."""
-    lean = {key: record[key] for key in _RATED_KEYS if key in record}
-    faults = record.get("faults")
-    if faults:
-        lean["faults"] = [{"seat": f.get("seat"), "kind": f.get("kind")} if isinstance(f, Mapping)
-                          else f for f in faults]
-    return lean
+@dataclass(frozen=True, slots=True)
+class _Lean:
+    """What rating needs of a record, checked: a long run's records are all held at once while
+    rating, so each is kept small (tuples, bot names and fault kinds shared between records)."""
+
+    task: int
+    seed: Any
+    seats: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[int, ...]
+    """Per seat, how many faults."""
+    units: tuple[int, ...]
+    """Per seat, its competitor: its own seat number, or a team's number past the seats."""
+    order: ScoreOrder | None
+    """Which way a one-seat game's score ranks (multi-seat games go by `_higher_wins`)."""
+    fault_kinds: tuple[tuple[str, str], ...]
+    """Per fault, the bot's name and the fault's kind."""
+
+
+def _lean(record: Mapping[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ...]]) -> _Lean:
+    """A record's `_Lean` (a RecordError if it is malformed). Its tuples are taken from
+    `shared` where an equal one is there already (most games repeat seatings and results)."""
+    seats, scores, ranks, faults = (shared.setdefault(part, part) for part in _checked(record))
+    kinds = tuple((seats[f["seat"]], intern(str(f.get("kind", "exception"))))
+                  for f in record.get("faults") or ())
+    units = _units(record, len(seats))
+    order = score_order(record) if len(seats) == 1 else None
+    return _Lean(record["task"], record.get("seed"), seats, scores, ranks, faults,
+                 shared.setdefault(units, units), order, kinds)
+
+
+def _units(record: Mapping[str, Any], seats: int) -> tuple[int, ...]:
+    """Each seat's competitor unit: its seat, or its team (numbered after the seats)."""
+    units = list(range(seats))
+    for index, team in enumerate(record.get("teams") or ()):
+        for seat in team:
+            if not (isinstance(seat, int) and 0 <= seat < seats):
+                raise RecordError(f"task {record['task']}: team {team} names no seat")
+            units[seat] = seats + index
+    return tuple(units)
 
 
 def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -286,12 +324,12 @@ def score_order(record: Mapping[str, Any]) -> ScoreOrder:
         scores) else ScoreOrder.HIGHER_WINS
 
 
-def _fault_kinds(pool: list[Mapping[str, Any]]) -> dict[str, Counter[str]]:
+def _fault_kinds(pool: list[_Lean]) -> dict[str, Counter[str]]:
     """Faults of each bot of a pool, counted by kind."""
     kinds: dict[str, Counter[str]] = defaultdict(Counter)
-    for record in pool:
-        for fault in record.get("faults") or ():
-            kinds[record["seats"][fault["seat"]]][str(fault.get("kind", "exception"))] += 1
+    for lean in pool:
+        for bot, kind in lean.fault_kinds:
+            kinds[bot][kind] += 1
     return kinds
 
 
@@ -303,22 +341,23 @@ def _field(record: Mapping[str, Any], key: str, task: object) -> Any:
         raise RecordError(f"{where} has no {key!r}") from None
 
 
-_Seats = tuple[list[str], list[float], list[int], list[int]]
+_Seats = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]]
 """A record's seats (bot names), scores, ranks and per-seat fault counts."""
 
 
-def _matches(records: list[Mapping[str, Any]]) -> list[_Match]:
+def _matches(pool: list[_Lean]) -> list[_Match]:
     """The pool's matches in fold order: each multi-seat record, and each solitaire deal."""
-    parsed = [(record, _checked(record)) for record in records]
-    higher = _higher_wins([seats for _, seats in parsed if len(seats[0]) > 1])
+    higher = _higher_wins([lean for lean in pool if len(lean.seats) > 1])
     matches = []
-    deals: dict[Any, list[tuple[int, _Seats, ScoreOrder]]] = defaultdict(list)
-    for record, seats in parsed:
-        if len(seats[0]) == 1:
-            deals[_field(record, "seed", record["task"])].append(
-                (record["task"], seats, score_order(record)))
+    deals: dict[Any, list[_Lean]] = defaultdict(list)
+    for lean in pool:
+        if len(lean.seats) == 1:
+            if lean.seed is None:
+                raise RecordError(f"task {lean.task} has no 'seed'")
+            deals[lean.seed].append(lean)
         else:
-            matches.append(_multi_seat(record, seats, higher))
+            matches.append(_Match(lean.task, lean.seats, lean.scores, lean.ranks, lean.units,
+                                  lean.faults, 1 if higher else -1))
     matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
     return sorted(matches, key=lambda m: m.position)
 
@@ -327,9 +366,10 @@ def _checked(record: Mapping[str, Any]) -> _Seats:
     """Seats, scores, ranks and per-seat fault counts, checked for matching lengths."""
     task = record["task"]
     try:
-        seats = [str(s) for s in _field(record, "seats", task)]
-        scores = [float(s) for s in _field(record, "scores", task)]
-        ranks = [int(r) for r in _field(record, "ranks", task)]
+        seats = tuple(intern(str(s)) for s in _field(record, "seats", task))
+        scores = tuple(s if type(s) in (int, float) else float(s)
+                       for s in _field(record, "scores", task))
+        ranks = tuple(int(r) for r in _field(record, "ranks", task))
     except (TypeError, ValueError):
         raise RecordError(f"task {task}: seats, scores or ranks are malformed") from None
     if not seats or not len(seats) == len(scores) == len(ranks):
@@ -340,13 +380,14 @@ def _checked(record: Mapping[str, Any]) -> _Seats:
         if not (isinstance(seat, int) and 0 <= seat < len(seats)):
             raise RecordError(f"task {task}: a fault names no seat of the game")
         faults[seat] += 1
-    return seats, scores, ranks, faults
+    return seats, scores, ranks, tuple(faults)
 
 
-def _higher_wins(games: list[_Seats]) -> bool:
+def _higher_wins(games: list[_Lean]) -> bool:
     """Whether higher scores win in multi-seat games, as the records show it (ties: higher)."""
     votes = 0
-    for _, scores, ranks, faults in games:
+    for game in games:
+        scores, ranks, faults = game.scores, game.ranks, game.faults
         live = [s for s in range(len(scores)) if not faults[s]]
         for a in live:
             for b in live:
@@ -355,30 +396,18 @@ def _higher_wins(games: list[_Seats]) -> bool:
     return votes >= 0
 
 
-def _multi_seat(record: Mapping[str, Any], checked: _Seats, higher: bool) -> _Match:
-    seats, scores, ranks, faults = checked
-    units = list(range(len(seats)))
-    for index, team in enumerate(record.get("teams") or ()):
-        for seat in team:
-            if not (isinstance(seat, int) and 0 <= seat < len(seats)):
-                raise RecordError(f"task {record['task']}: team {team} names no seat")
-            units[seat] = len(seats) + index
-    return _Match(record["task"], tuple(seats), tuple(scores), tuple(ranks), tuple(units),
-                  tuple(faults), 1 if higher else -1)
-
-
-def _solitaire(deal: list[tuple[int, _Seats, ScoreOrder]], seed: object) -> _Match:
+def _solitaire(deal: list[_Lean], seed: object) -> _Match:
     """Every solitaire record of one deal as one match, ranked by score in the game's order
     (fewer turns win in Concentration, more points in Cribbage Square).
 
     Seats go in task order on even seeds and in reverse on odd ones: TrueSkill's update of a
     tie among several players depends slightly on their order, and this evens it out."""
-    deal = sorted(deal, key=lambda entry: entry[0], reverse=isinstance(seed, int) and seed % 2 == 1)
-    scores = [seats[1][0] for _, seats, _ in deal]
-    faults = [seats[3][0] for _, seats, _ in deal]
-    order = deal[0][2]
+    deal = sorted(deal, key=lambda lean: lean.task, reverse=isinstance(seed, int) and seed % 2 == 1)
+    scores = [lean.scores[0] for lean in deal]
+    faults = [lean.faults[0] for lean in deal]
+    order = deal[0].order or ScoreOrder.HIGHER_WINS  # always set for one seat
     ranks = rank_scores(scores, order, {i for i, f in enumerate(faults) if f})
-    return _Match(max(task for task, _, _ in deal), tuple(seats[0][0] for _, seats, _ in deal),
+    return _Match(max(lean.task for lean in deal), tuple(lean.seats[0] for lean in deal),
                   tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
                   1 if order is ScoreOrder.HIGHER_WINS else -1)
 

@@ -381,6 +381,22 @@ def test_a_repeated_task_is_an_error() -> None:
         rate([rec(1, ["a", "b"], [2, 1], [1, 2]), rec(1, ["a", "b"], [2, 1], [1, 2])])
 
 
+def test_a_task_repeated_across_pools_is_an_error() -> None:
+    with pytest.raises(RecordError, match="task 4 appears twice"):
+        rate([rec(4, ["a", "b"], [2, 1], [1, 2]), solo(4, "a", 30, seed=1)])
+
+
+def test_records_are_held_compact_with_equal_parts_shared() -> None:
+    from arena.ratings import _lean  # what `rate` holds of each record until the fold
+
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    first, second = (_lean(rec(task, ["a", "b"], [2, 1], [1, 2]), shared) for task in (1, 2))
+    assert first.task == 1 and second.task == 2
+    for part in ("seats", "scores", "ranks", "faults", "units"):
+        assert getattr(first, part) is getattr(second, part), part  # one tuple for both
+    assert not hasattr(first, "__dict__")  # slots: no dictionary per record
+
+
 @pytest.mark.parametrize("key", ["task", "game", "seats", "scores", "ranks"])
 def test_a_record_missing_a_field_is_an_error(key: str) -> None:
     record = rec(1, ["a", "b"], [2, 1], [1, 2])
