@@ -14,22 +14,21 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.config import OnFault
-from arena.engine import rank_scores
 from arena.errors import ArenaError
 from arena.ratings import (
+    Match,
     PoolRatings,
+    Rater,
     Ratings,
     TrueSkillSettings,
-    disqualified,
     rate,
-    score_order,
+    rating_pools,
 )
 from arena.replay import run_config
 from arena.report import format_ratings
@@ -297,68 +296,23 @@ def _file_stems(pools: Iterable[PoolRatings]) -> dict[tuple[str, str], str]:
 # ----------------------------------------------------------------------------- the history
 
 
-@dataclass(frozen=True)
-class _Match:
-    position: int
-    bots: tuple[str, ...]
-    ranks: tuple[int, ...]
-    units: tuple[int, ...]
-
-
 def rating_history(records: Iterable[Mapping[str, Any]],
                    settings: Mapping[str, TrueSkillSettings] | None = None,
                    disqualify: bool = False) -> dict[tuple[str, str], History]:
     """The ratings after every rated match of every pool, keyed like `Ratings` pools (game,
     variant label, suffixed by the table size when a variant is played at several)."""
     settings = settings or {}
-    records = disqualified(records) if disqualify else list(records)
-    pools: dict[tuple[str, str, int], list[Mapping[str, Any]]] = defaultdict(list)
-    for record in records:
-        pools[(str(record["game"]), str(record["variant"]), len(record["seats"]))].append(record)
-    sizes: dict[tuple[str, str], int] = defaultdict(int)
-    for game, variant, _ in pools:
-        sizes[(game, variant)] += 1
-    out: dict[tuple[str, str], History] = {}
-    for (game, variant, players), pool in sorted(pools.items()):
-        label = variant
-        if sizes[(game, variant)] > 1:
-            label = f"{variant} ({players} player{'s' if players > 1 else ''})"
-        out[(game, label)] = _fold(_matches(pool), settings.get(game, TrueSkillSettings()))
+    out = {}
+    for pool in rating_pools(records, disqualify):
+        chosen = settings.get(pool.game, TrueSkillSettings())
+        out[(pool.game, pool.variant)] = _fold(pool.matches, chosen)
     return out
 
 
-def _matches(records: list[Mapping[str, Any]]) -> list[_Match]:
-    """The pool's matches in fold order: each multi-seat game; each solitaire deal as one."""
-    matches = []
-    deals: dict[Any, list[Mapping[str, Any]]] = defaultdict(list)
-    for record in records:
-        seats = tuple(str(s) for s in record["seats"])
-        if len(seats) == 1:
-            deals[record["seed"]].append(record)
-            continue
-        units = list(range(len(seats)))
-        for index, team in enumerate(record.get("teams") or ()):
-            for seat in team:
-                units[seat] = len(seats) + index
-        matches.append(_Match(int(record["task"]), seats,
-                              tuple(int(r) for r in record["ranks"]), tuple(units)))
-    for seed, deal in deals.items():
-        deal = sorted(deal, key=lambda r: int(r["task"]),
-                      reverse=isinstance(seed, int) and seed % 2 == 1)
-        scores = [float(r["scores"][0]) for r in deal]
-        faulted = {i for i, r in enumerate(deal) if r.get("faults")}
-        matches.append(_Match(max(int(r["task"]) for r in deal),
-                              tuple(str(r["seats"][0]) for r in deal),
-                              rank_scores(scores, score_order(deal[0]), faulted),
-                              tuple(range(len(deal)))))
-    return sorted(matches, key=lambda m: m.position)
-
-
-def _fold(matches: list[_Match], settings: TrueSkillSettings) -> History:
-    """TrueSkill over the matches in order; a step after every match that was rated."""
-    import trueskill
-
-    env, exact = settings.env(), None
+def _fold(matches: list[Match], settings: TrueSkillSettings) -> History:
+    """TrueSkill over the matches in order (as `rate` folds them); a step after every match
+    that was rated."""
+    rater = Rater(settings)
     ratings: dict[str, tuple[float, float]] = {}
     steps: list[Step] = []
     for match in matches:
@@ -366,26 +320,8 @@ def _fold(matches: list[_Match], settings: TrueSkillSettings) -> History:
             ratings.setdefault(bot, (settings.mu, settings.sigma))
         if len(set(match.bots)) < 2:
             continue
-        units = sorted(set(match.units))
-        seats_of = {u: [s for s, unit in enumerate(match.units) if unit == u] for u in units}
-        groups = [tuple(trueskill.Rating(*ratings[match.bots[s]]) for s in seats_of[u])
-                  for u in units]
-        ranks = [max(match.ranks[s] for s in seats_of[u]) - 1 for u in units]
-        try:
-            rated = env.rate(groups, ranks=ranks)
-        except ArithmeticError:
-            exact = exact or settings.env("mpmath")
-            try:
-                rated = exact.rate(groups, ranks=ranks)
-            except ArithmeticError:
-                continue
-        per_bot: dict[str, list[Any]] = defaultdict(list)
-        by_seat = {s: r for u, group in zip(units, rated, strict=True)
-                   for s, r in zip(seats_of[u], group, strict=True)}
-        for seat in sorted(by_seat):
-            per_bot[match.bots[seat]].append(by_seat[seat])
-        for bot, rs in per_bot.items():
-            ratings[bot] = (math.fsum(float(r.mu) for r in rs) / len(rs),
-                            math.fsum(float(r.sigma) for r in rs) / len(rs))
-        steps.append(Step(match.position, dict(ratings)))
+        updated = rater.rate(match, ratings)
+        if updated is not None:
+            ratings.update(updated)
+            steps.append(Step(match.position, dict(ratings)))
     return History((settings.mu, settings.sigma), tuple(steps))

@@ -146,8 +146,9 @@ class Ratings:
 # ----------------------------------------------------------------------------------- the fold
 
 @dataclass(frozen=True, slots=True)
-class _Match:
-    """One rated match: per seat its bot, score, place, faults and competitor unit."""
+class Match:
+    """One rated match: per seat its bot, score, place, faults and competitor unit; `position`
+    is its place in the fold (its task id, or the last of a solitaire deal's)."""
 
     position: int
     bots: tuple[str, ...]
@@ -203,6 +204,33 @@ def rate(records: Iterable[Mapping[str, Any]],
     order (a pure function). With `disqualify`, a bot's games after its first fault count as
     forfeits (see `disqualified`)."""
     settings = settings or {}
+    out = []
+    for pool in rating_pools(records, disqualify):
+        chosen = settings.get(pool.game, TrueSkillSettings())
+        chosen.validate()
+        rated = _rate_pool(pool.game, pool.variant, pool.matches, chosen)
+        bots = tuple(replace(row, fault_kinds=tuple(sorted(pool.fault_kinds[row.bot].items())))
+                     for row in rated.bots)
+        out.append(replace(rated, bots=bots))
+    return Ratings(tuple(out))
+
+
+@dataclass(frozen=True)
+class RatingPool:
+    """The records of one pool, a (game, variant) at one table size, as matches in fold order."""
+
+    game: str
+    variant: str
+    """The variant's name, suffixed by the table size where it was played at several."""
+    matches: list[Match]
+    fault_kinds: Mapping[str, Counter[str]]
+    """Per bot, its faults counted by kind."""
+
+
+def rating_pools(records: Iterable[Mapping[str, Any]],
+                 disqualify: bool = False) -> list[RatingPool]:
+    """The records' pools, sorted by game, variant and table size, each record checked (a
+    RecordError if malformed or repeated). With `disqualify`, see `disqualified`."""
     if disqualify:
         records = disqualified(records)
     pools: dict[tuple[str, str, int], list[_Lean]] = defaultdict(list)
@@ -218,16 +246,11 @@ def rate(records: Iterable[Mapping[str, Any]],
     sizes = Counter((game, variant) for game, variant, _ in pools)
     out = []
     for (game, variant, players), pool in sorted(pools.items()):
-        chosen = settings.get(game, TrueSkillSettings())
-        chosen.validate()
         if sizes[(game, variant)] > 1:  # one variant at several table sizes: a pool per size
             variant = f"{variant} ({players} player{'s' if players > 1 else ''})"
-        rated = _rate_pool(game, variant, _matches(pool), chosen)
-        kinds = _fault_kinds(pool)
-        bots = tuple(replace(row, fault_kinds=tuple(sorted(kinds[row.bot].items())))
-                     for row in rated.bots)
-        out.append(replace(rated, bots=bots))
-    return Ratings(tuple(out))
+        out.append(RatingPool(game, variant, _matches(pool), _fault_kinds(pool)))
+        pool.clear()  # what the matches need of the records, they share
+    return out
 
 
 def _check_once(pools: Iterable[list[_Lean]]) -> None:
@@ -345,7 +368,7 @@ _Seats = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...], tuple[int, .
 """A record's seats (bot names), scores, ranks and per-seat fault counts."""
 
 
-def _matches(pool: list[_Lean]) -> list[_Match]:
+def _matches(pool: list[_Lean]) -> list[Match]:
     """The pool's matches in fold order: each multi-seat record, and each solitaire deal."""
     higher = _higher_wins([lean for lean in pool if len(lean.seats) > 1])
     matches = []
@@ -356,8 +379,8 @@ def _matches(pool: list[_Lean]) -> list[_Match]:
                 raise RecordError(f"task {lean.task} has no 'seed'")
             deals[lean.seed].append(lean)
         else:
-            matches.append(_Match(lean.task, lean.seats, lean.scores, lean.ranks, lean.units,
-                                  lean.faults, 1 if higher else -1))
+            matches.append(Match(lean.task, lean.seats, lean.scores, lean.ranks, lean.units,
+                                 lean.faults, 1 if higher else -1))
     matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
     return sorted(matches, key=lambda m: m.position)
 
@@ -396,7 +419,7 @@ def _higher_wins(games: list[_Lean]) -> bool:
     return votes >= 0
 
 
-def _solitaire(deal: list[_Lean], seed: object) -> _Match:
+def _solitaire(deal: list[_Lean], seed: object) -> Match:
     """Every solitaire record of one deal as one match, ranked by score in the game's order
     (fewer turns win in Concentration, more points in Cribbage Square).
 
@@ -407,14 +430,14 @@ def _solitaire(deal: list[_Lean], seed: object) -> _Match:
     faults = [lean.faults[0] for lean in deal]
     order = deal[0].order or ScoreOrder.HIGHER_WINS  # always set for one seat
     ranks = rank_scores(scores, order, {i for i, f in enumerate(faults) if f})
-    return _Match(max(lean.task for lean in deal), tuple(lean.seats[0] for lean in deal),
-                  tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
-                  1 if order is ScoreOrder.HIGHER_WINS else -1)
+    return Match(max(lean.task for lean in deal), tuple(lean.seats[0] for lean in deal),
+                 tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
+                 1 if order is ScoreOrder.HIGHER_WINS else -1)
 
 
-def _rate_pool(game: str, variant: str, matches: list[_Match],
+def _rate_pool(game: str, variant: str, matches: list[Match],
                settings: TrueSkillSettings) -> PoolRatings:
-    envs = _Envs(settings)
+    rater = Rater(settings)
     ratings: dict[str, tuple[float, float]] = {}
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     pairs: dict[tuple[str, str], _Pair] = defaultdict(_Pair)
@@ -425,7 +448,7 @@ def _rate_pool(game: str, variant: str, matches: list[_Match],
         _count(match, tallies, pairs)
         if len(set(match.bots)) < 2:
             continue
-        updated = envs.rate(match, ratings)
+        updated = rater.rate(match, ratings)
         if updated is None:
             skipped += 1
         else:
@@ -439,15 +462,16 @@ def _rate_pool(game: str, variant: str, matches: list[_Match],
     return PoolRatings(game, variant, len(matches), skipped, bot_rows, cross)
 
 
-class _Envs:
-    """A game's float environment, and its mpmath twin made on first need."""
+class Rater:
+    """TrueSkill for one game's settings: its float environment, and its mpmath twin made on
+    first need (for matches the floats cannot rate)."""
 
     def __init__(self, settings: TrueSkillSettings) -> None:
         self.settings = settings
         self.fast = settings.env()
         self.exact: trueskill.TrueSkill | None = None
 
-    def rate(self, match: _Match,
+    def rate(self, match: Match,
              ratings: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]] | None:
         """New ratings of the match's bots (clones: mean mu and sigma), or None if unratable."""
         unit_ids = sorted(set(match.units))
@@ -477,7 +501,7 @@ class _Envs:
                 for bot, rs in per_bot.items()}
 
 
-def _count(match: _Match, tallies: dict[str, _Tally],
+def _count(match: Match, tallies: dict[str, _Tally],
            pairs: dict[tuple[str, str], _Pair]) -> None:
     """Add one match to the per-seat tallies and the per-game head-to-head pairs."""
     unit_rank: dict[int, int] = {}
