@@ -596,9 +596,11 @@ def test_a_bot_cannot_leave_a_note_for_its_next_game(tmp_path: Path,
     lines = [line for line in log.read_text().splitlines() if line.startswith("noteleaver")]
     assert len(lines) == 2 * 6 * 2, lines  # two games, six ways, finding and leaving
     assert not [line for line in lines if ": left " in line], lines
-    # all it finds is how its forker is scheduled, the same in both games
+    # all it finds is how its forker is scheduled: not the priority it tried to give it, and
+    # the CPUs the arena gave it (those the arena is not on, which may differ between games)
     found = {line for line in lines if ": found " in line}
-    assert len(found) == 1 and found.pop().startswith("noteleaver scheduling: found")
+    assert found and all(line.startswith("noteleaver scheduling: found {")
+                         and line.endswith("} 0") for line in found), found
     assert not list(tmp_path.glob("arena-note*")) and not Path("/dev/shm/arena-note").exists()
     assert b"user.arena-note" not in os.listxattr(bot)
 
