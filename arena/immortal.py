@@ -57,6 +57,7 @@ def holds_resource(value: Any) -> bool:
     return _is_resource_kind(type(value))
 
 
+@functools.cache
 def _is_resource_kind(kind: type) -> bool:
     return hasattr(kind, "__del__") or issubclass(kind, _released_without_finalizer())
 
@@ -78,15 +79,6 @@ def immortalize() -> int:
     to fork children that share its objects: call it last, after `gc.freeze()`."""
     if not supported():
         return 0
-    resource_kinds: dict[type, bool] = {}
-
-    def resource(value: Any) -> bool:
-        kind = type(value)
-        found = resource_kinds.get(kind)
-        if found is None:
-            found = resource_kinds[kind] = _is_resource_kind(kind)
-        return found
-
     pending: list[Any] = gc.get_objects()
     pending.extend(sys.modules.values())
     seen: set[int] = set()
@@ -101,7 +93,7 @@ def immortalize() -> int:
                          value.co_qualname, value.co_linetable, value.co_exceptiontable]
         else:
             referents = gc.get_referents(value)
-        if not (resource(value) or any(map(resource, referents))):
+        if not (holds_resource(value) or any(map(holds_resource, referents))):
             _make_immortal(value)
             made += 1
         pending.extend(referents)
