@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import textwrap
 import time
 from collections.abc import Callable, Sequence
 
 from arena.api import Event
 from arena.engine import State
+from arena.games.common import fit
 
 
 class ShowPrinter:
@@ -48,9 +48,3 @@ NAME_WIDTH = 20
 def shorten(name: str, width: int = NAME_WIDTH) -> str:
     """The name, cut to `width` characters with an ellipsis if it is longer."""
     return name if len(name) <= width else name[: width - 1] + "…"
-
-
-def fit(text: str, indent: str = "  ", width: int = 80) -> list[str]:
-    """The text wrapped into lines of at most `width` columns, continuation lines indented."""
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
-                         break_on_hyphens=False) or [indent.rstrip()]

@@ -11,4 +11,5 @@ import pkgutil
 def load_all() -> None:
     """Import, and so register, every bundled game."""
     for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")
+        if module.ispkg:  # a game; `common` is what games share
+            importlib.import_module(f"{__name__}.{module.name}")

@@ -19,7 +19,7 @@ from arena.games.animals.table import (
     Verdict,
 )
 from arena.games.animals.variants import ANIMALS, AnimalsParams, CallStyle, spoken
-from arena.show import fit
+from arena.games.common import fit
 
 _VERDICTS = {Verdict.WON: "right, and first", Verdict.BEATEN: "right, but beaten to it",
              Verdict.WRONG: "wrong"}

@@ -10,6 +10,7 @@ from arena.api import Event, Move, Reveal
 from arena.cards import Card, standard_deck
 from arena.engine import Outcome, ScoreOrder, State
 from arena.frozen import maker
+from arena.games.common import fit, stacked
 from arena.games.concentration.matching import MatchRule, key_table, mate_key
 from arena.games.concentration.table import (
     Back,
@@ -26,7 +27,6 @@ from arena.games.concentration.variants import (
     ConcentrationParams,
     Scoring,
 )
-from arena.show import fit
 
 # Built for every decision or turn: made through their slots (see arena/frozen.py).
 _new_view = maker(ConcentrationView)
@@ -50,9 +50,7 @@ class ConcentrationState(State):
         super().__init__()
         cards, self.backs = _deal(params, rng)
         if layout is not None:
-            if sorted(map(str, layout)) != sorted(map(str, cards)):
-                raise ValueError("a stacked layout must hold exactly the variant's cards")
-            cards = list(layout)
+            cards = stacked(layout, cards, "layout")
         self.cards: list[Card | None] = list(cards)
         table = key_table(params.match)
         self.keys = [table[c] for c in cards]  # match key by position (see match_key)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import fit
 from arena.games.cribbage_square.placement import Position, span
 from arena.games.cribbage_square.scoring import LayoutScore
 from arena.games.cribbage_square.table import (
@@ -17,7 +18,6 @@ from arena.games.cribbage_square.table import (
     TurnedUp,
 )
 from arena.games.cribbage_square.variants import Placement, SquareParams
-from arena.show import fit
 
 
 def opening(params: SquareParams, players: int) -> list[str]:

@@ -12,6 +12,7 @@ from arena.cards import Card, standard_deck
 from arena.engine import Outcome, ScoreOrder, State
 from arena.errors import PlayersError
 from arena.frozen import maker
+from arena.games.common import stacked
 from arena.games.cribbage_square import narration
 from arena.games.cribbage_square.dealing import LAID
 from arena.games.cribbage_square.placement import ORIGIN, Position, legal_positions, rows_of
@@ -49,9 +50,7 @@ class SquareState(State):
         pack = standard_deck()
         rng.shuffle(pack)
         if deck is not None:
-            if len(deck) != len(pack) or set(deck) != set(pack):
-                raise ValueError("a stacked deck must hold exactly the 52 cards of one pack")
-            pack = list(deck)
+            pack = stacked(deck, pack)
         self.pack = pack
         self.next = 0  # index in the pack of the next card to turn up
         self.card: Card | None = None  # the card every seat lays now

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import GameOver as GameOver
 from arena.games.cribbage_square.placement import Position
 from arena.games.cribbage_square.variants import Placement
 
@@ -63,16 +64,6 @@ class Scored(Event):
     total: int
 
     kind: ClassVar[str] = "scored"
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver(Event):
-    """The game ended: every seat's total, and the winners (highest total)."""
-
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-
-    kind: ClassVar[str] = "game-over"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from arena.api import Event
 from arena.cards import Rank
+from arena.games.common import fit
 from arena.games.cuckoo.table import (
     CardDealt,
     Changed,
@@ -19,7 +20,6 @@ from arena.games.cuckoo.table import (
     Stood,
 )
 from arena.games.cuckoo.variants import CuckooParams
-from arena.show import fit
 
 
 def opening(params: CuckooParams, seats: int, limit: int) -> list[str]:

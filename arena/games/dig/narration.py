@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.api import Event
+from arena.games.common import fit
 from arena.games.dig.matching import RANK_NAMES, SUIT_NAMES
 from arena.games.dig.table import (
     Drew,
@@ -19,7 +20,6 @@ from arena.games.dig.table import (
     Started,
 )
 from arena.games.dig.variants import DigParams, Naming, StockOut
-from arena.show import fit
 
 
 def opening(params: DigParams, started: Started | None) -> list[str]:

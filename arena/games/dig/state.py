@@ -11,6 +11,7 @@ from arena.api import Action, Event
 from arena.cards import Card, Rank, Suit, standard_deck
 from arena.engine import Outcome, ScoreOrder, State
 from arena.errors import PlayersError
+from arena.games.common import stacked
 from arena.games.dig import actions as act
 from arena.games.dig import narration
 from arena.games.dig.dealing import DEALT, split_hands
@@ -54,9 +55,7 @@ class DigState(State):
         cards = standard_deck()
         rng.shuffle(cards)
         if deck is not None:
-            if sorted(map(str, deck)) != sorted(map(str, cards)) or len(deck) != len(cards):
-                raise ValueError("a stacked deck must hold exactly the 52 cards of one pack")
-            cards = list(deck)
+            cards = stacked(deck, cards)
         self.hands = [sorted(h, key=hand_order) for h in split_hands(cards)]
         upcard = cards[DEALT]
         self.pile: list[Card] = [upcard]

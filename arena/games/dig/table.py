@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from arena.api import Event
 from arena.cards import Card, Rank, Suit
+from arena.games.common import HandDealt as HandDealt
 
 
 class Phase(enum.Enum):
@@ -34,15 +35,6 @@ class Started(Event):
     stock: int
 
     kind: ClassVar[str] = "started"
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    """`seat`'s seven cards; only that seat sees this event."""
-
-    cards: tuple[Card, ...]
-
-    kind: ClassVar[str] = "hand-dealt"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import fit
 from arena.games.frogs_in_the_pond.table import (
     DealScored,
     DealShown,
@@ -19,7 +20,6 @@ from arena.games.frogs_in_the_pond.table import (
     TrickWon,
 )
 from arena.games.frogs_in_the_pond.variants import FrogsParams
-from arena.show import fit
 
 Sides = Sequence[Sequence[int]]
 

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import HandDealt as HandDealt
 
 
 class Say(enum.StrEnum):
@@ -46,15 +47,6 @@ class DealStarted(Event):
     removed: tuple[Card, ...]
 
     kind: ClassVar[str] = "deal-started"
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    """`seat`'s hand (sorted), told to that seat alone."""
-
-    cards: tuple[Card, ...]
-
-    kind: ClassVar[str] = "hand-dealt"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import fit
 from arena.games.memorandum.table import (
     Called,
     DealScored,
@@ -18,7 +19,6 @@ from arena.games.memorandum.table import (
     Returned,
 )
 from arena.games.memorandum.variants import MemorandumParams, Pack
-from arena.show import fit
 
 _KINDS = {Pack.FULL: "", Pack.SHORT: " (ace to ten)", Pack.JOKERS: " (with two jokers)"}
 _WHERE = {Pile.TAKEN: "", Pile.UNCLAIMED: "unclaimed pile", Pile.DISPUTED: "dispute pile"}

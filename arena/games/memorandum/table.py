@@ -8,6 +8,8 @@ from typing import ClassVar
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import GameOver as GameOver
+from arena.games.common import HandDealt as HandDealt
 
 
 class Say(enum.StrEnum):
@@ -45,15 +47,6 @@ class DealStarted(Event):
     pack_size: int
 
     kind: ClassVar[str] = "deal-started"
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    """`seat`'s hand, shown to that seat alone, once, at the start of the deal."""
-
-    cards: tuple[Card, ...]
-
-    kind: ClassVar[str] = "hand-dealt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,16 +112,6 @@ class DealScored(Event):
     totals: tuple[int, ...]
 
     kind: ClassVar[str] = "deal-scored"
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver(Event):
-    """Every seat has dealt: the final totals and the winners (highest total)."""
-
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-
-    kind: ClassVar[str] = "game-over"
 
 
 @dataclass(frozen=True, slots=True)

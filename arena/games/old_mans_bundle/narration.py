@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from arena.api import Event
 from arena.cards import Card
+from arena.games.common import fit
 from arena.games.old_mans_bundle.table import (
     Dealt,
     GameOver,
@@ -16,7 +17,6 @@ from arena.games.old_mans_bundle.table import (
     Trailed,
 )
 from arena.games.old_mans_bundle.variants import BundleParams, Leftover, TakeRule
-from arena.show import fit
 
 
 def cards_text(cards: Sequence[Card]) -> str:

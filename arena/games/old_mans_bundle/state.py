@@ -11,10 +11,11 @@ from arena.api import Action, Event
 from arena.cards import Card, Suit, standard_deck
 from arena.engine import Outcome, ScoreOrder, State
 from arena.errors import PlayersError
+from arena.games.common import stacked
 from arena.games.old_mans_bundle import actions as act
 from arena.games.old_mans_bundle import narration
 from arena.games.old_mans_bundle.actions import Verb
-from arena.games.old_mans_bundle.dealing import PACK, ROUNDS, split_round
+from arena.games.old_mans_bundle.dealing import ROUNDS, split_round
 from arena.games.old_mans_bundle.table import (
     BundleView,
     Dealt,
@@ -57,9 +58,7 @@ class BundleState(State):
         cards = standard_deck()
         rng.shuffle(cards)
         if deck is not None:
-            if sorted(map(str, deck)) != sorted(map(str, cards)) or len(deck) != PACK:
-                raise ValueError("a stacked deck must hold exactly the 52 cards of one pack")
-            cards = list(deck)
+            cards = stacked(deck, cards)
         self.stock: list[Card] = cards[::-1]  # the next card to deal is last
         self.hands: list[list[Card]] = [[] for _ in range(SEATS)]
         self.table: list[Card] = []

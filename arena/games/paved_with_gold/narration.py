@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from arena.api import Event, Reveal
 from arena.cards import Card
+from arena.games.common import fit
 from arena.games.paved_with_gold.table import (
     Announce,
     Bonus,
@@ -20,10 +21,19 @@ from arena.games.paved_with_gold.table import (
     Won,
 )
 from arena.games.paved_with_gold.variants import SIDE
-from arena.show import fit
 
-if TYPE_CHECKING:
-    from arena.games.paved_with_gold.state import PavedState
+
+class PublicTable(Protocol):
+    """What a narrator reads of a game (the state satisfies it): only its public parts."""
+
+    square: list[Card | None]
+    """By place, the card there (None where the place is empty); only whether one is shown."""
+    stock: list[Card]
+    """The stock; only its size is shown."""
+    points: list[int]
+    bonus: list[list[Card]]
+    """By seat, its bonus cards; only how many is shown."""
+    turns: int
 
 
 def position_name(pos: int) -> str:
@@ -47,7 +57,7 @@ class Narrator:
     card, the stock, the scores), so no privately seen card can reach a spectator.
     """
 
-    def __init__(self, state: PavedState) -> None:
+    def __init__(self, state: PublicTable) -> None:
         self.state = state
         self.turn = 0
         self.in_turn = False

@@ -10,6 +10,7 @@ from typing import Any
 from arena.api import Action, Event, Reveal
 from arena.cards import Card, standard_deck
 from arena.engine import Outcome, ScoreOrder, State
+from arena.games.common import stacked
 from arena.games.paved_with_gold import actions as act
 from arena.games.paved_with_gold.combos import Combo
 from arena.games.paved_with_gold.narration import Narrator
@@ -47,9 +48,7 @@ class PavedState(State):
         cards = standard_deck()
         rng.shuffle(cards)
         if deck is not None:
-            if sorted(map(str, deck)) != sorted(map(str, cards)):
-                raise ValueError("a stacked deck must hold exactly the 52 cards of one pack")
-            cards = list(deck)
+            cards = stacked(deck, cards)
         self.square: list[Card | None] = list(cards[:SQUARE])
         self.stock: list[Card] = cards[:SQUARE - 1:-1]  # the next card to draw is last
         self.won: list[list[Card]] = [[] for _ in range(players)]

@@ -1,0 +1,823 @@
+"""The bot side of the sandbox: a host process that forks a fresh, locked-down process for every
+game of one bot. Started by `arena.sandbox.BotHost`; never imported by the engine.
+
+    python -m arena.sandbox CONTROL_FD SETTINGS_JSON
+
+The host forks once, a quiet forker process that does nothing but fork the game processes (the host
+keeps the bookkeeping: directories, output, exit statuses). A game process runs in its own process
+group in a fresh directory no other game can find, with an address-space limit, no other open
+files, and behind an audit hook that refuses writes outside its directory, looking into other
+games' directories or what the arena keeps to itself (the run directory, the other bots' files,
+other processes in /proc), new processes, signals, sockets and native libraries. Only then does it
+import the bot (a trusted, bundled bot is imported once by the host instead, for speed), so none of
+an untrusted bot's code ever runs unconfined. It gets only what the arena sends it (pickled
+observations, one memo for the whole game) and answers in JSON lines, which the arena parses
+without running anything of the bot's.
+
+Speed (see docs/sandbox.md): the host rehearses one game of its own before it forks anything (the
+code the games run is then warm, and the collector no longer touches what the games inherit), and
+every game process replays that rehearsal while it waits for its game, so that the game itself
+runs at full speed; the host hands each game process to the arena as soon as it is forked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import gc
+import importlib.machinery
+import json
+import operator
+import os
+import pickle
+import resource
+import selectors
+import shutil
+import signal
+import site
+import socket
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from arena.api import Action, Bot, GameInfo, Observation, Result
+from arena.engine import find_game
+from arena.loader import BotSpec, resolve_bot
+from arena.sandbox import landlock
+from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
+from arena.sandbox.immortal import immortalize
+from arena.sandbox.wire import Outbox, end_payload, start_payload
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_NAME = 15
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_FORBIDDEN = frozenset({
+    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+    "subprocess.Popen", "pty.spawn", "os.kill", "os.killpg", "signal.pthread_kill",
+    "ctypes.dlopen", "ctypes.dlsym", "socket.connect", "socket.bind", "socket.sendto",
+    "socket.sendmsg", "os.setuid",
+})
+_LISTING = frozenset({"os.listdir", "os.scandir"})
+_OWN_PROCESS = frozenset({"resource.prlimit"})  # events allowed for this process only
+_NATIVE = tuple(importlib.machinery.EXTENSION_SUFFIXES)  # extension modules: native code
+
+
+def _installed() -> tuple[str, ...]:
+    """Where Python and the packages installed for it live: the only places a game process may
+    load native code (an extension module) from."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             *site.getsitepackages()}
+    if site.ENABLE_USER_SITE:
+        roots.add(site.getusersitepackages())
+    return tuple(os.path.join(os.path.realpath(root), "") for root in sorted(roots))
+
+
+_INSTALLED = _installed()
+_SCHEDULING = ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "setpriority")
+_MAKING = {"os.mkdir": 0, "os.symlink": 1, "os.link": 1}  # events that make an entry: its path
+_PATH_EVENTS = {  # events that change the file system: how many of their first arguments are paths
+    "os.remove": 1, "os.rename": 2, "os.rmdir": 1, "os.mkdir": 1, "os.chmod": 1, "os.chown": 1,
+    "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1, "os.chdir": 1,
+    "shutil.rmtree": 1, "os.setxattr": 1, "os.removexattr": 1,
+}
+
+
+with contextlib.suppress(ImportError):  # imported here, not in every game process
+    import _posixshmem  # noqa: F401
+
+
+def _libc() -> Any:
+    with contextlib.suppress(OSError):
+        return ctypes.CDLL(None, use_errno=True)
+    return None
+
+
+_LIBC = _libc()  # opened once, before any bot code runs
+
+
+def die_with_parent() -> None:
+    """Have the kernel kill this process when the process that started it ends (Linux)."""
+    with contextlib.suppress(AttributeError):
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def name_process(name: str) -> None:
+    """Give this process a name that `ps` and `top` show (Linux; at most 15 bytes)."""
+    with contextlib.suppress(AttributeError):
+        _LIBC.prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+
+
+def main(argv: list[str]) -> int:
+    """Serve games for one bot until the arena closes the control socket.
+
+    One game process is always forked ahead, locked down, warmed up and handed to the arena
+    (its socket, with its process id and the forker's); each time the arena takes one (it says so
+    with b"n"), the host has the next forked, so that a game starts without waiting for a fork.
+    The forking is done by a second, quiet process (see `_forker`), so that the host's own work
+    (directories, output, exit statuses) touches no memory the game processes share.
+    """
+    die_with_parent()
+    name_process("arena-host")
+    settings: dict[str, Any] = json.loads(argv[2])
+    spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
+    if spec is None:  # imported in every game: compile its files once, here, running none of them
+        kept = set(settings.get("private") or ())  # another bot's file is not its to import
+        use_compiled(compile_ahead([path for path in source_files(settings["spec"])
+                                    if os.path.realpath(path) not in kept]))
+    find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
+    rehearsal, excerpt = _rehearse(settings["game"])
+    _replay(rehearsal)  # the code a game runs, warm before any game process is forked
+    control = socket.socket(fileno=int(argv[1]))
+    requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    # the games' directories: one inside a private directory of this host's for each game,
+    # under a name no other game can guess, and may not list (see `_guard`)
+    sweep(tempfile.gettempdir())
+    home = os.path.realpath(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
+    with contextlib.suppress(OSError):  # the audit hook holds all the same
+        reads = landlock.reading_ruleset(settings.get("private") or ())
+        if reads is not None:  # kept open, out of the way, for every game process to apply
+            settings["reads"] = fcntl.fcntl(reads, fcntl.F_DUPFD_CLOEXEC, 100)
+            os.close(reads)
+    gc.collect()
+    gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
+    immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    forker = os.fork()
+    if forker == 0:
+        try:
+            control.close()
+            requests.close()
+            _forker(spec, settings, excerpt, forker_end)
+        finally:
+            os._exit(0)
+    forker_end.close()
+    if "reads" in settings:
+        os.close(settings["reads"])
+    return _Host(control, requests, forker, settings, home).serve()
+
+
+_RECORD = struct.Struct("=cii")
+"""What the forker tells the host: b"F" and a new game process's id, or b"E", the id of one that
+ended and its wait status."""
+
+
+def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
+            requests: socket.socket) -> None:
+    """Fork a game process for every request (its directory; its socket and output pipe) until
+    the host closes `requests`; answer each with the new process's id, and any ended ones.
+
+    This loop does as little as it can: what it writes after a fork, it writes to memory it then
+    shares with that game process, and every page of that is copied, once, by one of them.
+    """
+    die_with_parent()
+    name_process("arena-forker")
+    record, ended = _RECORD.pack, _ended
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(requests, 4096, 2)
+        except OSError:
+            message, fds = b"", []
+        if not message or len(fds) != 2:
+            break
+        pid = os.fork()
+        if pid == 0:  # the game process
+            try:
+                requests.close()
+                _play_one_game(spec, fds[0], fds[1], message.decode(), settings, rehearsal)
+            finally:
+                os._exit(0)
+        os.close(fds[0])
+        os.close(fds[1])
+        with contextlib.suppress(OSError):
+            requests.sendall(record(b"F", pid, 0) + ended(record, block=False))
+    # the host is going (it has killed every game process): report the last ones as they end
+    with contextlib.suppress(OSError):
+        requests.sendall(ended(record, block=True) or b"")
+
+
+def _kill(pid: int) -> None:
+    """Kill a game process and its process group (or only it, if it has not made the group
+    yet: it does so first thing after the fork)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _ended(record: Any, block: bool) -> bytes:
+    """Collect the game processes that have ended (all of them, if `block`): their records."""
+    out = b""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            return out
+        if not pid:
+            return out
+        out += record(b"E", pid, status)
+
+
+class _Host:
+    """The host's side after the forker is started: asks it for game processes, hands them to
+    the arena, logs what they print, and cleans up after each."""
+
+    def __init__(self, control: socket.socket, requests: socket.socket, forker: int,
+                 settings: dict[str, Any], home: str) -> None:
+        self.control, self.requests, self.forker = control, requests, forker
+        self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
+        self.cap = int(settings.get("output_bytes", 65536))
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(control, selectors.EVENT_READ, "control")
+        self.selector.register(requests, selectors.EVENT_READ, "forker")
+        self.outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
+        self.children: dict[int, str] = {}  # game process -> its directory
+        self.asked: list[tuple[socket.socket, str]] = []  # requested, not forked yet
+        self.closing = False
+        self.home = home  # where the games' directories are made
+
+    def serve(self) -> int:
+        """Run until the arena closes the control socket (or the forker is gone)."""
+        try:
+            self.ask()
+            while True:
+                for key, _ in self.selector.select():
+                    if key.data == "output":
+                        self.drain(key.fd)
+                    elif key.data == "forker":
+                        if not self.answered(self.requests.recv(65536)):
+                            return 0
+                    else:
+                        request = self.control.recv(16)
+                        if not request:
+                            return 0
+                        for _ in range(request.count(b"n")):
+                            self.ask()
+        except OSError:  # the arena is gone
+            return 0
+        finally:
+            self.close()
+
+    def ask(self) -> None:
+        """Have the forker fork the next game's process."""
+        ours, theirs = socket.socketpair()
+        read_end, write_end = os.pipe()
+        workdir = os.path.join(self.home, os.urandom(16).hex())
+        os.mkdir(workdir, 0o700)
+        try:
+            socket.send_fds(self.requests, [workdir.encode()], [theirs.fileno(), write_end])
+        finally:
+            theirs.close()
+            os.close(write_end)
+        self.outputs[read_end] = 0
+        self.selector.register(read_end, selectors.EVENT_READ, "output")
+        self.asked.append((ours, workdir))
+
+    def answered(self, data: bytes) -> bool:
+        """Act on the forker's records; False if it is gone."""
+        if not data:
+            return False
+        for kind, pid, status in _RECORD.iter_unpack(data):
+            if kind == b"F":
+                ours, workdir = self.asked.pop(0)
+                self.children[pid] = workdir
+                try:
+                    if self.closing:
+                        _kill(pid)
+                    else:
+                        socket.send_fds(self.control, [struct.pack("ii", pid, self.forker)],
+                                        [ours.fileno()])
+                finally:
+                    ours.close()
+            else:
+                self.ended(pid, status)
+        return True
+
+    def ended(self, pid: int, status: int) -> None:
+        """A game process has ended: kill what it left behind, remove its directory."""
+        workdir = self.children.pop(pid, None)
+        if workdir is not None:
+            _remove(workdir)
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
+        code = os.waitstatus_to_exitcode(status)
+        # the arena ends every game process with SIGKILL (a timeout too: the record says so)
+        if self.log is not None and code not in (0, -signal.SIGKILL):
+            how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            self.log.write(f"[game process {pid} {how}]\n".encode())
+            self.log.flush()
+
+    def drain(self, fd: int) -> None:
+        """Copy a game's output to the bot's log, up to the cap per game."""
+        data = os.read(fd, 65536)
+        if not data:
+            self.selector.unregister(fd)
+            os.close(fd)
+            del self.outputs[fd]
+            return
+        room = self.cap - self.outputs[fd]
+        if self.log is not None and room > 0:
+            self.log.write(data[:room])
+            if len(data) > room:
+                self.log.write(b"\n[output truncated at %d bytes]\n" % self.cap)
+            self.log.flush()
+        self.outputs[fd] += len(data)
+
+    def close(self) -> None:
+        """End every game process, then the forker; log what they printed and how they ended."""
+        self.closing = True
+        for pid in self.children:
+            _kill(pid)
+        self.selector.unregister(self.control)
+        with contextlib.suppress(OSError):
+            self.requests.shutdown(socket.SHUT_WR)  # the forker reports the last and ends
+        deadline = time.monotonic() + 1.0  # what the last games printed goes to the log too
+        forker_open = True
+        while (self.outputs or forker_open) and time.monotonic() < deadline:
+            for key, _ in self.selector.select(timeout=0.1):
+                if key.data == "output":
+                    self.drain(key.fd)
+                else:
+                    try:
+                        data = self.requests.recv(65536)
+                    except OSError:
+                        data = b""
+                    if not self.answered(data):
+                        forker_open = False
+                        self.selector.unregister(self.requests)
+        for pid in list(self.children):  # not reported in time
+            self.ended(pid, 0)
+        for ours, _ in self.asked:  # never forked
+            ours.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.kill(self.forker, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.forker, 0)
+        self.requests.close()
+        if self.log is not None:
+            self.log.close()
+
+
+GAME_FILE_BYTES = 16 << 20
+"""The largest file a game process may write (in its own directory, the only place it may)."""
+
+GAME_ENTRIES = 32
+"""How many files and folders a game process may make: with `GAME_FILE_BYTES`, a game writes at
+most 512 MB, removed after it."""
+
+YOUNG_OBJECTS = 10_000
+"""How many new objects a game process lets build up before the collector looks at them."""
+
+REHEARSED_DECISIONS = 40
+"""How many decisions of the host's rehearsal game the host goes through."""
+
+WARM_DECISIONS = 3
+"""How many a game process goes through while it waits for its game."""
+
+
+def _rehearse(game: str) -> tuple[bytes, bytes]:
+    """Play one game of `game` here, between uniformly random stand-ins (never the bot: it runs
+    only in games); what the arena would send seat 0, as it would send it: the whole (up to
+    `REHEARSED_DECISIONS` decisions) and an excerpt (`WARM_DECISIONS`). Nothing of this game is
+    left behind but these messages."""
+    from arena.match import play_game  # the engine, for this one game only
+
+    sent: list[tuple[str, Any]] = []
+
+    class StandIn(Bot):
+        def act(self, obs: Observation[Any]) -> Action:
+            return obs.legal[self.rng.randrange(len(obs.legal))]
+
+    class Recorder(StandIn):
+        def start(self, info: GameInfo) -> None:
+            super().start(info)
+            sent.append(("start", start_payload(info)))
+
+        def act(self, obs: Observation[Any]) -> Action:
+            if len(sent) <= REHEARSED_DECISIONS:
+                sent.append(("act", obs))
+            return super().act(obs)
+
+        def end(self, result: Result) -> None:
+            sent.append(("end", end_payload(result)))
+
+    try:
+        variant = find_game(game).variant()
+        allowed = variant.params.players_allowed()
+        players = 2 if 2 in allowed else allowed.start
+        seats = [Recorder()] + [StandIn() for _ in range(players - 1)]
+        play_game(variant, seats, [f"seat{i}" for i in range(players)], 0)
+    except Exception:
+        return b"", b""
+    excerpt = sent[:1 + WARM_DECISIONS] + sent[-1:]
+    return _packed(sent), _packed(excerpt)
+
+
+def _packed(messages: list[tuple[str, Any]]) -> bytes:
+    outbox = Outbox()
+    return b"".join(outbox.pack(op, payload) for op, payload in messages)
+
+
+class _Understudy(Bot):
+    """Stands in for the bot in a rehearsal: plays at random with its own rng, as bots do."""
+
+    def act(self, obs: Observation[Any]) -> Action:
+        return obs.legal[self.rng.randrange(len(obs.legal))]
+
+
+def _replay(rehearsal: bytes) -> None:
+    """Play a rehearsal as a game: `_serve` reads it from a socket and answers with a stand-in
+    (never the bot). A warm-up: the code a game runs, and the memory it writes, are then ready."""
+    if not rehearsal or len(rehearsal) > (1 << 16):  # it must fit in the socket's buffer
+        return
+    ours, theirs = socket.socketpair()
+    try:
+        ours.sendall(rehearsal)
+        ours.shutdown(socket.SHUT_WR)
+        _serve(_Player(BotSpec("understudy", "understudy", _Understudy), None), theirs)
+    except Exception:  # a warm-up only
+        pass
+    finally:
+        ours.close()
+        theirs.close()
+
+
+HOME_PREFIX = "arena-bot-"
+"""A host's directory for its games is HOME_PREFIX, its process id, '-' and a random name."""
+
+
+def sweep(folder: str) -> None:
+    """Remove the directories of hosts that were killed before they could remove them (this
+    user's, in `folder`, whose host process is gone)."""
+    uid = os.getuid()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            pid, dash, _ = entry.name.removeprefix(HOME_PREFIX).partition("-")
+            if not (entry.name.startswith(HOME_PREFIX) and dash and pid.isdigit()):
+                continue
+            with contextlib.suppress(OSError):
+                if (entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == uid
+                        and not _running(int(pid))):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process `pid` exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove(directory: str) -> None:
+    """Remove a game's directory (empty, as a rule: then one system call does)."""
+    try:
+        os.rmdir(directory)
+    except OSError:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: str,
+                   settings: dict[str, Any], rehearsal: bytes) -> None:
+    """Lock this process down, load the bot, warm up, then answer the arena for one game."""
+    os.setpgid(0, 0)
+    die_with_parent()
+    name_process("arena-game")
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    if game_fd != 3:
+        os.dup2(game_fd, 3, inheritable=False)
+        game_fd = 3
+    os.chdir(workdir)
+    _limit_resources(settings)
+    with contextlib.suppress(OSError):  # the audit hook holds all the same
+        landlock.confine(workdir, settings.get("reads"))
+    os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
+    _forget_libc()
+    _guard(workdir, settings.get("private") or ())
+    # a game is short: collecting young objects every 700 allocations costs it more than it saves
+    gc.set_threshold(YOUNG_OBJECTS)
+    problem: BaseException | None = None
+    if spec is None:
+        sys.dont_write_bytecode = True  # it could not be written here anyway
+        try:
+            spec = resolve_bot(settings["spec"], settings["game"])  # confined already
+        except BaseException as exc:  # reported when the arena asks for the bot
+            problem = exc
+    _replay(rehearsal)
+    player = _Player(spec, problem)
+    player.make()  # while it waits for its game, as the arena makes in-process bots before theirs
+    _serve(player, socket.socket(fileno=game_fd))
+
+
+def _forget_libc() -> None:
+    """Drop the handles on the C library opened before the lockdown, whose functions (looked up
+    already) a bot could otherwise call around the audit hook."""
+    global _LIBC
+    _LIBC = None
+    landlock.forget()
+
+
+def _limit_resources(settings: dict[str, Any]) -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (GAME_FILE_BYTES, GAME_FILE_BYTES))
+    memory = settings.get("memory_mb")
+    if memory:
+        allowed = _address_space() + int(memory) * (1 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (allowed, allowed))
+
+
+def _address_space() -> int:
+    """This process's current virtual size in bytes (the interpreter and the bot, loaded)."""
+    statm = os.open("/proc/self/statm", os.O_RDONLY)  # not open(): far less to run in a game
+    try:
+        return int(os.read(statm, 64).split()[0]) * resource.getpagesize()
+    finally:
+        os.close(statm)
+
+
+def _guard(workdir: str, private: Sequence[str] = ()) -> None:
+    """Refuse, from now on, what a bot has no business doing (see the module docstring)."""
+    home = workdir + os.sep  # already a real path (see `_Host.ask`)
+    # where the games of every sandboxed bot have their directories, each host its own (one may
+    # outlive its game a little, and another bot's may hold what it wrote in its game)
+    homes = os.path.join(os.path.dirname(os.path.dirname(workdir)), HOME_PREFIX)
+    # what the arena keeps to itself: the run directory (records, logs, the run's key), the
+    # other bots' files
+    kept = tuple(os.path.join(folder, "") for folder in private)
+    own = str(os.getpid())
+
+    def real(path: Any) -> str | None:
+        """Where `path` leads from this process's directory; None if it cannot be told. A
+        relative path that climbs ("..") cannot: it may be meant from a directory descriptor
+        (`dir_fd`, which audit events do not show) deeper down than the working directory."""
+        try:
+            text = os.fsdecode(path)
+            if not os.path.isabs(text) and ".." in text.split(os.sep):
+                return None
+            return os.path.realpath(text)
+        except (TypeError, ValueError):
+            return None
+
+    def inside(where: str | None) -> bool:
+        return where is not None and (where.startswith(home) or where == os.devnull)
+
+    def unreadable(where: str | None) -> bool:
+        """Whether `where` may not be read or listed: another game's directory (this bot's or
+        another's), what the arena keeps, or another process's files in /proc (its memory, its
+        environment)."""
+        if where is None:
+            return True
+        folder = where + os.sep
+        if folder.startswith(homes) and not folder.startswith(home):
+            return True
+        if folder.startswith(kept):
+            return True
+        if where.startswith("/proc/"):
+            process = where[6:].split("/", 1)[0]
+            return process.isdigit() and process != own
+        return False
+
+    watched = _FORBIDDEN | _PATH_EVENTS.keys() | _LISTING | _OWN_PROCESS | {
+        "open", "sqlite3.connect", "import"}
+    made = 0  # files and folders this game has made (see GAME_ENTRIES)
+
+    def making(where: str | None) -> None:
+        nonlocal made
+        if where is not None and not os.path.lexists(where):
+            made += 1
+            if made > GAME_ENTRIES:
+                raise PermissionError(f"sandbox: a game may make at most {GAME_ENTRIES} files "
+                                      "and folders")
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event not in watched:
+            return
+        if event == "open":
+            path, mode, flags = args
+            if isinstance(path, int):
+                return  # an already open descriptor
+            where = real(path)
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & _WRITE_FLAGS)
+            if writing:
+                if not inside(where):
+                    raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
+                making(where)
+            if unreadable(where):
+                raise PermissionError(f"sandbox: reading {path!r} is not allowed")
+            if where is not None and not (where + os.sep).startswith(home) \
+                    and os.path.isdir(where):
+                # a descriptor of a directory outside would make paths relative to it
+                # (`dir_fd`) reach what the checks above judge by other paths
+                raise PermissionError(f"sandbox: opening the directory {path!r} is not allowed")
+        elif event in _LISTING:
+            path = args[0] if args else None
+            if path is not None and not isinstance(path, int) and unreadable(real(path)):
+                raise PermissionError(f"sandbox: listing {path!r} is not allowed")
+        elif event in _FORBIDDEN:
+            raise PermissionError(f"sandbox: {event} is not allowed")
+        elif event in _OWN_PROCESS:
+            if args[0] not in (0, os.getpid()):
+                raise PermissionError(f"sandbox: {event} of another process is not allowed")
+        elif event == "import":
+            filename = args[1] if len(args) > 1 else None
+            if isinstance(filename, str) and filename.endswith(_NATIVE):
+                where = real(filename)
+                if where is None or not where.startswith(_INSTALLED):
+                    raise PermissionError(f"sandbox: loading native code from {filename!r} is "
+                                          "not allowed (only from installed packages)")
+        elif event == "sqlite3.connect":
+            database = os.fsdecode(args[0]) if isinstance(args[0], str | bytes) else args[0]
+            if isinstance(database, str) and database.startswith("file:"):  # a URI
+                database = database[5:].split("?", 1)[0] or ":memory:"
+            if database not in ("", ":memory:") and not inside(real(database)):
+                raise PermissionError(f"sandbox: a database at {args[0]!r} is not allowed")
+        elif event in _PATH_EVENTS:
+            paths = args[:_PATH_EVENTS[event]]
+            if not all(isinstance(a, int) or inside(real(a)) for a in paths if a is not None):
+                raise PermissionError(f"sandbox: {event} outside the bot's directory is not "
+                                      "allowed")
+            if event in _MAKING:
+                making(real(args[_MAKING[event]]))
+
+    sys.addaudithook(hook)
+    global _INSIDE
+    _INSIDE = lambda path: inside(real(path))  # noqa: E731
+    _refuse_unaudited()
+
+
+def _refuse_unaudited() -> None:
+    """Refuse what Python raises no audit event for: making special files outside the game's
+    directory, shared memory, signals through a pidfd, leaving the game's process group, and
+    changing how another process is scheduled (its CPUs, its priority: a place to leave a note
+    for the next game). Landlock, where the kernel has it, refuses the first three too, for
+    native code as well."""
+    for module, name, replacement in _UNAUDITED:
+        setattr(module, name, replacement)
+
+
+def _unaudited() -> list[tuple[Any, str, Any]]:
+    """The replacements `_refuse_unaudited` makes: (module, name, function); made once, in the
+    host, for every game process to use."""
+    import posix
+
+    def only_inside(name: str) -> Any:
+        original = getattr(os, name)
+
+        def making(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if _INSIDE is None or not _INSIDE(path):
+                raise PermissionError(f"sandbox: os.{name} outside the bot's directory is not "
+                                      "allowed")
+            return original(path, *args, **kwargs)
+
+        return making
+
+    def own_process_only(name: str) -> Any:
+        original = getattr(os, name)
+
+        def scheduling(pid: int, *args: Any, **kwargs: Any) -> Any:
+            target = args[0] if name == "setpriority" and args else pid
+            if target not in (0, os.getpid()):
+                raise PermissionError(f"sandbox: os.{name} of another process is not allowed")
+            return original(pid, *args, **kwargs)
+
+        return scheduling
+
+    def refused(name: str) -> Any:
+        def refusing(*args: Any, **kwargs: Any) -> Any:
+            raise PermissionError(f"sandbox: {name} is not allowed")
+
+        return refusing
+
+    made = [(name, only_inside(name)) for name in ("mkfifo", "mknod") if hasattr(os, name)]
+    made += [(name, own_process_only(name)) for name in _SCHEDULING if hasattr(os, name)]
+    replacements = [(module, name, function) for name, function in made
+                    for module in (os, posix)]
+    # a game process that left its process group would outlive the arena's killing it
+    replacements += [(module, name, refused(f"os.{name}")) for name in ("setpgid", "setsid")
+                     for module in (os, posix)]
+    if hasattr(signal, "pidfd_send_signal"):
+        replacements.append((signal, "pidfd_send_signal", refused("signal.pidfd_send_signal")))
+    if "_posixshmem" in sys.modules:
+        shared_memory = sys.modules["_posixshmem"]
+        replacements += [(shared_memory, name, refused(f"_posixshmem.{name}"))
+                         for name in ("shm_open", "shm_unlink")]
+    return replacements
+
+
+_UNAUDITED = _unaudited()
+_INSIDE: Any = None  # whether a path is inside the game's directory (set by `_guard`)
+
+
+def _serve(player: _Player, game: socket.socket) -> None:
+    """Answer the arena's messages (one pickle each, one memo for the game) until the arena
+    closes the socket; after the game the arena kills this process (having moved it off its
+    own CPU first, so that it ends elsewhere)."""
+    load = pickle.Unpickler(game.makefile("rb")).load
+    send = game.sendall
+    while True:
+        try:
+            op, payload = load()
+        except Exception:  # the arena closed the socket
+            return
+        try:
+            send(player.answer(op, payload))
+        except OSError:
+            return
+
+
+class _Player:
+    """The bot's side of one game: each message answered with one JSON line."""
+
+    def __init__(self, spec: BotSpec | None, problem: BaseException | None) -> None:
+        self.spec, self.problem = spec, problem
+        self.bot: Bot | None = None
+        self.unmade: BaseException | None = None  # what making the bot ahead raised
+
+    def make(self) -> None:
+        """Make the bot ahead of its game (what goes wrong is reported at `start`)."""
+        if self.spec is not None and self.problem is None:
+            try:
+                self.bot = self.spec.make()
+            except BaseException as exc:  # a bot may raise anything
+                self.unmade = exc
+
+    def answer(self, op: str, payload: Any) -> bytes:
+        try:
+            if op == "act":
+                return _answer_action(self.bot.act(payload))  # type: ignore[union-attr]
+            if self.problem is not None:
+                raise self.problem
+            spec = self.spec
+            assert spec is not None
+            if op == "probe":
+                return _answer(["ok", spec.name])
+            if op == "start":
+                if self.unmade is not None:
+                    raise self.unmade
+                if self.bot is None:
+                    self.bot = spec.make()
+                self.bot.start(payload)
+                return _OK if _has_end(self.bot) else _OK_WITHOUT_END
+            else:
+                self.bot.end(payload)  # type: ignore[union-attr]
+            return _OK
+        except MemoryError:
+            reply = ["error", "memory", f"{op}: ran out of memory"]
+        except _NotPlain as exc:
+            reply = ["error", "malformed", f"act returned {exc}, which is not a plain value"]
+        except BaseException as exc:  # a bot may raise anything, SystemExit included
+            lines = str(exc).strip().splitlines()
+            text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+            reply = ["error", "exception", f"{op} raised {text}"]
+        return _answer(reply)
+
+
+_OK = b'["ok"]\n'
+_OK_WITHOUT_END = b'["ok","without end"]\n'  # started; its `end` does nothing: do not send it
+
+
+def _has_end(bot: Bot) -> bool:
+    """Whether a bot does anything at the end of a game: whether it, or its class, defines
+    `end` (when its game starts)."""
+    return type(bot).end is not Bot.end or "end" in getattr(bot, "__dict__", ())
+
+
+def _answer(reply: list[Any]) -> bytes:
+    return json.dumps(reply).encode() + b"\n"
+
+
+def _answer_action(action: Any) -> bytes:
+    if type(action) is int:
+        return b'["action",%d]\n' % action
+    return _answer(["action", _plain(action)])
+
+
+class _NotPlain(Exception):
+    """An action that cannot travel as JSON (ints, floats, strings, bools, None, tuples)."""
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if hasattr(value, "__index__"):  # e.g. numpy integers
+        return operator.index(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    raise _NotPlain(shown)
+

@@ -1,0 +1,390 @@
+"""Bot isolation, the arena side: each sandboxed bot plays every game in a fresh process of its own.
+
+A `BotHost` starts `python -m arena.sandbox` (its `host`) once per bot (per worker process); that
+host imports the bot and forks a new, locked-down process for every game, so nothing carries
+over from one game to the next. A `SandboxedBot` stands in for the bot in the match loop: it
+sends each observation over a socket (one message each way per decision), enforces the time
+limits while the bot thinks, and turns whatever goes wrong into a `BotFault` the match loop records.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import math
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from arena.api import Action, Bot, GameInfo, Observation, Result
+from arena.errors import BotSpecError
+from arena.loader import anchored, by_target, display_name, is_bundled
+from arena.record import BotFault, FaultKind
+from arena.sandbox.pinning import PINNING
+from arena.sandbox.wire import Outbox, end_payload, start_payload
+
+REPLY_LIMIT = 1 << 20
+"""The largest answer a bot process may send, in bytes."""
+
+
+class Isolation(enum.Enum):
+    """Where a bot runs: in a sandboxed process of its own, or in the arena's own process."""
+
+    PROCESS = "process"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a sandboxed bot may use. None: no limit of its own, but the backstops hold (a game's
+    thinking time, `BACKSTOP_GAME_SECONDS`; memory, `backstop_memory_mb()`), so that no bot can
+    hold a run forever or take the machine's memory."""
+
+    move_seconds: float | None = None
+    game_seconds: float | None = None
+    overage_seconds: float = 0.0
+    memory_mb: int | None = None
+    output_bytes: int = 65536
+    start_seconds: float = 30.0
+
+
+BACKSTOP_GAME_SECONDS = 600.0
+"""A sandboxed bot's thinking time over a game when no limit is set."""
+
+
+def backstop_memory_mb() -> int:
+    """The memory a sandboxed bot may use when no limit is set: half the machine's, 2 to 16 GB
+    (an address-space limit, which large libraries reserve much of without using it)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (OSError, ValueError):
+        total = 8192
+    return max(2048, min(16384, total // 2))
+
+
+class BotHost:
+    """One bot's host process: imports the bot once, forks a fresh process for every game."""
+
+    def __init__(self, spec: str, game: str, limits: Limits, log: Path | None = None,
+                 trusted: bool = False, private: Sequence[Path] = ()) -> None:
+        self.spec, self.game, self.limits, self.log = anchored(spec), game, limits, log
+        self.trusted = trusted
+        self.private = tuple(os.path.realpath(folder) for folder in private)
+        self._process: subprocess.Popen[bytes] | None = None
+        self._control: socket.socket | None = None
+        self._cpus: set[int] | None = None  # where the host runs, if the arena said
+
+    def _start(self) -> socket.socket:
+        ours, theirs = socket.socketpair()
+        # a registered name goes as the module and class it stands for, so that neither the host
+        # nor its games need to read every installed package's entry points
+        settings = {"spec": by_target(self.spec), "game": self.game,
+                    "memory_mb": self.limits.memory_mb or backstop_memory_mb(),
+                    "output_bytes": self.limits.output_bytes, "trusted": self.trusted,
+                    "log": str(self.log) if self.log else None, "private": self.private}
+        if self.log is not None:
+            self.log.parent.mkdir(parents=True, exist_ok=True)
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "arena.sandbox", str(theirs.fileno()), json.dumps(settings)],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+        theirs.close()
+        ours.settimeout(self.limits.start_seconds)
+        self._control = ours
+        return ours
+
+    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int]:
+        """A socket to a fresh game process, and that process's id (its process group).
+
+        The host has handed the process over already (it forks one game ahead); taking it tells
+        the host to fork the next one, which it does while this game is played, on `cpus` if
+        given (see `Pinning`).
+        """
+        control = self._control or self._start()
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 16, 1)
+            if cpus is not None and cpus != self._cpus and self._process is not None \
+                    and len(message) == _HANDOVER.size:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(self._process.pid, cpus)
+                    os.sched_setaffinity(_HANDOVER.unpack(message)[1], cpus)  # the forker
+                    self._cpus = cpus
+            control.sendall(b"n")
+        except TimeoutError:
+            raise BotFault(FaultKind.TIMEOUT, "the bot process did not start in time") from None
+        except OSError:
+            message, fds = b"", []
+        if not fds or len(message) != _HANDOVER.size:
+            for fd in fds:
+                os.close(fd)
+            raise BotFault(FaultKind.CRASH, "the bot's host process has ended")
+        return socket.socket(fileno=fds[0]), _HANDOVER.unpack(message)[0]
+
+    def close(self) -> None:
+        """End the host and every game process it still has."""
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        if self._process is not None:
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+
+
+class SandboxedBot(Bot):
+    """Stands in for a bot that plays in its own process, under time limits."""
+
+    games: ClassVar[tuple[str, ...]] = ("*",)
+
+    def __init__(self, host: BotHost) -> None:
+        self.host = host
+        self.limits = host.limits
+        self.sock: socket.socket | None = None
+        self.group = 0
+        self._outbox: Outbox | None = None
+        self._waits = math.inf  # the receive timeout the socket has (inf: none)
+        self._pinned = False
+        self.paused = False  # stopped between its turns (see `Turns`)
+        self._ends = True  # whether the bot process wants `end` (it says so at `start`)
+        self.bank = self.limits.overage_seconds
+        self.game_left = self.limits.game_seconds or BACKSTOP_GAME_SECONDS
+
+    def begin(self, cpus: set[int] | None = None) -> None:
+        """Take a fresh game process from the host (which is to run on `cpus`, if given)."""
+        self.sock, self.group = self.host.new_game(cpus)
+        self._outbox = Outbox()
+        # a process that stops reading cannot block the arena: sending gives up after a while
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                             _timeval(self.limits.start_seconds))
+
+    def start(self, info: GameInfo) -> None:
+        """Start a fresh game process and hand it the game info."""
+        cpu = PINNING.enter()
+        self._pinned = cpu is not None
+        self.begin(None if cpu is None else PINNING.others)
+        if cpu is not None:
+            PINNING.adopt(self.group)
+        reply, _ = self._call("start", start_payload(info), self.limits.start_seconds)
+        self._ends = reply[1:] != ["without end"]
+
+    def act(self, obs: Observation[Any]) -> Action:
+        """Ask the bot process for its action, within the time it has left."""
+        move = self.limits.move_seconds
+        if move is None:
+            reply, used = self._call("act", obs, self.game_left)
+        else:
+            reply, used = self._call("act", obs, min(move + self.bank, self.game_left))
+            if used > move:
+                self.bank = max(0.0, self.bank - (used - move))
+        self.game_left -= used
+        return reply[1]
+
+    def end(self, result: Result) -> None:
+        """Tell the bot process the result, unless its bot does nothing with it (a bot that
+        defines no `end` when its game starts: the round trip is saved)."""
+        if self._ends:
+            self._call("end", end_payload(result), self.limits.start_seconds)
+
+    def close(self) -> None:
+        """Make sure the game process and anything it started are gone."""
+        TURNS.forget(self)
+        if self._pinned:  # first, so that the game process ends on another CPU
+            PINNING.leave(self.group)
+            self._pinned = False
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if self.group:
+            self.signal_group(signal.SIGKILL)
+            self.group = 0
+
+    def _call(self, op: str, payload: Any, timeout: float) -> tuple[list[Any], float]:
+        sock, outbox = self.sock, self._outbox
+        assert sock is not None and outbox is not None
+        message = outbox.pack(op, payload)
+        if TURNS.current is not self:
+            TURNS.begin(self)
+        started = time.perf_counter()
+        try:  # noqa: SIM105  (cheaper than contextlib.suppress, on every decision)
+            sock.sendall(message)
+        except OSError:  # the process is gone: reading says so
+            pass
+        data = self._receive(op, timeout, started)
+        used = time.perf_counter() - started
+        if used > timeout:  # read in time for the socket's timeout, which may be a little long
+            self._timed_out(op, timeout)
+        if data[:10] == b'["action",' and data[-2:] == b"]\n" and data[10:-2].isdigit():
+            return ["action", int(data[10:-2])], used  # the common answer, read quickly
+        try:
+            reply = json.loads(data)
+            if op == "act" and isinstance(reply, list) and len(reply) == 2:
+                reply[1] = _hashable(reply[1])
+        except (ValueError, RecursionError):  # not JSON, or nested beyond reason
+            reply = None
+        if not (isinstance(reply, list) and reply and reply[0] in _ANSWERS[op]):
+            self.close()
+            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
+        if reply[0] == "error":
+            self.close()
+            kind = reply[1] if len(reply) == 3 and reply[1] in _BOT_FAULTS else "malformed"
+            raise BotFault(FaultKind(kind), str(reply[-1])[:300])
+        return reply, used
+
+    def _receive(self, op: str, timeout: float, started: float) -> bytes:
+        """One answer (a JSON line), read within `timeout` seconds of `started`."""
+        sock = self.sock
+        assert sock is not None
+        data = b""
+        while True:
+            left = timeout - (time.perf_counter() - started)
+            if left <= 0:
+                self._timed_out(op, timeout)
+            if abs(left - self._waits) > _SLACK:  # one system call per game, as a rule
+                self._waits = left
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(left))
+            try:
+                chunk = sock.recv(65536)
+            except BlockingIOError:  # the receive timeout; it may be a little early
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.close()
+                raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
+                                                "(a crash, os._exit, a signal or the memory limit)")
+            data = data + chunk if data else chunk
+            if data[-1:] == b"\n" or len(data) > REPLY_LIMIT:
+                break
+        if len(data) > REPLY_LIMIT or b"\n" in data[:-1]:
+            self.close()
+            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
+        return data
+
+    def signal_group(self, signum: int) -> None:
+        """Send a signal to the game process and anything it started (if it is still there)."""
+        if self.group:
+            try:  # noqa: SIM105  (cheaper than contextlib.suppress, at every change of turn)
+                os.killpg(self.group, signum)
+            except OSError:
+                pass
+
+    def _timed_out(self, op: str, timeout: float) -> None:
+        self.close()
+        raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {max(timeout, 0.0):.3g} s")
+
+
+class Turns:
+    """Pauses each sandboxed bot between its turns: when another sandboxed bot's turn begins
+    (the arena is about to send it a message), the game process of the bot whose turn it was is
+    stopped (SIGSTOP, to its process group), and it is continued when its own turn comes again.
+
+    A bot's own threads would otherwise keep computing while another bot thinks, on the one CPU
+    a game is played on (see `arena.sandbox.pinning`), and slow that bot's thinking, which is
+    wall-clock time: enough, on a tight limit, to make it time out. Paused, a bot computes only
+    on its own turns. Set ARENA_SANDBOX_PAUSE=0 in the environment to turn it off (a few
+    percent faster). A process plays one game at a time, so there is one of these per process.
+    """
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.current: SandboxedBot | None = None  # the sandboxed bot whose turn it is
+
+    def begin(self, bot: SandboxedBot) -> None:
+        """`bot`'s turn begins: pause the bot whose turn it was, continue this one (paused
+        before, even if pausing has been turned off since)."""
+        current = self.current
+        if current is not None and current is not bot and self.enabled:
+            current.signal_group(signal.SIGSTOP)
+            current.paused = True
+        if bot.paused:
+            bot.signal_group(signal.SIGCONT)
+            bot.paused = False
+        self.current = bot if self.enabled else None
+
+    def forget(self, bot: SandboxedBot) -> None:
+        """`bot`'s game is over (its process is being ended)."""
+        if self.current is bot:
+            self.current = None
+
+
+TURNS = Turns(os.environ.get("ARENA_SANDBOX_PAUSE", "1") != "0")
+"""This process's turns (it plays one game at a time)."""
+
+
+def _timeval(seconds: float) -> bytes:
+    """A socket timeout (SO_RCVTIMEO, SO_SNDTIMEO) of `seconds`; zero for none."""
+    if seconds >= _FOREVER:
+        return _TIMEVAL.pack(0, 0)
+    whole, fraction = divmod(seconds, 1.0)
+    return _TIMEVAL.pack(int(whole), max(int(fraction * 1e6), 1 if whole == 0 else 0))
+
+
+_ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", "error"),
+            "probe": ("ok", "error")}
+_BOT_FAULTS = ("exception", "memory", "malformed")
+_TIMEVAL = struct.Struct("ll")
+_HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
+_SLACK = 0.002  # how far the socket's receive timeout may be off what is left, in seconds
+_FOREVER = 1e8  # a wait this long has no timeout
+
+
+def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
+    """Resolve a bot spec inside a sandbox: None if it loads and plays `game`, else the problem
+    (one line naming the spec).
+
+    The arena process itself never imports an untrusted bot.
+    """
+    host = BotHost(spec, game, limits or Limits(memory_mb=None))
+    bot = SandboxedBot(host)
+    try:
+        bot.begin()
+        bot._call("probe", None, host.limits.start_seconds)
+    except BotFault as fault:
+        problem = fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
+        return problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
+    finally:
+        with contextlib.suppress(Exception):
+            bot.close()
+        host.close()
+    return None
+
+
+def _hashable(value: Any) -> Any:
+    """JSON arrays back to tuples: actions are hashable plain values."""
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+@dataclass
+class SandboxedSpec:
+    """A bot entry whose games are played in sandboxed processes (the BotSpec of a sandbox)."""
+
+    name: str
+    host: BotHost
+
+    def make(self) -> Bot:
+        """A stand-in for a fresh bot."""
+        return SandboxedBot(self.host)
+
+    def close(self) -> None:
+        """End the bot's host process."""
+        self.host.close()
+
+
+def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None) -> SandboxedSpec:
+    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad)."""
+    problem = probe(spec, game, limits)
+    if problem is not None:
+        raise BotSpecError(problem)
+    return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
+                                                      trusted=is_bundled(spec)))

@@ -1,0 +1,163 @@
+"""A tournament run from start to finish: config -> schedule -> run directory -> records ->
+ratings. Resumable: running the same config into the same directory plays only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import multiprocessing_logging
+
+from arena.ratings.formats import format_crosstable, format_ratings
+from arena.ratings.plots import draw_report, require_matplotlib
+from arena.ratings.tables import Ratings, rate
+from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation
+from arena.tournament.canonical import canonical_toml, config_digest
+from arena.tournament.config import OnFault, TournamentConfig
+from arena.tournament.playing import Entrant, Sandboxing
+from arena.tournament.results import (
+    BOT_LOGS,
+    GAMES,
+    LOG,
+    REPORT,
+    REPORT_SUFFIXES,
+    RunDirectory,
+    run_config,
+)
+from arena.tournament.runner import Backend, ProgressHook, run_tasks
+from arena.tournament.schedule import GamePlan, Schedule, VariantPlan
+
+log = logging.getLogger("arena")
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a run did: the directory, the schedule's size, what was done before and now."""
+
+    path: Path
+    total: int
+    before: int
+    played: int
+    repaired: int
+
+    @property
+    def complete(self) -> bool:
+        """Whether every task of the schedule has a record."""
+        return self.before + self.played >= self.total
+
+
+def schedule_of(config: TournamentConfig) -> Schedule:
+    """The schedule a config describes."""
+    plans = [GamePlan(g.game, g.players,
+                      tuple(VariantPlan(v.label, v.preset, tuple(v.overrides)) for v in g.variants))
+             for g in config.games]
+    return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating)
+
+
+def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
+                   on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
+                   address: str | None = None) -> RunReport:
+    """Play every task of the config that `out` does not hold yet, appending records to it.
+
+    Either backend writes the same records: resuming may switch between them."""
+    run = RunDirectory.prepare(out, canonical_toml(config), config_digest(config), fresh)
+    repaired = run.repair()
+    finished = run.finished()
+    schedule = schedule_of(config)
+    total = len(schedule)
+    todo = (task for task in schedule if task.task not in finished)
+    bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
+    # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
+    # `deal_rng`), made on its first start; a run begun without one (by an older version)
+    # goes on without, so that its games stay alike
+    sandboxed = any(e.sandboxed for e in bots.values())
+    key = run.key(create=not finished) if sandboxed else ""
+    sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), (run.path,), key)
+    pooled = backend is Backend.LOCAL and workers > 1
+    with _logging_to(run.file(LOG), pooled):
+        if repaired:
+            log.warning("cut a half-written record (%d bytes) from %s; that game is replayed",
+                        repaired, GAMES)
+        where = (f"{workers} worker(s)" if backend is Backend.LOCAL else
+                 f"Ray at {address}" if address else f"a local Ray instance of {workers} CPU(s)")
+        log.info("run %r: %d of %d games already played; %s", config.name, len(finished), total,
+                 where)
+        if sandboxed and config.limits.move_seconds is None and config.limits.game_seconds is None:
+            log.warning("sandboxed bots have no time limit ([limits] move_seconds, game_seconds):"
+                        " one that stops answering holds each of its games for %.0f minutes",
+                        BACKSTOP_GAME_SECONDS / 60)
+        with run.open_games() as games:
+            try:
+                played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress,
+                                   sandboxing, backend, address)
+            except KeyboardInterrupt:
+                log.warning("stopped by the user; run the same command again to resume")
+                raise
+        log.info("played %d games; %d of %d done", played, len(finished) + played, total)
+    return RunReport(out, total, len(finished), played, repaired)
+
+
+@contextmanager
+def _logging_to(path: Path, from_workers: bool) -> Iterator[None]:
+    """Send the 'arena' log to the run's log file, from worker processes too."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s "
+                                           "%(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    forwarding = from_workers and multiprocessing.get_start_method() == "fork"
+    if forwarding:
+        multiprocessing_logging.install_mp_handler(log)
+    try:
+        yield
+    finally:
+        for h in list(log.handlers):  # closing the forwarding handler closes the file too
+            log.removeHandler(h)
+            h.close()
+
+
+def run_ratings(path: Path) -> Ratings:
+    """The ratings of a run directory, recomputed from its config and records."""
+    return _rated(path)[0]
+
+
+def run_report(path: Path, fmt: str = "table", variant: str | None = None,
+               crosstable: bool = False) -> str:
+    """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share."""
+    ratings, share = _rated(path)
+    if crosstable:
+        return format_crosstable(ratings, fmt, variant)
+    return format_ratings(ratings, fmt, variant, share)
+
+
+def _rated(path: Path) -> tuple[Ratings, float]:
+    """A run's ratings and the fault share above which its bots are flagged."""
+    config = run_config(path)
+    ratings = rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
+                   disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
+    return ratings, config.limits.fault_share
+
+
+def write_ratings(path: Path) -> str:
+    """Write ratings.* and crosstable.* into a run directory; returns the text report."""
+    ratings, share = _rated(path)
+    for suffix, fmt in REPORT_SUFFIXES.items():
+        for name, text in (("ratings", format_ratings(ratings, fmt, None, share)),
+                           ("crosstable", format_crosstable(ratings, fmt))):
+            (path / f"{name}.{suffix}").write_text(text + "\n", encoding="utf-8")
+    return format_ratings(ratings, "table", None, share)
+
+
+def write_report(path: Path) -> list[Path]:
+    """Draw a run's ratings as PNG pictures and write its report.md (matplotlib needed); the
+    files written."""
+    require_matplotlib()
+    config = run_config(path)
+    return draw_report(path, path / REPORT, config.name, list(RunDirectory(path).records()),
+                       {g.game: g.trueskill for g in config.games},
+                       config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share)

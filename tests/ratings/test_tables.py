@@ -1,0 +1,533 @@
+"""Ratings: the TrueSkill fold over records, per-bot tallies, crosstables, outputs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+import trueskill
+
+from arena.errors import ArenaError, VariantError
+from arena.ratings.formats import ReportFormat, format_crosstable, format_ratings
+from arena.ratings.pools import RecordError, disqualified
+from arena.ratings.settings import RatingSettingsError, TrueSkillSettings
+from arena.ratings.tables import Ratings, rate
+
+GAME = "concentration"
+
+
+def rec(task: int, seats: Sequence[str], scores: Sequence[float], ranks: Sequence[int], *,
+        seed: int | None = None, variant: str = "zebra", faults: Sequence[int] = (),
+        teams: list[list[int]] | None = None) -> dict[str, Any]:
+    """A hand-written record in the games.jsonl shape; `faults` lists faulting seats."""
+    clones = [i for i, s in enumerate(seats) if s in seats[:i]]
+    out: dict[str, Any] = {
+        "task": task, "game": GAME, "variant": variant, "table": sorted(set(seats)),
+        "seed": task if seed is None else seed, "seats": list(seats), "clones": clones,
+        "scores": list(scores), "ranks": list(ranks), "turns": 40,
+        "faults": [{"seat": s, "decision": 3, "kind": "illegal", "detail": "x"} for s in faults],
+        "final": {}, "duration": 0.001}
+    if teams is not None:
+        out["teams"] = teams
+    return out
+
+
+def solo(task: int, bot: str, turns: int, seed: int, faulted: bool = False) -> dict[str, Any]:
+    """A solitaire record: one seat, score = turns, rank 1."""
+    return rec(task, [bot], [turns], [1], seed=seed, variant="solitaire",
+               faults=[0] if faulted else [])
+
+
+def row(ratings: Ratings, bot: str, variant: str = "zebra") -> Any:
+    pool = ratings.pool(GAME, variant)
+    assert pool is not None
+    return next(r for r in pool.bots if r.bot == bot)
+
+
+def h2h(ratings: Ratings, a: str, b: str, variant: str = "zebra") -> Any:
+    pool = ratings.pool(GAME, variant)
+    assert pool is not None
+    return next(h for h in pool.crosstable if (h.bot, h.opponent) == (a, b))
+
+
+ENV = trueskill.TrueSkill(25.0, 25 / 3, 25 / 6, 25 / 300, 0.10)
+
+
+def fresh() -> trueskill.Rating:
+    return ENV.create_rating()
+
+
+def two_player() -> list[dict[str, Any]]:
+    """'a' wins 10 of 10 (alternating seats), then one draw in which 'b' faults."""
+    records = [rec(t, ["a", "b"] if t % 2 else ["b", "a"],
+                   [14, 12] if t % 2 else [12, 14], [1, 2] if t % 2 else [2, 1], seed=t // 2)
+               for t in range(10)]
+    records.append(rec(10, ["a", "b"], [13, 13], [1, 1], faults=[1, 1]))
+    return records
+
+
+# ------------------------------------------------------------------------------- settings
+
+def test_default_settings_are_the_trueskill_defaults() -> None:
+    s = TrueSkillSettings()
+    assert (s.mu, s.sigma, s.beta, s.tau, s.draw_probability) == pytest.approx(
+        (25.0, 25 / 3, 25 / 6, 25 / 300, 0.10))
+    s.validate()
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("sigma", 0.0), ("sigma", -1.0), ("beta", 0.0), ("tau", -0.1), ("draw_probability", 1.0),
+    ("draw_probability", -0.01), ("mu", math.nan), ("sigma", math.nan)])
+def test_bad_settings_name_the_field(field: str, value: float) -> None:
+    with pytest.raises(RatingSettingsError, match=field) as info:
+        TrueSkillSettings(**{field: value}).validate()
+    assert info.value.field == field
+    assert isinstance(info.value, ArenaError)
+
+
+def test_rate_validates_settings_and_uses_them_per_game() -> None:
+    records = [rec(1, ["a", "b"], [2, 1], [1, 2])]
+    with pytest.raises(RatingSettingsError, match="beta"):
+        rate(records, {GAME: TrueSkillSettings(beta=0)})
+    moved = rate(records, {GAME: TrueSkillSettings(mu=100.0, sigma=10.0)})
+    expected = trueskill.TrueSkill(100.0, 10.0, 25 / 6, 25 / 300, 0.1).rate(
+        [(trueskill.Rating(100, 10),), (trueskill.Rating(100, 10),)], ranks=[0, 1])
+    assert row(moved, "a").mu == pytest.approx(expected[0][0].mu)
+    assert rate(records, {"other-game": TrueSkillSettings(mu=100.0)}) == rate(records)
+
+
+# ------------------------------------------------------------------------ two-player pool
+
+def test_ten_wins_put_the_winner_on_top() -> None:
+    ratings = rate(two_player())
+    a, b = row(ratings, "a"), row(ratings, "b")
+    assert [r.bot for r in ratings.pools[0].bots] == ["a", "b"]
+    assert (a.rank, b.rank) == (1, 2)
+    assert a.mu > 25 > b.mu
+    assert a.sigma < 25 / 3
+    assert a.conservative == pytest.approx(a.mu - 3 * a.sigma)
+    assert (a.games, a.wins, a.draws, a.losses) == (11, 10, 1, 0)
+    assert (b.games, b.wins, b.draws, b.losses) == (11, 0, 1, 10)
+    assert (a.faults, b.faults) == (0, 2)
+    assert a.mean_place == 1.0
+    assert b.mean_place == pytest.approx(21 / 11)
+
+
+def test_mean_score_has_a_normal_95_percent_interval() -> None:
+    b = row(rate(two_player()), "b")
+    scores = [12] * 10 + [13]
+    mean = sum(scores) / 11
+    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / 10)
+    assert b.mean_score == pytest.approx(mean)
+    assert b.score_ci95 == pytest.approx(1.96 * sd / math.sqrt(11))
+    one = row(rate([rec(1, ["a", "b"], [2, 1], [1, 2])]), "a")
+    assert (one.mean_score, one.score_ci95) == (2.0, 0.0)
+
+
+def test_the_fold_is_trueskill_in_task_order() -> None:
+    records = [rec(2, ["a", "b"], [1, 2], [2, 1]), rec(1, ["a", "b"], [2, 1], [1, 2])]
+    (a1,), (b1,) = ENV.rate([(fresh(),), (fresh(),)], ranks=[0, 1])
+    (a2,), (b2,) = ENV.rate([(a1,), (b1,)], ranks=[1, 0])
+    ratings = rate(records)
+    assert (row(ratings, "a").mu, row(ratings, "a").sigma) == pytest.approx((a2.mu, a2.sigma))
+    assert (row(ratings, "b").mu, row(ratings, "b").sigma) == pytest.approx((b2.mu, b2.sigma))
+
+
+def test_a_draw_keeps_equal_bots_equal() -> None:
+    ratings = rate([rec(1, ["a", "b"], [13, 13], [1, 1])])
+    a, b = row(ratings, "a"), row(ratings, "b")
+    assert a.mu == pytest.approx(b.mu)
+    assert (a.wins, a.draws, a.losses) == (0, 1, 0)
+    assert h2h(ratings, "a", "b").draws == 1
+
+
+def test_crosstable_counts_and_paired_edge() -> None:
+    ratings = rate(two_player())
+    ab, ba = h2h(ratings, "a", "b"), h2h(ratings, "b", "a")
+    assert (ab.games, ab.wins, ab.draws, ab.losses) == (11, 10, 1, 0)
+    assert (ba.games, ba.wins, ba.draws, ba.losses) == (11, 0, 1, 10)
+    diffs = [2] * 10 + [0]
+    mean = sum(diffs) / 11
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 10)
+    assert ab.edge == pytest.approx(mean)
+    assert ba.edge == pytest.approx(-mean)
+    assert ab.edge_ci95 == pytest.approx(1.96 * sd / math.sqrt(11))
+
+
+def test_edge_is_positive_for_the_better_bot_when_lower_scores_win() -> None:
+    records = [rec(t, ["a", "b"], [3, 7], [1, 2]) for t in range(4)]
+    records.append(rec(9, ["a", "b"], [2, 1], [2, 1], faults=[0]))  # a fault: no evidence
+    ratings = rate(records)
+    assert h2h(ratings, "a", "b").edge == pytest.approx((4 * 4 - 1) / 5)
+    assert row(ratings, "a").mean_score == pytest.approx(14 / 5)
+
+
+# ------------------------------------------------------------------------- multi-player
+
+def test_three_player_free_for_all_with_a_tie() -> None:
+    ratings = rate([rec(1, ["a", "b", "c"], [5, 5, 2], [1, 1, 3])])
+    (a,), (b,), (c,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 0, 2])
+    for bot, expected in (("a", a), ("b", b), ("c", c)):
+        got = row(ratings, bot)
+        assert (got.mu, got.sigma) == pytest.approx((expected.mu, expected.sigma))
+    assert [(row(ratings, x).wins, row(ratings, x).draws, row(ratings, x).losses)
+            for x in "abc"] == [(0, 1, 0), (0, 1, 0), (0, 0, 1)]
+    assert row(ratings, "c").mean_place == 3.0
+    assert (h2h(ratings, "a", "c").wins, h2h(ratings, "c", "b").losses) == (1, 1)
+    assert h2h(ratings, "a", "b").edge == 0.0
+    assert h2h(ratings, "a", "c").edge == 3.0
+
+
+def test_a_sole_winner_is_a_win_for_it_and_a_loss_for_the_rest() -> None:
+    ratings = rate([rec(1, ["a", "b", "c"], [9, 5, 5], [1, 2, 2])])
+    assert (row(ratings, "a").wins, row(ratings, "b").losses, row(ratings, "c").losses) == (
+        1, 1, 1)
+    assert h2h(ratings, "b", "c").draws == 1
+
+
+def test_clones_rate_each_seat_then_average() -> None:
+    ratings = rate([rec(1, ["a", "b", "a"], [9, 5, 1], [1, 2, 3])])
+    (a0,), (b,), (a2,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 1, 2])
+    a = row(ratings, "a")
+    assert a.mu == pytest.approx((a0.mu + a2.mu) / 2)
+    assert a.sigma == pytest.approx((a0.sigma + a2.sigma) / 2)
+    assert row(ratings, "b").mu == pytest.approx(b.mu)
+    assert (a.games, a.wins, a.losses, a.mean_place) == (2, 1, 1, 2.0)
+    # head to head: one game, a's mean place (2.0) equals b's: a draw; edge 5 - 5
+    ab = h2h(ratings, "a", "b")
+    assert (ab.games, ab.draws, ab.edge) == (1, 1, 0.0)
+
+
+def test_clones_start_every_seat_from_the_current_rating() -> None:
+    records = [rec(1, ["a", "b", "b"], [2, 1, 1], [1, 2, 2]),
+               rec(2, ["a", "b", "a"], [1, 5, 1], [2, 1, 2])]
+    (a1,), (p,), (q,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 1, 1])
+    b1 = trueskill.Rating((p.mu + q.mu) / 2, (p.sigma + q.sigma) / 2)
+    (x,), (b2,), (y,) = ENV.rate([(a1,), (b1,), (a1,)], ranks=[1, 0, 1])
+    ratings = rate(records)
+    assert row(ratings, "a").mu == pytest.approx((x.mu + y.mu) / 2)
+    assert row(ratings, "b").mu == pytest.approx(b2.mu)
+
+
+def test_a_match_of_one_bot_only_changes_nothing_but_counts() -> None:
+    ratings = rate([rec(1, ["a", "a"], [2, 1], [1, 2])])
+    a = row(ratings, "a")
+    assert (a.mu, a.sigma, a.games) == (25.0, 25 / 3, 2)
+    assert ratings.pools[0].skipped == 0
+    assert ratings.pools[0].crosstable == ()
+
+
+def test_teams_are_rated_as_teams() -> None:
+    records = [rec(1, ["a", "b", "c", "d"], [10, 4, 10, 4], [1, 3, 1, 3],
+                   teams=[[0, 2], [1, 3]])]
+    ratings = rate(records)
+    (a, c), (b, d) = ENV.rate([(fresh(), fresh()), (fresh(), fresh())], ranks=[0, 2])
+    for bot, expected in (("a", a), ("b", b), ("c", c), ("d", d)):
+        assert row(ratings, bot).mu == pytest.approx(expected.mu)
+    assert [(row(ratings, x).wins, row(ratings, x).losses) for x in "abcd"] == [
+        (1, 0), (0, 1), (1, 0), (0, 1)]
+    pool = ratings.pools[0]
+    met = {(h.bot, h.opponent) for h in pool.crosstable}
+    assert ("a", "b") in met and ("a", "c") not in met and ("b", "d") not in met
+    assert h2h(ratings, "a", "d").edge == 6.0
+
+
+def test_teams_tied_for_first_are_draws() -> None:
+    ratings = rate([rec(1, ["a", "b", "c", "d"], [5, 5, 5, 5], [1, 1, 1, 1],
+                        teams=[[0, 2], [1, 3]])])
+    assert all((row(ratings, x).wins, row(ratings, x).draws) == (0, 1) for x in "abcd")
+
+
+# -------------------------------------------------------------------------- solitaire
+
+def test_a_solitaire_deal_is_one_ranked_match() -> None:
+    records = [solo(7, "x", 40, seed=5), solo(3, "y", 38, seed=5), solo(5, "z", 40, seed=5)]
+    ratings = rate(records)
+    pool = ratings.pool(GAME, "solitaire")
+    assert pool is not None and pool.matches == 1
+    # seats in task order y (3), z (5), x (7), reversed on an odd seed; fewer turns win
+    (x,), (z,), (y,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[1, 1, 0])
+    for bot, expected in (("x", x), ("y", y), ("z", z)):
+        assert row(ratings, bot, "solitaire").mu == pytest.approx(expected.mu)
+    ys, xs = row(ratings, "y", "solitaire"), row(ratings, "x", "solitaire")
+    assert (ys.wins, ys.mean_place, ys.mean_score) == (1, 1.0, 38.0)
+    assert (xs.losses, xs.mean_place) == (1, 2.0)
+    yx = h2h(ratings, "y", "x", "solitaire")
+    assert (yx.wins, yx.edge) == (1, 2.0)  # two turns fewer: positive means y did better
+    assert h2h(ratings, "x", "z", "solitaire").draws == 1
+
+
+def test_a_solitaire_deal_ranks_by_the_order_its_records_carry() -> None:
+    records = [solo(1, "x", 40, seed=2), solo(2, "y", 38, seed=2)]
+    for record in records:
+        record["order"] = "higher"  # points, as in Cribbage Square: more is better
+    ratings = rate(records)
+    x, y = row(ratings, "x", "solitaire"), row(ratings, "y", "solitaire")
+    assert (x.wins, y.losses) == (1, 1) and x.mu > y.mu
+    assert h2h(ratings, "x", "y", "solitaire").edge == 2.0
+    lower = rate([{**r, "order": "lower"} for r in records])
+    assert row(lower, "y", "solitaire").wins == 1
+
+
+def test_an_unknown_score_order_is_a_record_error() -> None:
+    with pytest.raises(RecordError, match="unknown score order 'sideways'"):
+        rate([{**solo(1, "x", 40, seed=2), "order": "sideways"}])
+
+
+def test_a_faulted_solitaire_game_ranks_last() -> None:
+    records = [solo(1, "x", 30, seed=1, faulted=True), solo(2, "y", 50, seed=1)]
+    ratings = rate(records)
+    x, y = row(ratings, "x", "solitaire"), row(ratings, "y", "solitaire")
+    assert (x.losses, x.faults, y.wins) == (1, 1, 1)
+    assert y.mu > x.mu
+    assert h2h(ratings, "y", "x", "solitaire").wins == 1
+
+
+def test_solitaire_deals_fold_at_their_largest_task() -> None:
+    # deal 1: tasks 1 and 4; deal 2: tasks 2 and 3 -> deal 2 is folded first
+    records = [solo(1, "x", 30, seed=1), solo(4, "y", 40, seed=1),
+               solo(2, "x", 50, seed=2), solo(3, "y", 20, seed=2)]
+    (x1,), (y1,) = ENV.rate([(fresh(),), (fresh(),)], ranks=[1, 0])
+    (x2,), (y2,) = ENV.rate([(x1,), (y1,)], ranks=[0, 1])
+    ratings = rate(records)
+    assert row(ratings, "x", "solitaire").mu == pytest.approx(x2.mu)
+    assert row(ratings, "y", "solitaire").mu == pytest.approx(y2.mu)
+    assert ratings.pools[0].matches == 2
+
+
+def test_a_deal_played_by_one_bot_is_counted_but_not_rated() -> None:
+    ratings = rate([solo(1, "x", 30, seed=1)])
+    x = row(ratings, "x", "solitaire")
+    assert (x.mu, x.games, x.wins) == (25.0, 1, 1)
+
+
+# ----------------------------------------------------------------------- purity, guard
+
+def mixed() -> list[dict[str, Any]]:
+    records = two_player()
+    records += [rec(20 + t, ["a", "b", "c"], [t % 3, 2, 1], [1 + t % 3, 2, 3], variant="dup")
+                for t in range(6)]
+    records += [solo(40 + t, bot, 30 + (t * 7) % 5, seed=t // 3)
+                for t, bot in enumerate(["x", "y", "z"] * 3)]
+    return records
+
+
+def test_ratings_are_a_function_of_the_set_of_records() -> None:
+    records = mixed()
+    expected = {fmt: format_ratings(rate(records), fmt) for fmt in ReportFormat}
+    rng = random.Random(1)
+    for _ in range(3):
+        rng.shuffle(records)
+        for fmt in ReportFormat:
+            assert format_ratings(rate(iter(records)), fmt) == expected[fmt]
+
+
+def test_a_floating_point_error_is_retried_with_mpmath(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = rate(two_player())
+    original = trueskill.TrueSkill.rate
+    calls: list[str | None] = []
+
+    def flaky(env: trueskill.TrueSkill, *args: Any, **kwargs: Any) -> Any:
+        calls.append(env.backend)
+        if env.backend is None and calls.count(None) == 1:
+            raise FloatingPointError("too extreme")
+        return original(env, *args, **kwargs)
+
+    monkeypatch.setattr(trueskill.TrueSkill, "rate", flaky)
+    ratings = rate(two_player())
+    assert calls.count("mpmath") == 1
+    assert ratings.pools[0].skipped == 0
+    for bot in "ab":
+        assert row(ratings, bot).mu == pytest.approx(row(expected, bot).mu, abs=1e-3)
+
+
+def test_a_match_failing_twice_is_skipped_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(env: trueskill.TrueSkill, *args: Any, **kwargs: Any) -> Any:
+        raise FloatingPointError("always")
+
+    monkeypatch.setattr(trueskill.TrueSkill, "rate", broken)
+    ratings = rate(two_player())
+    pool = ratings.pools[0]
+    assert (pool.skipped, pool.matches) == (11, 11)
+    assert row(ratings, "a").mu == 25.0
+    assert row(ratings, "a").wins == 10
+    assert "11 of 11 matches left unrated" in format_ratings(ratings)
+    assert json.loads(format_ratings(ratings, "json"))["pools"][0]["skipped"] == 11
+
+
+def test_extreme_ratings_survive() -> None:
+    # 200 straight wins drive the float backend towards its limits; nothing may raise
+    records = [rec(t, ["a", "b"], [2, 1], [1, 2]) for t in range(200)]
+    records.append(rec(200, ["a", "b"], [1, 2], [2, 1]))
+    ratings = rate(records)
+    assert row(ratings, "a").mu > row(ratings, "b").mu
+
+
+# ------------------------------------------------------------------------------- records
+
+def test_a_repeated_task_is_an_error() -> None:
+    with pytest.raises(RecordError, match="task 1 appears twice"):
+        rate([rec(1, ["a", "b"], [2, 1], [1, 2]), rec(1, ["a", "b"], [2, 1], [1, 2])])
+
+
+def test_a_task_repeated_across_pools_is_an_error() -> None:
+    with pytest.raises(RecordError, match="task 4 appears twice"):
+        rate([rec(4, ["a", "b"], [2, 1], [1, 2]), solo(4, "a", 30, seed=1)])
+
+
+def test_records_are_held_compact_with_equal_parts_shared() -> None:
+    from arena.ratings.pools import _lean
+
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    first, second = (_lean(rec(task, ["a", "b"], [2, 1], [1, 2]), shared) for task in (1, 2))
+    assert first.task == 1 and second.task == 2
+    for part in ("seats", "scores", "ranks", "faults", "units"):
+        assert getattr(first, part) is getattr(second, part), part  # one tuple for both
+    assert not hasattr(first, "__dict__")  # slots: no dictionary per record
+
+
+@pytest.mark.parametrize("key", ["task", "game", "seats", "scores", "ranks"])
+def test_a_record_missing_a_field_is_an_error(key: str) -> None:
+    record = rec(1, ["a", "b"], [2, 1], [1, 2])
+    del record[key]
+    with pytest.raises(RecordError, match=repr(key) if key != "task" else "task"):
+        rate([record])
+
+
+def test_inconsistent_lengths_are_an_error() -> None:
+    with pytest.raises(RecordError, match="task 1"):
+        rate([rec(1, ["a", "b"], [2, 1, 0], [1, 2])])
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"faults": [{"seat": 5}]}, "a fault names no seat"),
+    ({"teams": [[0, 7]]}, "names no seat"),
+    ({"scores": ["many", 1]}, "malformed"),
+    ({"seats": []}, "empty"),
+    ({"task": "7"}, "not an integer"),
+])
+def test_malformed_records_are_errors(change: dict[str, Any], message: str) -> None:
+    record = rec(1, ["a", "b"], [2, 1], [1, 2]) | change
+    with pytest.raises(RecordError, match=message):
+        rate([record])
+
+
+def test_no_records_no_pools() -> None:
+    assert rate([]) == Ratings(())
+    assert format_ratings(rate([]), "table") == ""
+    assert json.loads(format_ratings(rate([]), "json")) == {"pools": []}
+
+
+# -------------------------------------------------------------------------------- output
+
+def test_table_output_has_a_heading_and_columns_per_pool() -> None:
+    text = format_ratings(rate(mixed()), "table")
+    for head in ("concentration / zebra", "concentration / dup", "concentration / solitaire"):
+        assert head in text.splitlines()
+    for column in ("rank", "bot", "mu", "sigma", "conservative", "games", "W", "D", "L",
+                   "mean place", "mean score (95%)", "faults", "opponent", "edge (95%)"):
+        assert column in text
+    assert "13.91 ± " in text  # a: 14 ten times, 13 once
+
+
+def test_markdown_output_is_github_tables() -> None:
+    text = format_ratings(rate(mixed()), ReportFormat.MARKDOWN)
+    assert "## concentration / zebra" in text
+    assert "| rank" in text.replace("|   rank", "| rank")
+    assert "|--" in text
+
+
+def test_csv_outputs_parse() -> None:
+    ratings = rate(mixed())
+    rows = list(csv.DictReader(io.StringIO(format_ratings(ratings, "csv"))))
+    assert list(rows[0])[:4] == ["game", "variant", "rank", "bot"]
+    assert {(r["variant"], r["bot"]) for r in rows} >= {("zebra", "a"), ("solitaire", "x")}
+    a = next(r for r in rows if (r["variant"], r["bot"]) == ("zebra", "a"))
+    assert (int(a["wins"]), float(a["mu"])) == (10, round(row(ratings, "a").mu, 6))
+    cross = list(csv.DictReader(io.StringIO(format_crosstable(ratings, "csv"))))
+    assert list(cross[0])[:4] == ["game", "variant", "bot", "opponent"]
+    assert len(cross) == sum(len(p.crosstable) for p in ratings.pools)
+
+
+def test_json_output_is_stable_and_rounded() -> None:
+    ratings = rate(mixed())
+    text = format_ratings(ratings, "json")
+    doc = json.loads(text)
+    assert [(p["game"], p["variant"]) for p in doc["pools"]] == sorted(
+        (p["game"], p["variant"]) for p in doc["pools"])
+    zebra = next(p for p in doc["pools"] if p["variant"] == "zebra")
+    assert set(zebra) == {"game", "variant", "matches", "skipped", "bots", "crosstable"}
+    assert zebra["bots"][0]["bot"] == "a"
+    assert zebra["bots"][0]["mu"] == round(row(ratings, "a").mu, 6)
+    assert {"bot", "opponent", "games", "wins", "draws", "losses", "edge", "edge_ci95"} == set(
+        zebra["crosstable"][0])
+    assert format_ratings(rate(mixed()), "json") == text
+
+
+def test_other_crosstable_formats() -> None:
+    ratings = rate(mixed())
+    assert "edge (95%)" in format_crosstable(ratings, "table")
+    assert "| bot" in format_crosstable(ratings, "markdown")
+    doc = json.loads(format_crosstable(ratings, "json", variant="zebra"))
+    assert [p["variant"] for p in doc["pools"]] == ["zebra"]
+
+
+def test_variant_filter() -> None:
+    ratings = rate(mixed())
+    text = format_ratings(ratings, "table", variant="dup")
+    assert "concentration / dup" in text and "zebra" not in text
+    assert ratings.variants() == ("dup", "solitaire", "zebra")
+    with pytest.raises(VariantError, match=r"'zebr'.*known: dup, solitaire, zebra"):
+        format_ratings(ratings, "table", variant="zebr")
+
+
+def test_unknown_format_is_an_error() -> None:
+    with pytest.raises(ArenaError, match="known: table, markdown, csv, json"):
+        format_ratings(rate(mixed()), "html")
+
+
+def test_faults_are_counted_by_kind_and_frequent_faulters_flagged() -> None:
+    def faulty(task: int, kind: str) -> dict[str, Any]:
+        record = rec(task, ["a", "b"], [0, 5], [2, 1])
+        record["faults"] = [{"seat": 0, "decision": 3, "kind": kind, "detail": "x"}]
+        return record
+
+    records = [faulty(1, "timeout"), faulty(2, "crash"), faulty(3, "timeout"),
+               rec(4, ["a", "b"], [5, 0], [1, 2])]
+    ratings = rate(records)
+    assert row(ratings, "a").fault_kinds == (("crash", 1), ("timeout", 2))
+    text = format_ratings(ratings)
+    assert "a !" in text and "timeout" in text and "crash" in text
+    assert "more than 25% of its games" in text
+    assert "b !" not in format_ratings(ratings)
+    doc = json.loads(format_ratings(ratings, "json"))
+    a = next(r for r in doc["pools"][0]["bots"] if r["bot"] == "a")
+    assert a["flagged"] and a["fault_kinds"] == {"crash": 1, "timeout": 2}
+    assert not json.loads(format_ratings(ratings, "json", fault_share=0.9))["pools"][0]["bots"][0][
+        "flagged"]
+
+
+def test_one_variant_at_two_table_sizes_makes_two_pools() -> None:
+    ratings = rate([rec(1, ["a", "b"], [2, 1], [1, 2]), rec(2, ["a", "b", "c"], [1, 2, 3],
+                                                           [3, 2, 1])])
+    assert ratings.variants() == ("zebra (2 players)", "zebra (3 players)")
+
+
+def test_disqualification_forfeits_every_later_game_of_a_faulting_bot() -> None:
+    first = rec(1, ["a", "b"], [9, 1], [1, 2])
+    faulted = rec(2, ["a", "b"], [0, 5], [2, 1])
+    faulted["faults"] = [{"seat": 0, "decision": 4, "kind": "timeout", "detail": "x"}]
+    later = rec(3, ["b", "a"], [1, 9], [2, 1])  # a wins on the board, but is out by now
+    records = disqualified([later, faulted, first])
+    assert [r["task"] for r in records] == [1, 2, 3]
+    assert records[0]["ranks"] == [1, 2] and records[2]["ranks"] == [1, 2]
+    assert records[2]["faults"][0]["kind"] == "disqualified"
+    a = row(rate([first, faulted, later], disqualify=True), "a")
+    assert (a.wins, a.losses, dict(a.fault_kinds)) == (1, 2, {"disqualified": 1, "timeout": 1})
+    assert row(rate([first, faulted, later]), "a").wins == 2

@@ -1,0 +1,64 @@
+"""The sandbox host's own housekeeping (the games themselves are tested in test_sandbox)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import BotHost, Limits
+from arena.sandbox.host import HOME_PREFIX, _kill, sweep
+
+
+def test_sweep_removes_only_what_killed_hosts_of_this_user_left(tmp_path: Path) -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = tmp_path / f"{HOME_PREFIX}{gone.pid}-abc123"
+    (stale / "0f3a").mkdir(parents=True)
+    (stale / "0f3a" / "note.txt").write_text("left by a bot")
+    running = tmp_path / f"{HOME_PREFIX}{os.getpid()}-def456"
+    running.mkdir()
+    unnamed = tmp_path / f"{HOME_PREFIX}x7k2q"  # no process id in the name: not ours to judge
+    unnamed.mkdir()
+    unrelated = tmp_path / "arena-botany-1-2"
+    unrelated.mkdir()
+    a_file = tmp_path / f"{HOME_PREFIX}{gone.pid}-file"
+    a_file.write_text("not a directory")
+    sweep(str(tmp_path))
+    assert not stale.exists()
+    assert running.exists() and unnamed.exists() and unrelated.exists() and a_file.exists()
+
+
+def test_sweep_of_a_missing_folder_does_nothing(tmp_path: Path) -> None:
+    sweep(str(tmp_path / "missing"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="process names need Linux")
+def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
+    host = BotHost("greedy", "concentration", Limits(), trusted=True)
+    try:
+        sock, game = host.new_game()
+        sock.close()
+        assert host._process is not None
+        pid = host._process.pid
+        forker = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
+        wanted = ["arena-host", "arena-forker", "arena-game"]
+        deadline = time.monotonic() + 5  # a game process is handed over before it names itself
+        while (names := [Path(f"/proc/{p}/comm").read_text().strip()
+                         for p in (pid, forker, game)]) != wanted and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert names == wanted
+    finally:
+        host.close()
+
+
+def test_a_game_process_that_has_no_group_yet_is_killed_all_the_same() -> None:
+    # a process forked a moment ago may not have made its own process group yet
+    sleeper = subprocess.Popen(["sleep", "60"])
+    _kill(sleeper.pid)
+    assert sleeper.wait(timeout=5) == -signal.SIGKILL
+    _kill(sleeper.pid)  # gone (and reaped): nothing to do, nothing raised

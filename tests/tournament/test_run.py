@@ -1,0 +1,194 @@
+"""Tournaments end to end: parallel runs equal serial ones, resuming after a kill, run commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.tournament.config import load_config
+from arena.tournament.results import GAMES
+from arena.tournament.run import run_ratings, run_tournament, schedule_of, write_ratings
+from tests.helpers import run_records
+
+CONFIG = """
+name = "{name}"
+[deals]
+count = {deals}
+base = 11
+[[bots]]
+spec = "greedy"
+[[bots]]
+spec = "optimal"
+[[bots]]
+spec = "random"
+[[bots]]
+spec = "{extra}"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard", "zebra"]
+[[games]]
+game = "concentration"
+players = 1
+variants = ["standard"]
+"""
+
+FAULTY = '''
+from arena.api import Bot
+
+
+class Faulty(Bot):
+    """Raises on its third decision of every game."""
+
+    games = ("concentration",)
+
+    def start(self, info):
+        super().start(info)
+        self.calls = 0
+
+    def act(self, obs):
+        self.calls += 1
+        if self.calls == 3:
+            raise RuntimeError("boom")
+        return obs.legal[0]
+'''
+
+
+def write_config(tmp_path: Path, name: str = "t", deals: int = 4, extra: str = "forgetful") -> Path:
+    """A small tournament config in tmp_path."""
+    path = tmp_path / f"{name}.toml"
+    path.write_text(CONFIG.format(name=name, deals=deals, extra=extra))
+    return path
+
+
+def ratings_json(run: Path) -> str:
+    """`arena ratings RUN --format json` output."""
+    result = CliRunner().invoke(app, ["ratings", str(run), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path))
+    one = run_tournament(config, tmp_path / "one", workers=1)
+    two = run_tournament(config, tmp_path / "two", workers=2)
+    assert one.complete and two.complete and one.played == two.played == len(schedule_of(config))
+    assert run_records(tmp_path / "one") == run_records(tmp_path / "two")
+    assert ratings_json(tmp_path / "one") == ratings_json(tmp_path / "two")
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
+    path = write_config(tmp_path, "killed", deals=60)
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "arena.cli", "run", str(path), "--out", str(out),
+               "--workers", "2", "--quiet"]
+    child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    games = out / GAMES
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 20_000):
+        time.sleep(0.02)
+    os.killpg(child.pid, signal.SIGKILL)  # the runner and its workers, mid-run
+    child.wait()
+    partial = len(games.read_text().splitlines())
+    total = len(schedule_of(load_config(path)))
+    assert 0 < partial < total, "the run should have been killed part way"
+    with games.open("a") as f:
+        f.write('{"task": 999999, "game": "concent')  # as if killed mid-write
+    resumed = run_tournament(load_config(path), out, workers=2)
+    assert resumed.repaired > 0 and resumed.complete
+    assert resumed.played == total - resumed.before
+    whole = run_tournament(load_config(path), tmp_path / "whole", workers=1)
+    assert run_records(out) == run_records(tmp_path / "whole")
+    assert whole.played == total
+    assert ratings_json(out) == ratings_json(tmp_path / "whole")
+
+
+def test_running_again_plays_nothing_and_another_config_is_refused(tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path))
+    first = run_tournament(config, tmp_path / "run")
+    again = run_tournament(config, tmp_path / "run")
+    assert again.played == 0 and again.before == first.played
+    other = load_config(write_config(tmp_path, deals=5))
+    result = CliRunner().invoke(app, ["run", str(tmp_path / "t.toml"), "--out",
+                                      str(tmp_path / "run"), "-q"])
+    assert result.exit_code == 2
+    assert "different config" in result.stderr and "--fresh" in result.stderr
+    fresh = run_tournament(other, tmp_path / "run", fresh=True)
+    assert fresh.before == 0 and fresh.played == len(schedule_of(other))
+
+
+def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
+    (tmp_path / "faulty.py").write_text(FAULTY)
+    config = load_config(write_config(tmp_path, extra="faulty.py:Faulty"))
+    report = run_tournament(config, tmp_path / "run", workers=2)
+    assert report.complete
+    faulty = [r for r in run_records(tmp_path / "run").values() if "faulty.py:Faulty" in r["seats"]]
+    assert faulty and all(r["faults"] for r in faulty)
+    for r in faulty:
+        seat = r["seats"].index("faulty.py:Faulty")  # type: ignore[attr-defined]
+        if len(r["seats"]) > 1:  # type: ignore[arg-type]
+            assert r["ranks"][seat] == len(r["seats"])  # type: ignore[index,arg-type]
+    log = (tmp_path / "run" / "log.txt").read_text()
+    assert "faulted: act raised RuntimeError: boom" in log  # logged from the worker processes
+
+
+def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:
+    path = write_config(tmp_path)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", str(path), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "concentration / standard" in result.stdout and "conservative" in result.stdout
+    for name in ("ratings", "crosstable"):
+        for suffix in ("txt", "md", "csv", "json"):
+            assert (out / f"{name}.{suffix}").stat().st_size > 0
+    assert json.loads((out / "ratings.json").read_text()) == json.loads(ratings_json(out))
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json"])
+def test_ratings_and_compare_commands(tmp_path: Path, fmt: str) -> None:
+    config = load_config(write_config(tmp_path))
+    run_tournament(config, tmp_path / "a")
+    run_tournament(load_config(write_config(tmp_path, extra="tracker")), tmp_path / "b")
+    ratings = CliRunner().invoke(app, ["ratings", str(tmp_path / "a"), "--variant", "zebra",
+                                       "--format", fmt])
+    assert ratings.exit_code == 0, ratings.output
+    assert "standard" not in ratings.stdout.replace("forgetful", "")
+    compared = CliRunner().invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "b"),
+                                        "--format", fmt])
+    assert compared.exit_code == 0, compared.output
+    assert "tracker" in compared.stdout and "forgetful" in compared.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["ratings", "{tmp}/nothing"], "not a run directory"),
+    (["ratings", "{run}", "--variant", "zebr"], "zebr"),
+    (["compare", "{run}", "{tmp}/nothing"], "not a run directory"),
+    (["run", "{tmp}/missing.toml"], "missing.toml"),
+])
+def test_bad_input_to_tournament_commands(tmp_path: Path, args: list[str], message: str) -> None:
+    run = tmp_path / "run"
+    run_tournament(load_config(write_config(tmp_path)), run)
+    argv = [a.format(tmp=tmp_path, run=run) for a in args]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arena: error:") and message in lines[0]
+
+
+def test_ratings_are_recomputed_from_the_run_records(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run_tournament(load_config(write_config(tmp_path)), run)
+    first = write_ratings(run)
+    (run / "ratings.txt").unlink()
+    assert write_ratings(run) == first
+    assert run_ratings(run).variants() == ("standard (1 player)", "standard (2 players)", "zebra")
