@@ -13,14 +13,14 @@ import typer
 from typer.core import TyperGroup
 
 from arena.errors import ArenaError
-from arena.report import ReportFormat
+from arena.ratings.formats import ReportFormat
 
 if TYPE_CHECKING:
     from arena.engine import Variant
     from arena.record import GameRecord
-    from arena.runner import Progress as RunProgress
-    from arena.runner import ProgressHook
     from arena.session import SeriesTally
+    from arena.tournament.runner import Progress as RunProgress
+    from arena.tournament.runner import ProgressHook
 
 PER_GAME_LINES = 20
 """Without --json, a line per game is printed for series of at most this many games."""
@@ -54,7 +54,8 @@ class OneLineErrors(TyperGroup):
 
 
 class BackendChoice(enum.Enum):
-    """Where a run's games are played (arena.runner.Backend, without importing the runner)."""
+    """Where a run's games are played (`arena.tournament.runner.Backend`, without importing the
+    runner)."""
 
     LOCAL = "local"
     RAY = "ray"
@@ -229,9 +230,9 @@ def run_command(
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
 
-    from arena.config import load_config, overridden
-    from arena.runner import Backend
-    from arena.tournament import run_tournament, write_ratings
+    from arena.tournament.config import load_config, overridden
+    from arena.tournament.run import run_tournament, write_ratings
+    from arena.tournament.runner import Backend
 
     if address is not None and backend is not BackendChoice.RAY:
         _fail("--address joins a Ray cluster: use it with --backend ray")
@@ -267,8 +268,7 @@ def validate_command(
     """Check a submitted bot: it loads, and plays sandboxed games under limits without a fault.
 
     Exit code 0 when it passes, 1 when it does not."""
-    from arena.sandbox import Limits
-    from arena.validate import validate_bot
+    from arena.sandbox import Limits, validate_bot
 
     limits = Limits(move_seconds=time_limit, game_seconds=time_limit * 200,
                     overage_seconds=time_limit * 2, memory_mb=memory_mb)
@@ -300,9 +300,9 @@ def replay_command(
     """Replay a recorded game from its seed and seating and check it gives the recorded result.
 
     Exit code 0 when it does, 1 when it does not."""
-    from arena.replay import replay_all, replay_path
-    from arena.results import RunDirectory
     from arena.show import ShowPrinter
+    from arena.tournament.replay import replay_all, replay_path
+    from arena.tournament.results import RunDirectory
 
     try:
         if every:
@@ -325,7 +325,7 @@ def replay_command(
 @app.command("report")
 def report_command(run: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
     """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]')."""
-    from arena.plots import write_report
+    from arena.tournament.run import write_report
 
     try:
         written = write_report(run)
@@ -366,7 +366,7 @@ def ratings_command(
         "--crosstable", help="Only the crosstables (head to head on shared deals).")] = False,
 ) -> None:
     """Ratings tables (one per variant) and crosstables of a run, from its records."""
-    from arena.tournament import run_report
+    from arena.tournament.run import run_report
 
     try:
         typer.echo(run_report(run, fmt.value, variant, crosstable))
@@ -383,8 +383,8 @@ def compare_command(
         "--format", help="Output format.")] = ReportFormat.TABLE,
 ) -> None:
     """Who moved between two runs: mu before and after, the change, rank changes, new and gone."""
-    from arena.comparison import compare, format_comparison
-    from arena.tournament import run_ratings
+    from arena.ratings.comparison import compare, format_comparison
+    from arena.tournament.run import run_ratings
 
     try:
         typer.echo(format_comparison(compare(run_ratings(before), run_ratings(after)), fmt,

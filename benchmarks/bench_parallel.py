@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.config import load_config
-from arena.tournament import run_tournament
+from arena.tournament.config import load_config
+from arena.tournament.run import run_tournament
 
 CONFIG = """
 name = "bench-parallel"

@@ -12,7 +12,7 @@ sandboxed play, so that both see the same load; the ratio of each round is print
 best, and (on Linux) the CPU time and page faults per game of each kind of process in the last
 sandboxed round: the arena, the bots' hosts, their forkers, and the game processes (both bots'),
 and each CPU's busy and idle time per game (the CPU with no idle time sets the pace).
---no-pin turns off keeping a game on one CPU (see `arena.cpu_pinning.Pinning`), --no-pause the
+--no-pin turns off keeping a game on one CPU (see `arena.sandbox.pinning.Pinning`), --no-pause the
 stopping of each bot between its turns (see `arena.sandbox.Turns`). --fresh-cost
 adds what a fresh process per game costs: the same recorded messages of seat 0, sent one at a time
 (on one CPU, where Linux allows) through the code a game process runs, to a process forked for
@@ -31,13 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.api import Bot, GameInfo, Observation
-from arena.bot_host import _Player, _serve
-from arena.cpu_pinning import PINNING
 from arena.engine import Variant, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
 from arena.sandbox import TURNS, BotHost, Limits, SandboxedSpec
-from arena.sandbox_wire import Outbox, start_payload
+from arena.sandbox.host import _Player, _serve
+from arena.sandbox.pinning import PINNING
+from arena.sandbox.wire import Outbox, start_payload
 
 
 def rate(variant: Variant, seats: list[BotSpec] | list[SandboxedSpec], games: int) -> float:

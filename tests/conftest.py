@@ -3,14 +3,11 @@ and the command line through a CliRunner."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
-from typer.testing import Result as CliResult
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.cards import Card, parse_card, standard_deck
@@ -18,7 +15,6 @@ from arena.engine import Variant, find_game
 from arena.games.concentration import ConcentrationParams
 from arena.match import Watcher, play_game
 from arena.record import GameRecord
-from arena.results import GAMES
 
 
 class RecordingBot(Bot):
@@ -126,17 +122,6 @@ def stack_fixture() -> Callable[..., list[Card]]:
     return stack
 
 
-def run_records(run: Path) -> dict[int, dict[str, Any]]:
-    """A run directory's records by task id, durations left out; a task recorded twice fails."""
-    out: dict[int, dict[str, Any]] = {}
-    for line in (run / GAMES).read_text().splitlines():
-        record = json.loads(line)
-        record.pop("duration")
-        assert record["task"] not in out, f"task {record['task']} was recorded twice"
-        out[record["task"]] = record
-    return out
-
-
 @pytest.fixture(scope="module")
 def runner() -> CliRunner:
     """A CliRunner keeping stderr apart from stdout."""
@@ -144,10 +129,3 @@ def runner() -> CliRunner:
         return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
     except TypeError:  # recent Click/Typer: stderr is always separate
         return CliRunner()
-
-
-def run(runner: CliRunner, *args: str) -> CliResult:
-    """Invoke the `arena` app with these arguments."""
-    from arena.cli import app
-
-    return runner.invoke(app, list(args))

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
 from typer.testing import CliRunner, Result
 
 from arena.cli import app
 from arena.games.concentration import PRESETS
+from tests.helpers import run
 
 RECORD_KEYS = ["game", "variant", "seed", "seats", "scores", "ranks", "order", "turns", "faults",
                "final"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run
 from typer.testing import CliRunner
 
 from arena.cards import parse_card
@@ -18,6 +17,7 @@ from arena.games.cribbage_square.layout_text import (
 )
 from arena.games.cribbage_square.scoring import score_layout
 from arena.games.cribbage_square.solve import solve
+from tests.helpers import run
 
 QUINE = "QH QD QS QC / 5H 5D JS 5C / 6H 4D 6S 4C / 4H 6D 4S 6C"
 

@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.config import load_config
 from arena.engine import all_games, find_game
 from arena.errors import UnknownGameError
 from arena.loader import resolve_bot
 from arena.newbot import TEMPLATES, NewBotError, class_name, config_path, next_steps, write_bot
 from arena.session import play_series
+from arena.tournament.config import load_config
 
 GAMES = [g.name for g in all_games()]
 VARIANTS = [(g.name, preset) for g in all_games() for preset in g.presets]

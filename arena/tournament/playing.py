@@ -1,66 +1,28 @@
-"""Executes a schedule: in this process or a pool of worker processes, appending records as games
-finish, reporting progress, and stopping cleanly so that a later run resumes where this one left.
-"""
+"""Playing tasks: who plays (`Entrant`, `Sandboxing`), a task played into its record line
+(`TaskPlayer`), and tasks in batches; shared by the runner's backends."""
 
 from __future__ import annotations
 
-import enum
 import importlib.util
 import json
 import logging
-import multiprocessing
-import multiprocessing.util
 import re
-import signal
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import IO
 
-from arena.bot_host import die_with_parent
 from arena.engine import Variant, find_game
 from arena.errors import ArenaError
 from arena.loader import BotSpec, bot_sources, is_bundled, resolve_bot
 from arena.match import play_game
 from arena.sandbox import BotHost, Limits, SandboxedSpec
-from arena.schedule import GameTask
+from arena.tournament.schedule import GameTask
 
-log = logging.getLogger("arena.runner")
-
-
-class Backend(enum.Enum):
-    """Where a run's games are played: this machine's processes, or a Ray cluster."""
-
-    LOCAL = "local"
-    RAY = "ray"
-
+log = logging.getLogger("arena.runner")  # the runner's log, as the records of faults always said
 
 class WorkerDiedError(ArenaError):
     """A worker process ended abruptly (a bot may have crashed the interpreter)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """How far a run has come."""
-
-    done: int
-    total: int
-    faults: int
-    played: int
-    seconds: float
-
-    @property
-    def rate(self) -> float:
-        """Games per second played by this run so far."""
-        return self.played / self.seconds if self.seconds > 0 else 0.0
-
-
-ProgressHook = Callable[[Progress], None]
-
 
 @dataclass(frozen=True, slots=True)
 class Played:
@@ -69,14 +31,12 @@ class Played:
     line: str
     faults: int
 
-
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A bot entry as the runner needs it: its spec, and whether it plays sandboxed."""
 
     spec: str
     sandboxed: bool = False
-
 
 @dataclass(frozen=True, slots=True)
 class Sandboxing:
@@ -88,7 +48,6 @@ class Sandboxing:
     logs: Path | None = None
     private: tuple[Path, ...] = ()
     key: str = ""
-
 
 class TaskPlayer:
     """Plays tasks into record lines; bots and variants are resolved once and cached.
@@ -162,104 +121,15 @@ class TaskPlayer:
         return Played(json.dumps(line, separators=(",", ":"), ensure_ascii=False),
                       len(record.faults))
 
-
-_worker: TaskPlayer | None = None  # this worker process's player, set by _start_worker
-
-
-def _start_worker(bots: Mapping[str, Entrant], sandboxing: Sandboxing) -> None:
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
-    die_with_parent()  # a killed runner leaves no workers (nor, through them, bot processes)
-    _worker = TaskPlayer(bots, sandboxing)
-    # a worker that ends normally ends its bots' hosts first, so that they clean up after them
-    multiprocessing.util.Finalize(_worker, _worker.close, exitpriority=10)
-
-
-def _play_batch(tasks: list[GameTask]) -> list[Played]:
-    assert _worker is not None
-    return [_worker.play(task) for task in tasks]
-
-
-def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping[str, Entrant],
-              out: IO[str], workers: int = 1, on_progress: ProgressHook | None = None,
-              sandboxing: Sandboxing | None = None, backend: Backend = Backend.LOCAL,
-              address: str | None = None) -> int:
-    """Play `tasks`, appending each record line to `out` (flushed) as games finish.
-
-    `total` counts every task of the schedule and `already` those finished before; progress is
-    reported after every batch. Returns the number of games played. KeyboardInterrupt stops the
-    run at once: what was written stays, and the rest is left for a later run.
-
-    The local backend plays in this process (one worker) or a pool of `workers` processes; the
-    ray backend joins the Ray cluster at `address`, or starts a local instance of `workers` CPUs.
-    """
-    started = time.perf_counter()
-    counts = {"played": 0, "faults": 0}
-
-    def record(games: list[Played]) -> None:
-        out.write("".join(g.line + "\n" for g in games))
-        out.flush()
-        counts["faults"] += sum(g.faults for g in games)
-        counts["played"] += len(games)
-        if on_progress is not None:
-            on_progress(Progress(already + counts["played"], total, counts["faults"],
-                                 counts["played"], time.perf_counter() - started))
-
-    if on_progress is not None:
-        on_progress(Progress(already, total, 0, 0, 0.0))
-    remaining = total - already
-    if backend is Backend.RAY:
-        from arena.ray_backend import run_on_ray
-
-        run_on_ray(tasks, bots, sandboxing or Sandboxing(), record, remaining, workers, address)
-    elif workers <= 1:
-        player = TaskPlayer(bots, sandboxing)
-        try:
-            for batch in in_batches(tasks, 16):
-                record([player.play(task) for task in batch])
-        finally:
-            player.close()
-    else:
-        _run_pool(tasks, bots, sandboxing or Sandboxing(), workers,
-                  batch_size(remaining, workers), record)
-    return counts["played"]
-
-
-def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing: Sandboxing,
-              workers: int, size: int, record: Callable[[list[Played]], None]) -> None:
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(dict(bots), sandboxing))
-    pending: set[Future[list[Played]]] = set()
-    batches = in_batches(tasks, size)
-    try:
-        for batch in islice(batches, workers * 3):
-            pending.add(pool.submit(_play_batch, batch))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                record(future.result())
-                batch = next(batches, None)
-                if batch is not None:
-                    pending.add(pool.submit(_play_batch, batch))
-    except BrokenProcessPool:
-        raise WorkerDiedError("a worker process died (a bot may have crashed the interpreter); "
-                              "the games finished so far are saved, run again to resume") from None
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
 def _file_name(name: str) -> str:
     """A bot name made safe as a file name."""
     return re.sub(r"[^\w.-]", "_", name)
-
 
 def in_batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
     """The tasks in lists of `size` (the last may be shorter), drawn lazily."""
     it = iter(tasks)
     while batch := list(islice(it, size)):
         yield batch
-
 
 def batch_size(remaining: int, workers: int, largest: int = 50) -> int:
     """Big enough to keep inter-process traffic small, small enough to spread the work evenly."""

@@ -1,0 +1,236 @@
+"""Records checked and grouped into rating pools: one per (game, variant, table size), as matches
+in task order (each multi-seat game, and each solitaire deal)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from sys import intern
+from typing import Any
+
+from arena.engine import ScoreOrder, rank_scores
+from arena.errors import ArenaError
+
+
+class RecordError(ArenaError):
+    """A game record that cannot be rated: a missing or inconsistent field, a repeated task."""
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One rated match: per seat its bot, score, place, faults and competitor unit; `position`
+    is its place in the fold (its task id, or the last of a solitaire deal's)."""
+
+    position: int
+    bots: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    units: tuple[int, ...]
+    faults: tuple[int, ...]
+    sign: int
+
+@dataclass(frozen=True)
+class RatingPool:
+    """The records of one pool, a (game, variant) at one table size, as matches in fold order."""
+
+    game: str
+    variant: str
+    """The variant's name, suffixed by the table size where it was played at several."""
+    matches: list[Match]
+    fault_kinds: Mapping[str, Counter[str]]
+    """Per bot, its faults counted by kind."""
+
+def rating_pools(records: Iterable[Mapping[str, Any]],
+                 disqualify: bool = False) -> list[RatingPool]:
+    """The records' pools, sorted by game, variant and table size, each record checked (a
+    RecordError if malformed or repeated). With `disqualify`, see `disqualified`."""
+    if disqualify:
+        records = disqualified(records)
+    pools: dict[tuple[str, str, int], list[_Lean]] = defaultdict(list)
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # equal tuples of records, kept once
+    for record in records:
+        task = _field(record, "task", None)
+        if not isinstance(task, int) or isinstance(task, bool):
+            raise RecordError(f"a record has a task id that is not an integer: {task!r}")
+        key = (str(_field(record, "game", task)), str(_field(record, "variant", task)),
+               len(_field(record, "seats", task)))
+        pools[key].append(_lean(record, shared))
+    _check_once(pools.values())
+    sizes = Counter((game, variant) for game, variant, _ in pools)
+    out = []
+    for (game, variant, players), pool in sorted(pools.items()):
+        if sizes[(game, variant)] > 1:  # one variant at several table sizes: a pool per size
+            variant = f"{variant} ({players} player{'s' if players > 1 else ''})"
+        out.append(RatingPool(game, variant, _matches(pool), _fault_kinds(pool)))
+        pool.clear()  # what the matches need of the records, they share
+    return out
+
+def _check_once(pools: Iterable[list[_Lean]]) -> None:
+    """A RecordError if a task appears twice (checked once all are read: a set of every task
+    would take more memory than the records)."""
+    tasks = sorted(lean.task for pool in pools for lean in pool)
+    for before, task in pairwise(tasks):
+        if before == task:
+            raise RecordError(f"task {task} appears twice in the records")
+
+@dataclass(frozen=True, slots=True)
+class _Lean:
+    """What rating needs of a record, checked: a long run's records are all held at once while
+    rating, so each is kept small (tuples, bot names and fault kinds shared between records)."""
+
+    task: int
+    seed: Any
+    seats: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[int, ...]
+    """Per seat, how many faults."""
+    units: tuple[int, ...]
+    """Per seat, its competitor: its own seat number, or a team's number past the seats."""
+    order: ScoreOrder | None
+    """Which way a one-seat game's score ranks (multi-seat games go by `_higher_wins`)."""
+    fault_kinds: tuple[tuple[str, str], ...]
+    """Per fault, the bot's name and the fault's kind."""
+
+def _lean(record: Mapping[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ...]]) -> _Lean:
+    """A record's `_Lean` (a RecordError if it is malformed). Its tuples are taken from
+    `shared` where an equal one is there already (most games repeat seatings and results)."""
+    seats, scores, ranks, faults = (shared.setdefault(part, part) for part in _checked(record))
+    kinds = tuple((seats[f["seat"]], intern(str(f.get("kind", "exception"))))
+                  for f in record.get("faults") or ())
+    units = _units(record, len(seats))
+    order = score_order(record) if len(seats) == 1 else None
+    return _Lean(record["task"], record.get("seed"), seats, scores, ranks, faults,
+                 shared.setdefault(units, units), order, kinds)
+
+def _units(record: Mapping[str, Any], seats: int) -> tuple[int, ...]:
+    """Each seat's competitor unit: its seat, or its team (numbered after the seats)."""
+    units = list(range(seats))
+    for index, team in enumerate(record.get("teams") or ()):
+        for seat in team:
+            if not (isinstance(seat, int) and 0 <= seat < seats):
+                raise RecordError(f"task {record['task']}: team {team} names no seat")
+            units[seat] = seats + index
+    return tuple(units)
+
+def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The records with every game a bot played after its first fault (in task order) turned
+    into a forfeit of that bot: a `disqualified` fault, ranked last, the others re-ranked."""
+    first: dict[str, int] = {}
+    out = []
+    for record in sorted(records, key=lambda r: int(r["task"])):
+        seats, task = list(record["seats"]), int(record["task"])
+        out_seats = {s for s, name in enumerate(seats) if first.get(name, task) < task}
+        if out_seats:
+            record = dict(record)
+            faults = [dict(f) for f in record.get("faults") or ()]
+            faults += [{"seat": s, "decision": 0, "kind": "disqualified",
+                        "detail": "disqualified by an earlier fault"}
+                       for s in sorted(out_seats) if all(f["seat"] != s for f in faults)]
+            record["faults"] = faults
+            order = score_order(record)
+            record["ranks"] = list(rank_scores(record["scores"], order,
+                                               {f["seat"] for f in faults}))
+        for fault in record.get("faults") or ():
+            first.setdefault(seats[fault["seat"]], task)
+        out.append(record)
+    return out
+
+def score_order(record: Mapping[str, Any]) -> ScoreOrder:
+    """Which way a record's scores rank: as the record says, else read from its ranks (records
+    written before the order was stored: a one-seat game then counts turns, so lower wins)."""
+    stored = record.get("order")
+    if stored is not None:
+        try:
+            return ScoreOrder(stored)
+        except ValueError:
+            task = record.get("task")
+            raise RecordError(f"task {task}: unknown score order {stored!r}") from None
+    scores, ranks = record["scores"], record["ranks"]
+    if len(scores) == 1:
+        return ScoreOrder.LOWER_WINS
+    best = min(range(len(ranks)), key=lambda s: ranks[s])
+    return ScoreOrder.LOWER_WINS if scores[best] <= min(scores) and scores[best] < max(
+        scores) else ScoreOrder.HIGHER_WINS
+
+def _fault_kinds(pool: list[_Lean]) -> dict[str, Counter[str]]:
+    """Faults of each bot of a pool, counted by kind."""
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for lean in pool:
+        for bot, kind in lean.fault_kinds:
+            kinds[bot][kind] += 1
+    return kinds
+
+def _field(record: Mapping[str, Any], key: str, task: object) -> Any:
+    try:
+        return record[key]
+    except (KeyError, TypeError):
+        where = "a record" if task is None else f"task {task}"
+        raise RecordError(f"{where} has no {key!r}") from None
+
+_Seats = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]]
+"""A record's seats (bot names), scores, ranks and per-seat fault counts."""
+
+def _matches(pool: list[_Lean]) -> list[Match]:
+    """The pool's matches in fold order: each multi-seat record, and each solitaire deal."""
+    higher = _higher_wins([lean for lean in pool if len(lean.seats) > 1])
+    matches = []
+    deals: dict[Any, list[_Lean]] = defaultdict(list)
+    for lean in pool:
+        if len(lean.seats) == 1:
+            if lean.seed is None:
+                raise RecordError(f"task {lean.task} has no 'seed'")
+            deals[lean.seed].append(lean)
+        else:
+            matches.append(Match(lean.task, lean.seats, lean.scores, lean.ranks, lean.units,
+                                 lean.faults, 1 if higher else -1))
+    matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
+    return sorted(matches, key=lambda m: m.position)
+
+def _checked(record: Mapping[str, Any]) -> _Seats:
+    """Seats, scores, ranks and per-seat fault counts, checked for matching lengths."""
+    task = record["task"]
+    try:
+        seats = tuple(intern(str(s)) for s in _field(record, "seats", task))
+        scores = tuple(s if type(s) in (int, float) else float(s)
+                       for s in _field(record, "scores", task))
+        ranks = tuple(int(r) for r in _field(record, "ranks", task))
+    except (TypeError, ValueError):
+        raise RecordError(f"task {task}: seats, scores or ranks are malformed") from None
+    if not seats or not len(seats) == len(scores) == len(ranks):
+        raise RecordError(f"task {task}: seats, scores and ranks are empty or differ in length")
+    faults = [0] * len(seats)
+    for fault in record.get("faults") or ():
+        seat = fault.get("seat") if isinstance(fault, Mapping) else None
+        if not (isinstance(seat, int) and 0 <= seat < len(seats)):
+            raise RecordError(f"task {task}: a fault names no seat of the game")
+        faults[seat] += 1
+    return seats, scores, ranks, tuple(faults)
+
+def _higher_wins(games: list[_Lean]) -> bool:
+    """Whether higher scores win in multi-seat games, as the records show it (ties: higher)."""
+    votes = 0
+    for game in games:
+        scores, ranks, faults = game.scores, game.ranks, game.faults
+        live = [s for s in range(len(scores)) if not faults[s]]
+        for a in live:
+            for b in live:
+                if scores[a] > scores[b] and ranks[a] != ranks[b]:
+                    votes += 1 if ranks[a] < ranks[b] else -1
+    return votes >= 0
+
+def _solitaire(deal: list[_Lean], seed: object) -> Match:
+    """Every solitaire record of one deal as one match, ranked by score in the game's order
+    (fewer turns win in Concentration, more points in Cribbage Square).
+
+    Seats go in task order on even seeds and in reverse on odd ones: TrueSkill's update of a
+    tie among several players depends slightly on their order, and this evens it out."""
+    deal = sorted(deal, key=lambda lean: lean.task, reverse=isinstance(seed, int) and seed % 2 == 1)
+    scores = [lean.scores[0] for lean in deal]
+    faults = [lean.faults[0] for lean in deal]
+    order = deal[0].order or ScoreOrder.HIGHER_WINS  # always set for one seat
+    ranks = rank_scores(scores, order, {i for i, f in enumerate(faults) if f})
+    return Match(max(lean.task for lean in deal), tuple(lean.seats[0] for lean in deal),
+                 tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
+                 1 if order is ScoreOrder.HIGHER_WINS else -1)

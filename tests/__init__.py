@@ -1,0 +1,1 @@
+"""The tests of `arena`, laid out as the source is."""

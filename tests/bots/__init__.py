@@ -1,0 +1,1 @@
+"""Tests of the bundled bots (the `bots` package)."""

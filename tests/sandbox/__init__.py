@@ -1,0 +1,1 @@
+"""Tests of the sandbox (`arena.sandbox`), with hostile bots in `hostile/`."""

@@ -1,0 +1,190 @@
+"""The house keeps its shape: no import cycles, and every package imports only the layers below it
+(docs/architecture.md draws the map these rules hold).
+
+Imports are read from the source, all of them: at the top of a module, inside functions, and
+under `if TYPE_CHECKING:`, since each is a dependency a reader must follow."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("arena", "bots")
+
+BASE = "base"
+PLAYER_API = "player API"
+CORE = "core"
+GAMES = "games"
+SANDBOX = "sandbox"
+RATINGS = "ratings"
+TOURNAMENT = "tournament"
+PEOPLE = "people"
+CLI = "cli"
+BOTS = "bots"
+
+ROOMS: dict[str, str] = {
+    "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
+    "arena.api": PLAYER_API, "arena.cards": PLAYER_API,
+    "arena.engine": CORE, "arena.record": CORE, "arena.match": CORE, "arena.loader": CORE,
+    "arena.session": CORE,
+    "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
+    "arena.tournament": TOURNAMENT,
+    "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
+    "arena.newbot": PEOPLE,
+    "arena.cli": CLI,
+    "bots": BOTS,
+}
+"""Each module's room, by the longest prefix of its name that is listed."""
+
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    BASE: frozenset({BASE}),
+    PLAYER_API: frozenset({BASE, PLAYER_API}),
+    CORE: frozenset({BASE, PLAYER_API, CORE}),
+    GAMES: frozenset({BASE, PLAYER_API, GAMES}),
+    SANDBOX: frozenset({BASE, PLAYER_API, CORE, SANDBOX}),
+    RATINGS: frozenset({BASE, PLAYER_API, CORE, RATINGS}),
+    TOURNAMENT: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT}),
+    PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
+    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, PEOPLE, CLI,
+                    BOTS}),
+    BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
+}
+"""The rooms each room may import from."""
+
+ALLOWED: frozenset[tuple[str, str]] = frozenset({
+    ("arena.engine", "arena.games"),  # the game registry imports a game's package by its name
+    ("arena.games", "arena.engine"),  # games implement the rules protocol
+})
+"""Single edges allowed across the rooms: (importer or its package, imported)."""
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the packages, by dotted name."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = modules()
+
+
+def imports(name: str, path: Path) -> Iterator[str]:
+    """The modules of the packages that a module imports (the longest known name of each)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                kept = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*kept, base] if base else kept)
+            targets = [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            known = _known(target)
+            if known is not None and known != name:
+                yield known
+
+
+def _known(target: str) -> str | None:
+    parts = target.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in MODULES:
+            return candidate
+    return None
+
+
+GRAPH: dict[str, set[str]] = {name: set(imports(name, path)) for name, path in MODULES.items()}
+
+
+def room(name: str) -> str:
+    """The room of a module: its longest listed prefix."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        found = ROOMS.get(".".join(parts[:end]))
+        if found is not None:
+            return found
+    raise AssertionError(f"{name} is in no room: add it to ROOMS (and to docs/architecture.md)")
+
+
+def _allowed(importer: str, imported: str) -> bool:
+    return any((importer == a or importer.startswith(a + ".")) and imported == b
+               for a, b in ALLOWED)
+
+
+def test_every_module_is_in_a_room() -> None:
+    for name in MODULES:
+        room(name)
+
+
+def test_no_module_imports_a_room_above_its_own() -> None:
+    wrong = sorted(f"{a} ({room(a)}) imports {b} ({room(b)})"
+                   for a, targets in GRAPH.items() for b in targets
+                   if room(b) not in MAY_IMPORT[room(a)] and not _allowed(a, b))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_there_are_no_import_cycles() -> None:
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str], on_path: set[str]) -> None:
+        for target in sorted(GRAPH[name]):
+            if target in on_path:
+                cycles.append([*path[path.index(target):], target])
+            elif target not in done:
+                visit(target, [*path, target], on_path | {target})
+        done.add(name)
+
+    for name in sorted(GRAPH):
+        if name not in done:
+            visit(name, [name], {name})
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_sandbox_is_entered_by_its_front_door() -> None:
+    """Outside `arena.sandbox`, only the package itself is imported, never its modules."""
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if b.startswith("arena.sandbox.") and not a.startswith("arena.sandbox"))
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("module", ["arena.api", "arena.cards"])
+def test_the_player_api_imports_nothing_above_it(module: str) -> None:
+    assert {room(b) for b in GRAPH[module]} <= {BASE, PLAYER_API}
+
+
+def test_at_most_twenty_modules_stand_directly_in_arena() -> None:
+    top = sorted(p.name for p in (ROOT / "arena").glob("*.py"))
+    assert len(top) <= 20, top
+
+
+def test_the_rules_see_a_cycle_and_a_wrong_import() -> None:
+    """The checks above can fail: a made-up cycle and a game importing the tournament."""
+    GRAPH["arena.cards"].add("arena.api")
+    try:
+        cycle = re.escape("arena.api -> arena.cards -> arena.api")
+        with pytest.raises(AssertionError, match=cycle):
+            test_there_are_no_import_cycles()
+    finally:
+        GRAPH["arena.cards"].discard("arena.api")
+    GRAPH["arena.games.dig.state"].add("arena.tournament.run")
+    try:
+        wrong = re.escape("dig.state (games) imports arena.tournament.run")
+        with pytest.raises(AssertionError, match=wrong):
+            test_no_module_imports_a_room_above_its_own()
+    finally:
+        GRAPH["arena.games.dig.state"].discard("arena.tournament.run")
