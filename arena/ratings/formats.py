@@ -1,88 +1,33 @@
-"""Reports: the output formats shared by ratings and comparisons, and the ratings report."""
+"""The ratings report and the crosstables in every output format."""
 
 from __future__ import annotations
 
-import csv
-import enum
-import io
-import json
-from collections.abc import Iterable, Sequence
-from typing import Any
-
-from arena.errors import ArenaError
-from arena.ratings.tables import BotRow, PoolRatings, Ratings, json_number, json_row
-
-
-class ReportFormat(enum.Enum):
-    """How a report is printed."""
-
-    TABLE = "table"
-    MARKDOWN = "markdown"
-    CSV = "csv"
-    JSON = "json"
-
-    @classmethod
-    def parse(cls, value: ReportFormat | str) -> ReportFormat:
-        """The format named `value`; ArenaError listing the known ones otherwise."""
-        if isinstance(value, ReportFormat):
-            return value
-        try:
-            return cls(value.lower())
-        except ValueError:
-            known = ", ".join(f.value for f in cls)
-            raise ArenaError(f"unknown format {value!r} (known: {known})") from None
-
-
-def dump_json(document: Any) -> str:
-    """Stable JSON text: sorted keys, two-space indent, no final newline."""
-    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False)
-
-
-def dump_csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """CSV text with a header line and no final newline; floats rounded as in JSON."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([json_number(v) if isinstance(v, float) else v for v in row])
-    return buffer.getvalue().removesuffix("\n")
-
-
-def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: ReportFormat) -> str:
-    """A text table (tabulate 'simple' or 'github'); the first two columns left-aligned."""
-    from tabulate import tabulate
-
-    style = "github" if fmt is ReportFormat.MARKDOWN else "simple"
-    align = ["left" if h in ("bot", "opponent", "status") else "right" for h in headers]
-    return tabulate(rows, headers=list(headers), tablefmt=style, disable_numparse=True,
-                    colalign=align)
-
-
-def heading(text: str, fmt: ReportFormat) -> str:
-    """A section heading line: plain for tables, '## ' for Markdown."""
-    return f"## {text}" if fmt is ReportFormat.MARKDOWN else text
+from arena.ratings.output import ReportFormat, dump_csv, dump_json, grid, heading
+from arena.ratings.tables import BotRow, PoolRatings, Ratings, json_row
+from arena.ratings.verdicts import Z95
 
 
 def _pm(mean: float, ci: float) -> str:
     return f"{mean:.2f} ± {ci:.2f}"
 
 
-RATING_HEADERS = ("rank", "bot", "mu", "sigma", "conservative", "games", "W", "D", "L",
+RATING_HEADERS = ("rank", "bot", "mu (95%)", "sigma", "P(> next)", "games", "W", "D", "L",
                   "mean place", "mean score (95%)", "faults")
-CROSS_HEADERS = ("bot", "opponent", "games", "W", "D", "L", "edge (95%)")
-_RATING_CSV = ("game", "variant", "rank", "bot", "mu", "sigma", "conservative", "games", "wins",
-               "draws", "losses", "mean_place", "mean_score", "score_ci95", "faults",
-               "fault_kinds", "flagged")
+CROSS_HEADERS = ("bot", "opponent", "games", "deals", "W", "D", "L", "edge (95%)", "p", "LOS")
+_RATING_CSV = ("game", "variant", "rank", "rank_label", "bot", "mu", "sigma", "conservative",
+               "p_above_next", "games", "wins", "draws", "losses", "mean_place", "mean_score",
+               "score_ci95", "faults", "fault_kinds", "flagged")
 FAULT_SHARE = 0.25
 """A bot that faults in more than this share of its games is flagged in the ratings table."""
-_CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "wins", "draws", "losses", "edge",
-              "edge_ci95")
+_CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "deals", "wins", "draws", "losses",
+              "edge", "edge_ci95", "p_value", "los", "significant")
 
 
 def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABLE,
                    variant: str | None = None, fault_share: float = FAULT_SHARE) -> str:
     """The ratings report; tables and JSON include the crosstable, CSV is the ratings rows only.
 
+    Bots that cannot be told apart at 95% share a rank ('=3'; `rank_label` in CSV and JSON).
     Faults are counted by kind (a column per kind met in the pool); a bot faulting in more than
     `fault_share` of its games is flagged ('!' after its name; `flagged` in CSV and JSON).
     """
@@ -111,7 +56,7 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
         if pool.skipped:
             lines += ["", f"{pool.skipped} of {pool.matches} matches left unrated "
                           "(numerical failure in TrueSkill)"]
-        lines += ["", _cross_text(pool, fmt)]
+        lines += ["", SHARED_RANKS, "", _cross_text(pool, fmt)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -133,19 +78,40 @@ def format_crosstable(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.C
     return "\n\n".join(blocks)
 
 
+SHARED_RANKS = ("=n: a rank shared by bots that cannot be told apart at 95%; "
+                "P(> next): the chance that the bot's skill is above the next bot's")
+
+
 def _rating_cells(r: BotRow, kinds: list[str], fault_share: float) -> list[str]:
     counts = dict(r.fault_kinds)
     name = r.bot + (" !" if r.fault_share() > fault_share else "")
-    return [str(r.rank), name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.conservative:.2f}",
+    above = "" if r.p_above_next is None else _probability(r.p_above_next)
+    return [r.rank_label, name, _pm(r.mu, Z95 * r.sigma), f"{r.sigma:.2f}", above,
             str(r.games), str(r.wins), str(r.draws), str(r.losses), f"{r.mean_place:.2f}",
             _pm(r.mean_score, r.score_ci95), str(r.faults),
             *[str(counts.get(kind, 0)) for kind in kinds]]
 
 
 def _cross_text(pool: PoolRatings, fmt: ReportFormat) -> str:
-    title = "head to head (edge: mean score advantage per game, positive = bot did better)"
+    title = ("head to head (edge: mean score advantage per deal, positive = bot did better; "
+             "* significant at 95%; LOS: likelihood of superiority)")
     if not pool.crosstable:
         return f"{title}: no two bots met"
-    rows = [[h.bot, h.opponent, str(h.games), str(h.wins), str(h.draws), str(h.losses),
-             f"{h.edge:+.2f} ± {h.edge_ci95:.2f}"] for h in pool.crosstable]
+    rows = [[h.bot, h.opponent, str(h.games), str(h.deals), str(h.wins), str(h.draws),
+             str(h.losses), f"{h.edge:+.2f} ± {h.edge_ci95:.2f}" + (" *" if h.significant else ""),
+             _p(h.p_value), _probability(h.los)] for h in pool.crosstable]
     return title + "\n\n" + grid(CROSS_HEADERS, rows, fmt)
+
+
+def _probability(p: float) -> str:
+    """A probability as a percentage, never rounded to a certainty it is not."""
+    if p > 0.999:
+        return ">99.9%"
+    if p < 0.001:
+        return "<0.1%"
+    return f"{100 * p:.1f}%"
+
+
+def _p(p: float) -> str:
+    """A p-value in the usual short form."""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"

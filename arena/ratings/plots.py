@@ -5,9 +5,11 @@ matplotlib is an optional extra (`pip install 'card-arena[plots]'`); it is impor
 only when a report is written, and draws on figures of its own (the Agg canvas, no display and no
 pyplot state), so it works on headless machines.
 
-The progression is the one-pass TrueSkill fold (`arena.ratings.fold`) replayed match by match:
-the same pools, the same matches in the same (task) order and the same settings, so each line
-ends at the mu of the ratings table.
+The ratings table is the TrueSkill posterior over all of a pool's games at once. The progression
+is the history of a run as it was played: the one-pass TrueSkill fold (`arena.ratings.fold`)
+over the same pools and matches in task order, with the same settings, match by match. It ends
+near the table's mu, not on it: one pass weighs the last games most, the posterior weighs all
+alike.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from arena.ratings.formats import format_ratings
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import PoolRatings, Ratings, rate
+from arena.ratings.verdicts import Z95
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -94,9 +97,11 @@ def report_markdown(name: str, ratings: Ratings, pictures: Mapping[tuple[str, st
     """report.md: per pool its heading, the pictures and the Markdown tables."""
     lines = [f"# {name}: ratings report", "",
              f"{games} games, {len(ratings.pools)} pool{'s' if len(ratings.pools) != 1 else ''}"
-             " (a game and variant at one table size). Ratings are TrueSkill, folded in task "
-             "order; the bars span mu ± 3 sigma, and the conservative rating mu - 3 sigma ranks "
-             "the table.", ""]
+             " (a game and variant at one table size). Ratings are the TrueSkill posterior over "
+             "all games at once; the bars span the 95% interval mu ± 1.96 sigma, the table is "
+             "sorted by mu, and bots that cannot be told apart at 95% share a rank (=n). The "
+             "progression is the one-pass fold in task order, the run's history as played.",
+             ""]
     for pool in ratings.pools:
         block = format_ratings(Ratings((pool,)), "markdown", None, fault_share)
         title, _, tables = block.partition("\n\n")
@@ -118,7 +123,7 @@ def report_markdown(name: str, ratings: Ratings, pictures: Mapping[tuple[str, st
 
 
 def plot_ratings(pool: PoolRatings) -> Figure:
-    """Each bot's mu with a bar of ± 3 sigma, best (conservative rating) at the top."""
+    """Each bot's mu with its 95% interval (± 1.96 sigma), best at the top."""
     from matplotlib.figure import Figure
 
     rows = list(pool.bots)
@@ -127,14 +132,15 @@ def plot_ratings(pool: PoolRatings) -> Figure:
     ys = list(range(len(rows)))[::-1]
     colours = _colours(len(rows))
     for y, row, colour in zip(ys, rows, colours, strict=True):
-        ax.errorbar(row.mu, y, xerr=3 * row.sigma, fmt="o", color=colour, ecolor=colour,
+        ax.errorbar(row.mu, y, xerr=Z95 * row.sigma, fmt="o", color=colour, ecolor=colour,
                     elinewidth=2.5, capsize=5, markersize=7)
-        ax.annotate(f"{row.mu:.1f} ± {3 * row.sigma:.1f}", (row.mu, y), xytext=(0, 7),
+        ax.annotate(f"{row.rank_label}: {row.mu:.1f} ± {Z95 * row.sigma:.1f}", (row.mu, y),
+                    xytext=(0, 7),
                     textcoords="offset points", ha="center", fontsize=8, color="#333333")
     ax.set_yticks(ys, [_label(r.bot) for r in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel("TrueSkill mu ± 3 sigma (left end: the conservative rating, "
-                  "which ranks the table)", fontsize=9)
+    ax.set_xlabel("TrueSkill posterior mu, 95% interval (± 1.96 sigma); =n: rank shared with "
+                  "bots it cannot be told apart from", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(f"{pool.game} / {pool.variant}: ratings ({pool.matches} matches)",
                  fontsize=11)
@@ -226,7 +232,7 @@ def plot_head_to_head(pool: PoolRatings) -> Figure | None:
     for i in range(n):
         ax.add_patch(_diagonal_patch(i))
     bar = fig.colorbar(image, ax=ax, shrink=0.85)
-    bar.set_label("edge: mean score advantage per game")
+    bar.set_label("edge: mean score advantage per deal")
     ax.set_title(f"{pool.game} / {pool.variant}: head to head\n(row bot vs column bot; "
                  "games met in brackets)", fontsize=10)
     return fig
@@ -300,7 +306,7 @@ def rating_history(records: Iterable[Mapping[str, Any]],
 
 
 def _fold(matches: list[Match], settings: TrueSkillSettings) -> History:
-    """TrueSkill over the matches in order (as `rate` folds them); a step after every match
+    """The one-pass TrueSkill fold over the matches in task order; a step after every match
     that was rated."""
     rater = Rater(settings)
     ratings: dict[str, tuple[float, float]] = {}

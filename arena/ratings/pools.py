@@ -17,10 +17,12 @@ from arena.errors import ArenaError
 class RecordError(ArenaError):
     """A game record that cannot be rated: a missing or inconsistent field, a repeated task."""
 
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """One rated match: per seat its bot, score, place, faults and competitor unit; `position`
-    is its place in the fold (its task id, or the last of a solitaire deal's)."""
+    is its place in task order (its task id, or the last of a solitaire deal's); `deal` is the
+    seed it was dealt from, which pairs the games of one deal in the crosstable."""
 
     position: int
     bots: tuple[str, ...]
@@ -29,6 +31,8 @@ class Match:
     units: tuple[int, ...]
     faults: tuple[int, ...]
     sign: int
+    deal: Any = None
+
 
 @dataclass(frozen=True)
 class RatingPool:
@@ -40,6 +44,7 @@ class RatingPool:
     matches: list[Match]
     fault_kinds: Mapping[str, Counter[str]]
     """Per bot, its faults counted by kind."""
+
 
 def rating_pools(records: Iterable[Mapping[str, Any]],
                  disqualify: bool = False) -> list[RatingPool]:
@@ -66,6 +71,7 @@ def rating_pools(records: Iterable[Mapping[str, Any]],
         pool.clear()  # what the matches need of the records, they share
     return out
 
+
 def _check_once(pools: Iterable[list[_Lean]]) -> None:
     """A RecordError if a task appears twice (checked once all are read: a set of every task
     would take more memory than the records)."""
@@ -73,6 +79,7 @@ def _check_once(pools: Iterable[list[_Lean]]) -> None:
     for before, task in pairwise(tasks):
         if before == task:
             raise RecordError(f"task {task} appears twice in the records")
+
 
 @dataclass(frozen=True, slots=True)
 class _Lean:
@@ -93,6 +100,7 @@ class _Lean:
     fault_kinds: tuple[tuple[str, str], ...]
     """Per fault, the bot's name and the fault's kind."""
 
+
 def _lean(record: Mapping[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ...]]) -> _Lean:
     """A record's `_Lean` (a RecordError if it is malformed). Its tuples are taken from
     `shared` where an equal one is there already (most games repeat seatings and results)."""
@@ -104,6 +112,7 @@ def _lean(record: Mapping[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ..
     return _Lean(record["task"], record.get("seed"), seats, scores, ranks, faults,
                  shared.setdefault(units, units), order, kinds)
 
+
 def _units(record: Mapping[str, Any], seats: int) -> tuple[int, ...]:
     """Each seat's competitor unit: its seat, or its team (numbered after the seats)."""
     units = list(range(seats))
@@ -113,6 +122,7 @@ def _units(record: Mapping[str, Any], seats: int) -> tuple[int, ...]:
                 raise RecordError(f"task {record['task']}: team {team} names no seat")
             units[seat] = seats + index
     return tuple(units)
+
 
 def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The records with every game a bot played after its first fault (in task order) turned
@@ -137,6 +147,7 @@ def disqualified(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]
         out.append(record)
     return out
 
+
 def score_order(record: Mapping[str, Any]) -> ScoreOrder:
     """Which way a record's scores rank: as the record says, else read from its ranks (records
     written before the order was stored: a one-seat game then counts turns, so lower wins)."""
@@ -154,6 +165,7 @@ def score_order(record: Mapping[str, Any]) -> ScoreOrder:
     return ScoreOrder.LOWER_WINS if scores[best] <= min(scores) and scores[best] < max(
         scores) else ScoreOrder.HIGHER_WINS
 
+
 def _fault_kinds(pool: list[_Lean]) -> dict[str, Counter[str]]:
     """Faults of each bot of a pool, counted by kind."""
     kinds: dict[str, Counter[str]] = defaultdict(Counter)
@@ -162,6 +174,7 @@ def _fault_kinds(pool: list[_Lean]) -> dict[str, Counter[str]]:
             kinds[bot][kind] += 1
     return kinds
 
+
 def _field(record: Mapping[str, Any], key: str, task: object) -> Any:
     try:
         return record[key]
@@ -169,8 +182,10 @@ def _field(record: Mapping[str, Any], key: str, task: object) -> Any:
         where = "a record" if task is None else f"task {task}"
         raise RecordError(f"{where} has no {key!r}") from None
 
+
 _Seats = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]]
 """A record's seats (bot names), scores, ranks and per-seat fault counts."""
+
 
 def _matches(pool: list[_Lean]) -> list[Match]:
     """The pool's matches in fold order: each multi-seat record, and each solitaire deal."""
@@ -184,9 +199,10 @@ def _matches(pool: list[_Lean]) -> list[Match]:
             deals[lean.seed].append(lean)
         else:
             matches.append(Match(lean.task, lean.seats, lean.scores, lean.ranks, lean.units,
-                                 lean.faults, 1 if higher else -1))
+                                 lean.faults, 1 if higher else -1, lean.seed))
     matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
     return sorted(matches, key=lambda m: m.position)
+
 
 def _checked(record: Mapping[str, Any]) -> _Seats:
     """Seats, scores, ranks and per-seat fault counts, checked for matching lengths."""
@@ -208,6 +224,7 @@ def _checked(record: Mapping[str, Any]) -> _Seats:
         faults[seat] += 1
     return seats, scores, ranks, tuple(faults)
 
+
 def _higher_wins(games: list[_Lean]) -> bool:
     """Whether higher scores win in multi-seat games, as the records show it (ties: higher)."""
     votes = 0
@@ -219,6 +236,7 @@ def _higher_wins(games: list[_Lean]) -> bool:
                 if scores[a] > scores[b] and ranks[a] != ranks[b]:
                     votes += 1 if ranks[a] < ranks[b] else -1
     return votes >= 0
+
 
 def _solitaire(deal: list[_Lean], seed: object) -> Match:
     """Every solitaire record of one deal as one match, ranked by score in the game's order
@@ -233,4 +251,4 @@ def _solitaire(deal: list[_Lean], seed: object) -> Match:
     ranks = rank_scores(scores, order, {i for i, f in enumerate(faults) if f})
     return Match(max(lean.task for lean in deal), tuple(lean.seats[0] for lean in deal),
                  tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
-                 1 if order is ScoreOrder.HIGHER_WINS else -1)
+                 1 if order is ScoreOrder.HIGHER_WINS else -1, seed)

@@ -18,6 +18,7 @@ class RatingSettingsError(ArenaError):
         self.field = field
         self.value = value
 
+
 @dataclass(frozen=True)
 class TrueSkillSettings:
     """The TrueSkill environment of one game: prior, performance noise, drift, draw rate."""

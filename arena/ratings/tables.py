@@ -3,28 +3,42 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from arena.errors import VariantError
-from arena.ratings.fold import Rater
+from arena.ratings.output import json_number
 from arena.ratings.pools import Match, rating_pools
+from arena.ratings.posterior import posterior
 from arena.ratings.settings import TrueSkillSettings
+from arena.ratings.verdicts import (
+    LEVEL,
+    likelihood_of_superiority,
+    paired_mean,
+    probability_above,
+    t_quantile,
+)
 
-Z95 = 1.96
-"""The normal quantile of a two-sided 95% interval."""
 
 @dataclass(frozen=True)
 class BotRow:
-    """One bot's line in a pool: rating, results per seat played, and faults committed."""
+    """One bot's line in a pool: its rating, its rank among those it can be told apart from,
+    its results per seat played, and the faults it committed."""
 
     rank: int
+    """The bot's rank; bots that cannot be told apart at 95% share the rank of the first."""
+    rank_label: str
+    """The rank as shown: '3', or '=3' where the rank is shared."""
     bot: str
     mu: float
     sigma: float
     conservative: float
+    p_above_next: float | None
+    """The probability that the bot's skill is above that of the bot listed next (None for
+    the last)."""
     games: int
     wins: int
     draws: int
@@ -39,18 +53,29 @@ class BotRow:
         """The share of this bot's games in which it faulted."""
         return self.faults / self.games if self.games else 0.0
 
+
 @dataclass(frozen=True)
 class HeadToHead:
-    """How `bot` did against `opponent` in the games (deals) both took part in."""
+    """How `bot` did against `opponent` where both took part: per game, and per deal (the
+    paired edge, its 95% interval and p-value), with the likelihood that `bot` is the better."""
 
     bot: str
     opponent: str
     games: int
+    deals: int
     wins: int
     draws: int
     losses: int
     edge: float
+    """The mean over deals of the bot's score advantage on that deal (positive = better)."""
     edge_ci95: float
+    p_value: float
+    """Two-sided p-value of the edge against 0 (Student's t over deals)."""
+    los: float
+    """Likelihood of superiority from the decisive games: Phi((W - L) / sqrt(W + L))."""
+    significant: bool
+    """Whether the edge differs from 0 at 95%."""
+
 
 @dataclass(frozen=True)
 class PoolRatings:
@@ -62,6 +87,7 @@ class PoolRatings:
     skipped: int
     bots: tuple[BotRow, ...]
     crosstable: tuple[HeadToHead, ...]
+
 
 @dataclass(frozen=True)
 class Ratings:
@@ -94,6 +120,7 @@ class Ratings:
                            "crosstable": [json_row(h) for h in p.crosstable]}
                           for p in self.pools]}
 
+
 class _Running:
     """Count, mean and spread of a stream of numbers (Welford), for a 95% interval."""
 
@@ -111,7 +138,8 @@ class _Running:
     def ci95(self) -> float:
         if self.n < 2:
             return 0.0
-        return Z95 * math.sqrt(self.m2 / (self.n - 1) / self.n)
+        return t_quantile(self.n - 1) * math.sqrt(self.m2 / (self.n - 1) / self.n)
+
 
 @dataclass
 class _Tally:
@@ -122,19 +150,24 @@ class _Tally:
     faults: int = 0
     score: _Running = field(default_factory=_Running)
 
+
 @dataclass
 class _Pair:
+    games: int = 0
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    edge: _Running = field(default_factory=_Running)
+    deals: dict[Any, list[float]] = field(default_factory=dict)
+    """Per deal, the sum of the bot's score advantages in its games on it, and their count."""
+
 
 def rate(records: Iterable[Mapping[str, Any]],
          settings: Mapping[str, TrueSkillSettings] | None = None,
          disqualify: bool = False) -> Ratings:
-    """Rate every pool of `records` — a (game, variant) at one table size — folded in task
-    order (a pure function). With `disqualify`, a bot's games after its first fault count as
-    forfeits (see `disqualified`)."""
+    """Rate every pool of `records` — a (game, variant) at one table size — by the TrueSkill
+    posterior over all its games at once (a pure function of the set of records, whatever
+    their order). With `disqualify`, a bot's games after its first fault count as forfeits
+    (see `disqualified`)."""
     settings = settings or {}
     out = []
     for pool in rating_pools(records, disqualify):
@@ -146,35 +179,53 @@ def rate(records: Iterable[Mapping[str, Any]],
         out.append(replace(rated, bots=bots))
     return Ratings(tuple(out))
 
+
 def _rate_pool(game: str, variant: str, matches: list[Match],
                settings: TrueSkillSettings) -> PoolRatings:
-    rater = Rater(settings)
-    ratings: dict[str, tuple[float, float]] = {}
+    found = posterior(matches, settings)
+    ratings = dict(found.ratings)
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     pairs: dict[tuple[str, str], _Pair] = defaultdict(_Pair)
-    skipped = 0
     for match in matches:
         for bot in match.bots:
             ratings.setdefault(bot, (settings.mu, settings.sigma))
         _count(match, tallies, pairs)
-        if len(set(match.bots)) < 2:
-            continue
-        updated = rater.rate(match, ratings)
-        if updated is None:
-            skipped += 1
-        else:
-            ratings.update(updated)
-    # sorted on the conservative rating as printed in JSON, so that equal-looking ties go by name
-    rows = sorted(ratings, key=lambda b: (-round(ratings[b][0] - 3 * ratings[b][1], 6), b))
-    bot_rows = tuple(_bot_row(i + 1, bot, ratings[bot], tallies[bot]) for i, bot in enumerate(rows))
+    # best estimate first: mu as printed in JSON, so that equal-looking ties go by name
+    rows = sorted(ratings, key=lambda b: (-round(ratings[b][0], 6), b))
+    bot_rows = tuple(_bot_rows(rows, ratings, tallies))
     order = {bot: i for i, bot in enumerate(rows)}
     cross = tuple(_head_to_head(a, b, pairs[(a, b)])
                   for a, b in sorted(pairs, key=lambda ab: (order[ab[0]], order[ab[1]])))
-    return PoolRatings(game, variant, len(matches), skipped, bot_rows, cross)
+    return PoolRatings(game, variant, len(matches), found.skipped, bot_rows, cross)
+
+
+def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
+              tallies: Mapping[str, _Tally]) -> list[BotRow]:
+    """The table's rows in order: a new rank starts below a bot that is above the next one with
+    probability 95% or more; the others share the rank of the first of their run."""
+    above = [probability_above(*ratings[bot], *ratings[below])
+             for bot, below in pairwise(rows)]
+    ranks = [1]
+    for i in range(1, len(rows)):
+        ranks.append(i + 1 if above[i - 1] >= LEVEL else ranks[-1])
+    shared = Counter(ranks)
+    out = []
+    for i, bot in enumerate(rows):
+        mu, sigma = ratings[bot]
+        tally = tallies[bot]
+        games = tally.games
+        label = f"={ranks[i]}" if shared[ranks[i]] > 1 else str(ranks[i])
+        out.append(BotRow(ranks[i], label, bot, mu, sigma, mu - 3 * sigma,
+                          above[i] if i < len(above) else None, games, tally.wins, tally.draws,
+                          games - tally.wins - tally.draws,
+                          tally.place_sum / games if games else 0.0, tally.score.mean,
+                          tally.score.ci95(), tally.faults))
+    return out
+
 
 def _count(match: Match, tallies: dict[str, _Tally],
            pairs: dict[tuple[str, str], _Pair]) -> None:
-    """Add one match to the per-seat tallies and the per-game head-to-head pairs."""
+    """Add one match to the per-seat tallies and the head-to-head pairs (by game and by deal)."""
     unit_rank: dict[int, int] = {}
     for seat, unit in enumerate(match.units):
         unit_rank[unit] = max(unit_rank.get(unit, 0), match.ranks[seat])
@@ -194,32 +245,28 @@ def _count(match: Match, tallies: dict[str, _Tally],
     place = {b: sum(match.ranks[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
     score = {b: math.fsum(match.scores[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
     units = {b: {match.units[s] for s in ss} for b, ss in seats_of.items()}
+    # a record without a seed is a deal of its own
+    deal = ("task", match.position) if match.deal is None else match.deal
     for a in seats_of:
         for b in seats_of:
             if a == b or (len(units[a]) == 1 and units[a] == units[b]):
                 continue
             pair = pairs[(a, b)]
+            pair.games += 1
             pair.wins += place[a] < place[b]
             pair.draws += place[a] == place[b]
             pair.losses += place[a] > place[b]
-            pair.edge.add(match.sign * (score[a] - score[b]))
+            on_deal = pair.deals.setdefault(deal, [0.0, 0])
+            on_deal[0] += match.sign * (score[a] - score[b])
+            on_deal[1] += 1
 
-def _bot_row(rank: int, bot: str, rating: tuple[float, float], tally: _Tally) -> BotRow:
-    mu, sigma = rating
-    games = tally.games
-    return BotRow(rank, bot, mu, sigma, mu - 3 * sigma, games, tally.wins, tally.draws,
-                  games - tally.wins - tally.draws, tally.place_sum / games if games else 0.0,
-                  tally.score.mean, tally.score.ci95(), tally.faults)
 
 def _head_to_head(a: str, b: str, pair: _Pair) -> HeadToHead:
-    return HeadToHead(a, b, pair.edge.n, pair.wins, pair.draws, pair.losses, pair.edge.mean,
-                      pair.edge.ci95())
+    edge = paired_mean(total / count for total, count in pair.deals.values())
+    return HeadToHead(a, b, pair.games, edge.n, pair.wins, pair.draws, pair.losses, edge.mean,
+                      edge.ci95, edge.p_value, likelihood_of_superiority(pair.wins, pair.losses),
+                      edge.significant)
 
-def json_number(value: float | int | None) -> float | int | None:
-    """A number for JSON output: ints kept, floats rounded to 6 decimals, never -0.0."""
-    if value is None or isinstance(value, int):
-        return value
-    return round(value, 6) + 0.0
 
 def json_row(row: BotRow | HeadToHead) -> dict[str, Any]:
     """A table row as JSON-ready values."""

@@ -1,9 +1,11 @@
-"""Ratings: the TrueSkill fold over records, per-bot tallies, crosstables, outputs."""
+"""Ratings tables: the TrueSkill posterior over a pool's records, shared ranks, per-bot tallies,
+crosstables paired by deal, outputs."""
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import random
@@ -14,10 +16,13 @@ import pytest
 import trueskill
 
 from arena.errors import ArenaError, VariantError
-from arena.ratings.formats import ReportFormat, format_crosstable, format_ratings
-from arena.ratings.pools import RecordError, disqualified
+from arena.ratings.formats import format_crosstable, format_ratings
+from arena.ratings.output import ReportFormat
+from arena.ratings.pools import RecordError, disqualified, rating_pools
+from arena.ratings.posterior import Posterior, posterior
 from arena.ratings.settings import RatingSettingsError, TrueSkillSettings
 from arena.ratings.tables import Ratings, rate
+from arena.ratings.verdicts import t_quantile
 
 GAME = "concentration"
 
@@ -56,11 +61,29 @@ def h2h(ratings: Ratings, a: str, b: str, variant: str = "zebra") -> Any:
     return next(h for h in pool.crosstable if (h.bot, h.opponent) == (a, b))
 
 
-ENV = trueskill.TrueSkill(25.0, 25 / 3, 25 / 6, 25 / 300, 0.10)
+ENV = trueskill.TrueSkill(25.0, 25 / 3, 25 / 6, 0.0, 0.10)
+"""One match's posterior is one TrueSkill update with no drift (tau 0)."""
 
 
 def fresh() -> trueskill.Rating:
     return ENV.create_rating()
+
+
+def tied_update(bots: str, ranks: Sequence[int]) -> dict[str, tuple[float, float]]:
+    """One match from the priors, with tied units rated in each of their orders and the
+    messages averaged (TrueSkill's chain would otherwise favour one of them slightly)."""
+    prior_pi, prior_tau = (25 / 3) ** -2, 25.0 * (25 / 3) ** -2
+    orders = [order for order in itertools.permutations(range(len(bots)))
+              if [ranks[i] for i in order] == sorted(ranks)]
+    pi = dict.fromkeys(bots, 0.0)
+    tau = dict.fromkeys(bots, 0.0)
+    for order in orders:
+        rated = ENV.rate([(fresh(),) for _ in order], ranks=[ranks[i] for i in order])
+        for i, (rating,) in zip(order, rated, strict=True):
+            pi[bots[i]] += (rating.sigma ** -2 - prior_pi) / len(orders)
+            tau[bots[i]] += (rating.mu * rating.sigma ** -2 - prior_tau) / len(orders)
+    return {bot: ((tau[bot] + prior_tau) / (pi[bot] + prior_pi), (pi[bot] + prior_pi) ** -0.5)
+            for bot in bots}
 
 
 def two_player() -> list[dict[str, Any]]:
@@ -96,7 +119,7 @@ def test_rate_validates_settings_and_uses_them_per_game() -> None:
     with pytest.raises(RatingSettingsError, match="beta"):
         rate(records, {GAME: TrueSkillSettings(beta=0)})
     moved = rate(records, {GAME: TrueSkillSettings(mu=100.0, sigma=10.0)})
-    expected = trueskill.TrueSkill(100.0, 10.0, 25 / 6, 25 / 300, 0.1).rate(
+    expected = trueskill.TrueSkill(100.0, 10.0, 25 / 6, 0.0, 0.1).rate(
         [(trueskill.Rating(100, 10),), (trueskill.Rating(100, 10),)], ranks=[0, 1])
     assert row(moved, "a").mu == pytest.approx(expected[0][0].mu)
     assert rate(records, {"other-game": TrueSkillSettings(mu=100.0)}) == rate(records)
@@ -119,24 +142,43 @@ def test_ten_wins_put_the_winner_on_top() -> None:
     assert b.mean_place == pytest.approx(21 / 11)
 
 
-def test_mean_score_has_a_normal_95_percent_interval() -> None:
+def test_mean_score_has_a_student_t_95_percent_interval() -> None:
     b = row(rate(two_player()), "b")
     scores = [12] * 10 + [13]
     mean = sum(scores) / 11
     sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / 10)
     assert b.mean_score == pytest.approx(mean)
-    assert b.score_ci95 == pytest.approx(1.96 * sd / math.sqrt(11))
+    assert b.score_ci95 == pytest.approx(t_quantile(10) * sd / math.sqrt(11))
     one = row(rate([rec(1, ["a", "b"], [2, 1], [1, 2])]), "a")
     assert (one.mean_score, one.score_ci95) == (2.0, 0.0)
 
 
-def test_the_fold_is_trueskill_in_task_order() -> None:
-    records = [rec(2, ["a", "b"], [1, 2], [2, 1]), rec(1, ["a", "b"], [2, 1], [1, 2])]
-    (a1,), (b1,) = ENV.rate([(fresh(),), (fresh(),)], ranks=[0, 1])
-    (a2,), (b2,) = ENV.rate([(a1,), (b1,)], ranks=[1, 0])
+def test_the_table_is_the_posterior_of_all_matches_at_once() -> None:
+    records = [*two_player(), rec(20, ["b", "c"], [3, 1], [1, 2]),
+               rec(21, ["c", "a"], [2, 1], [1, 2])]
     ratings = rate(records)
-    assert (row(ratings, "a").mu, row(ratings, "a").sigma) == pytest.approx((a2.mu, a2.sigma))
-    assert (row(ratings, "b").mu, row(ratings, "b").sigma) == pytest.approx((b2.mu, b2.sigma))
+    (pool,) = rating_pools(records)
+    expected = posterior(pool.matches, TrueSkillSettings()).ratings
+    for bot in "abc":
+        assert (row(ratings, bot).mu, row(ratings, bot).sigma) == pytest.approx(expected[bot])
+
+
+def test_a_win_and_a_loss_leave_two_bots_level_whatever_came_first() -> None:
+    """One pass would rate the later game higher; the posterior weighs both alike."""
+    for first, second in ((1, 2), (2, 1)):
+        ratings = rate([rec(first, ["a", "b"], [2, 1], [1, 2]),
+                        rec(second, ["a", "b"], [1, 2], [2, 1])])
+        a, b = row(ratings, "a"), row(ratings, "b")
+        assert a.mu == pytest.approx(b.mu, abs=1e-9) and a.mu == pytest.approx(25.0, abs=1e-9)
+        assert (a.rank, b.rank, a.rank_label, b.rank_label) == (1, 1, "=1", "=1")
+        assert a.p_above_next == pytest.approx(0.5) and b.p_above_next is None
+
+
+def test_bots_told_apart_get_ranks_of_their_own() -> None:
+    ratings = rate([rec(t, ["a", "b"], [2, 1], [1, 2], seed=t) for t in range(40)])
+    a, b = row(ratings, "a"), row(ratings, "b")
+    assert a.p_above_next is not None and a.p_above_next > 0.95
+    assert (a.rank, a.rank_label, b.rank, b.rank_label) == (1, "1", 2, "2")
 
 
 def test_a_draw_keeps_equal_bots_equal() -> None:
@@ -152,12 +194,29 @@ def test_crosstable_counts_and_paired_edge() -> None:
     ab, ba = h2h(ratings, "a", "b"), h2h(ratings, "b", "a")
     assert (ab.games, ab.wins, ab.draws, ab.losses) == (11, 10, 1, 0)
     assert (ba.games, ba.wins, ba.draws, ba.losses) == (11, 0, 1, 10)
-    diffs = [2] * 10 + [0]
-    mean = sum(diffs) / 11
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 10)
+    # deals 0-4 hold two games each (a +2 in both), the last game is a deal of its own (0)
+    diffs = [2] * 5 + [0]
+    mean = sum(diffs) / 6
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 5)
+    assert ab.deals == 6
     assert ab.edge == pytest.approx(mean)
     assert ba.edge == pytest.approx(-mean)
-    assert ab.edge_ci95 == pytest.approx(1.96 * sd / math.sqrt(11))
+    assert ab.edge_ci95 == pytest.approx(t_quantile(5) * sd / math.sqrt(6))
+    assert ab.significant and ab.p_value < 0.05
+    assert ab.los == pytest.approx(0.5 * math.erfc(-math.sqrt(10) / math.sqrt(2)))
+    assert ba.los == pytest.approx(1 - ab.los)
+
+
+def test_the_games_of_one_deal_are_one_paired_observation() -> None:
+    # two deals, each played in both seatings: a wins by 4 and by 0 on deal 1, by 2 twice on 2
+    records = [rec(1, ["a", "b"], [6, 2], [1, 2], seed=1), rec(2, ["b", "a"], [3, 3], [1, 1],
+                                                                 seed=1),
+               rec(3, ["a", "b"], [3, 1], [1, 2], seed=2), rec(4, ["b", "a"], [1, 3], [2, 1],
+                                                                 seed=2)]
+    ab = h2h(rate(records), "a", "b")
+    assert (ab.games, ab.deals, ab.edge) == (4, 2, 2.0)
+    assert ab.edge_ci95 == 0.0  # both deals +2: no spread
+    assert ab.p_value == 0.0 and ab.significant
 
 
 def test_edge_is_positive_for_the_better_bot_when_lower_scores_win() -> None:
@@ -172,10 +231,10 @@ def test_edge_is_positive_for_the_better_bot_when_lower_scores_win() -> None:
 
 def test_three_player_free_for_all_with_a_tie() -> None:
     ratings = rate([rec(1, ["a", "b", "c"], [5, 5, 2], [1, 1, 3])])
-    (a,), (b,), (c,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 0, 2])
-    for bot, expected in (("a", a), ("b", b), ("c", c)):
+    for bot, expected in tied_update("abc", [0, 0, 2]).items():
         got = row(ratings, bot)
-        assert (got.mu, got.sigma) == pytest.approx((expected.mu, expected.sigma))
+        assert (got.mu, got.sigma) == pytest.approx(expected)
+    assert row(ratings, "a").mu == row(ratings, "b").mu  # tied: alike, not by seat order
     assert [(row(ratings, x).wins, row(ratings, x).draws, row(ratings, x).losses)
             for x in "abc"] == [(0, 1, 0), (0, 1, 0), (0, 0, 1)]
     assert row(ratings, "c").mean_place == 3.0
@@ -191,28 +250,19 @@ def test_a_sole_winner_is_a_win_for_it_and_a_loss_for_the_rest() -> None:
     assert h2h(ratings, "b", "c").draws == 1
 
 
-def test_clones_rate_each_seat_then_average() -> None:
+def test_clones_take_the_evidence_of_each_seat() -> None:
     ratings = rate([rec(1, ["a", "b", "a"], [9, 5, 1], [1, 2, 3])])
     (a0,), (b,), (a2,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 1, 2])
     a = row(ratings, "a")
-    assert a.mu == pytest.approx((a0.mu + a2.mu) / 2)
-    assert a.sigma == pytest.approx((a0.sigma + a2.sigma) / 2)
+    prior = 1 / (25 / 3) ** 2
+    pi = 1 / a0.sigma ** 2 + 1 / a2.sigma ** 2 - prior  # both seats' messages on the prior
+    tau = a0.mu / a0.sigma ** 2 + a2.mu / a2.sigma ** 2 - 25.0 * prior
+    assert (a.mu, a.sigma) == pytest.approx((tau / pi, pi ** -0.5))
     assert row(ratings, "b").mu == pytest.approx(b.mu)
     assert (a.games, a.wins, a.losses, a.mean_place) == (2, 1, 1, 2.0)
     # head to head: one game, a's mean place (2.0) equals b's: a draw; edge 5 - 5
     ab = h2h(ratings, "a", "b")
     assert (ab.games, ab.draws, ab.edge) == (1, 1, 0.0)
-
-
-def test_clones_start_every_seat_from_the_current_rating() -> None:
-    records = [rec(1, ["a", "b", "b"], [2, 1, 1], [1, 2, 2]),
-               rec(2, ["a", "b", "a"], [1, 5, 1], [2, 1, 2])]
-    (a1,), (p,), (q,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[0, 1, 1])
-    b1 = trueskill.Rating((p.mu + q.mu) / 2, (p.sigma + q.sigma) / 2)
-    (x,), (b2,), (y,) = ENV.rate([(a1,), (b1,), (a1,)], ranks=[1, 0, 1])
-    ratings = rate(records)
-    assert row(ratings, "a").mu == pytest.approx((x.mu + y.mu) / 2)
-    assert row(ratings, "b").mu == pytest.approx(b2.mu)
 
 
 def test_a_match_of_one_bot_only_changes_nothing_but_counts() -> None:
@@ -251,10 +301,10 @@ def test_a_solitaire_deal_is_one_ranked_match() -> None:
     ratings = rate(records)
     pool = ratings.pool(GAME, "solitaire")
     assert pool is not None and pool.matches == 1
-    # seats in task order y (3), z (5), x (7), reversed on an odd seed; fewer turns win
-    (x,), (z,), (y,) = ENV.rate([(fresh(),), (fresh(),), (fresh(),)], ranks=[1, 1, 0])
-    for bot, expected in (("x", x), ("y", y), ("z", z)):
-        assert row(ratings, bot, "solitaire").mu == pytest.approx(expected.mu)
+    # fewer turns win; x and z tie, and are rated alike whatever their tasks
+    for bot, expected in tied_update("yxz", [0, 1, 1]).items():
+        assert row(ratings, bot, "solitaire").mu == pytest.approx(expected[0])
+    assert row(ratings, "x", "solitaire").mu == row(ratings, "z", "solitaire").mu
     ys, xs = row(ratings, "y", "solitaire"), row(ratings, "x", "solitaire")
     assert (ys.wins, ys.mean_place, ys.mean_score) == (1, 1.0, 38.0)
     assert (xs.losses, xs.mean_place) == (1, 2.0)
@@ -289,16 +339,15 @@ def test_a_faulted_solitaire_game_ranks_last() -> None:
     assert h2h(ratings, "y", "x", "solitaire").wins == 1
 
 
-def test_solitaire_deals_fold_at_their_largest_task() -> None:
-    # deal 1: tasks 1 and 4; deal 2: tasks 2 and 3 -> deal 2 is folded first
+def test_each_solitaire_deal_is_one_match_whatever_its_tasks() -> None:
+    # x wins deal 1, y wins deal 2: level, however the tasks are numbered
     records = [solo(1, "x", 30, seed=1), solo(4, "y", 40, seed=1),
                solo(2, "x", 50, seed=2), solo(3, "y", 20, seed=2)]
-    (x1,), (y1,) = ENV.rate([(fresh(),), (fresh(),)], ranks=[1, 0])
-    (x2,), (y2,) = ENV.rate([(x1,), (y1,)], ranks=[0, 1])
     ratings = rate(records)
-    assert row(ratings, "x", "solitaire").mu == pytest.approx(x2.mu)
-    assert row(ratings, "y", "solitaire").mu == pytest.approx(y2.mu)
+    x, y = row(ratings, "x", "solitaire"), row(ratings, "y", "solitaire")
+    assert x.mu == pytest.approx(y.mu, abs=1e-9)
     assert ratings.pools[0].matches == 2
+    assert h2h(ratings, "x", "y", "solitaire").deals == 2
 
 
 def test_a_deal_played_by_one_bot_is_counted_but_not_rated() -> None:
@@ -328,30 +377,14 @@ def test_ratings_are_a_function_of_the_set_of_records() -> None:
             assert format_ratings(rate(iter(records)), fmt) == expected[fmt]
 
 
-def test_a_floating_point_error_is_retried_with_mpmath(monkeypatch: pytest.MonkeyPatch) -> None:
-    expected = rate(two_player())
-    original = trueskill.TrueSkill.rate
-    calls: list[str | None] = []
+def test_unratable_matches_are_counted_in_every_format(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The posterior skips what neither TrueSkill backend can rate (tested in test_posterior);
+    the table says how many."""
 
-    def flaky(env: trueskill.TrueSkill, *args: Any, **kwargs: Any) -> Any:
-        calls.append(env.backend)
-        if env.backend is None and calls.count(None) == 1:
-            raise FloatingPointError("too extreme")
-        return original(env, *args, **kwargs)
+    def failing(matches: Any, settings: TrueSkillSettings) -> Posterior:
+        return Posterior({}, len(matches), 1, True)
 
-    monkeypatch.setattr(trueskill.TrueSkill, "rate", flaky)
-    ratings = rate(two_player())
-    assert calls.count("mpmath") == 1
-    assert ratings.pools[0].skipped == 0
-    for bot in "ab":
-        assert row(ratings, bot).mu == pytest.approx(row(expected, bot).mu, abs=1e-3)
-
-
-def test_a_match_failing_twice_is_skipped_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(env: trueskill.TrueSkill, *args: Any, **kwargs: Any) -> Any:
-        raise FloatingPointError("always")
-
-    monkeypatch.setattr(trueskill.TrueSkill, "rate", broken)
+    monkeypatch.setattr("arena.ratings.tables.posterior", failing)
     ratings = rate(two_player())
     pool = ratings.pools[0]
     assert (pool.skipped, pool.matches) == (11, 11)
@@ -430,8 +463,9 @@ def test_table_output_has_a_heading_and_columns_per_pool() -> None:
     text = format_ratings(rate(mixed()), "table")
     for head in ("concentration / zebra", "concentration / dup", "concentration / solitaire"):
         assert head in text.splitlines()
-    for column in ("rank", "bot", "mu", "sigma", "conservative", "games", "W", "D", "L",
-                   "mean place", "mean score (95%)", "faults", "opponent", "edge (95%)"):
+    for column in ("rank", "bot", "mu (95%)", "sigma", "P(> next)", "games", "W", "D", "L",
+                   "mean place", "mean score (95%)", "faults", "opponent", "deals", "edge (95%)",
+                   "LOS", "=n: a rank shared"):
         assert column in text
     assert "13.91 ± " in text  # a: 14 ten times, 13 once
 
@@ -446,7 +480,8 @@ def test_markdown_output_is_github_tables() -> None:
 def test_csv_outputs_parse() -> None:
     ratings = rate(mixed())
     rows = list(csv.DictReader(io.StringIO(format_ratings(ratings, "csv"))))
-    assert list(rows[0])[:4] == ["game", "variant", "rank", "bot"]
+    assert list(rows[0])[:5] == ["game", "variant", "rank", "rank_label", "bot"]
+    assert {"conservative", "p_above_next", "fault_kinds", "flagged"} <= set(rows[0])
     assert {(r["variant"], r["bot"]) for r in rows} >= {("zebra", "a"), ("solitaire", "x")}
     a = next(r for r in rows if (r["variant"], r["bot"]) == ("zebra", "a"))
     assert (int(a["wins"]), float(a["mu"])) == (10, round(row(ratings, "a").mu, 6))
@@ -465,8 +500,9 @@ def test_json_output_is_stable_and_rounded() -> None:
     assert set(zebra) == {"game", "variant", "matches", "skipped", "bots", "crosstable"}
     assert zebra["bots"][0]["bot"] == "a"
     assert zebra["bots"][0]["mu"] == round(row(ratings, "a").mu, 6)
-    assert {"bot", "opponent", "games", "wins", "draws", "losses", "edge", "edge_ci95"} == set(
-        zebra["crosstable"][0])
+    assert {"bot", "opponent", "games", "deals", "wins", "draws", "losses", "edge", "edge_ci95",
+            "p_value", "los", "significant"} == set(zebra["crosstable"][0])
+    assert {"rank", "rank_label", "p_above_next", "conservative"} <= set(zebra["bots"][0])
     assert format_ratings(rate(mixed()), "json") == text
 
 

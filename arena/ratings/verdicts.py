@@ -1,0 +1,138 @@
+"""The statistics behind every verdict a user reads: intervals, p-values, the likelihood of
+superiority, the probability that one rating is really above another.
+
+The methods and their references are in docs/ratings.md, "Verdicts and their uncertainty".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+import mpmath
+
+LEVEL = 0.95
+"""The confidence of every interval and the level of every significance verdict."""
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+
+def normal_cdf(x: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+@cache
+def t_quantile(df: int, level: float = LEVEL) -> float:
+    """The two-sided `level` quantile of Student's t with `df` degrees of freedom (normal for
+    df above 1,000, where the two differ by less than 0.1%)."""
+    if df < 1:
+        raise ValueError("Student's t needs at least one degree of freedom")
+    if df > 1000:
+        return Z95 if level == LEVEL else _normal_quantile((1 + level) / 2)
+    target = (1 + level) / 2
+    return float(mpmath.findroot(lambda t: _t_cdf(t, df) - target, _normal_quantile(target)))
+
+
+def _normal_quantile(p: float) -> float:
+    return float(mpmath.sqrt(2) * mpmath.erfinv(2 * p - 1))
+
+
+def _t_cdf(t: mpmath.mpf, df: int) -> mpmath.mpf:
+    """P(T <= t) for Student's t, through the regularised incomplete beta function."""
+    x = df / (df + t * t)
+    tail = mpmath.betainc(df / 2.0, 0.5, 0, x, regularized=True) / 2
+    return 1 - tail if t > 0 else tail
+
+
+def t_test_p(mean: float, se: float, df: int) -> float:
+    """The two-sided p-value of a mean of `mean` with standard error `se` against 0 (Student's t
+    with `df` degrees of freedom); 1.0 where there is no spread or no freedom to measure it."""
+    if df < 1:
+        return 1.0
+    if se <= 0:
+        return 1.0 if mean == 0 else 0.0
+    t = abs(mean) / se
+    if df > 1000:
+        return math.erfc(t / math.sqrt(2.0))
+    return float(mpmath.betainc(df / 2.0, 0.5, 0, df / (df + t * t), regularized=True))
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """The probability that A is really the stronger of two bots given A's wins and losses
+    against B (draws carry no information): Phi((W - L) / sqrt(W + L)); 0.5 with no decisive
+    game."""
+    decisive = wins + losses
+    if decisive == 0:
+        return 0.5
+    return normal_cdf((wins - losses) / math.sqrt(decisive))
+
+
+def probability_above(mu: float, sigma: float, other_mu: float, other_sigma: float) -> float:
+    """The probability that a skill N(mu, sigma^2) is above an independent N(other_mu,
+    other_sigma^2)."""
+    spread = math.hypot(sigma, other_sigma)
+    if spread == 0:
+        return 0.5 if mu == other_mu else float(mu > other_mu)
+    return normal_cdf((mu - other_mu) / spread)
+
+
+@dataclass(frozen=True)
+class PairedMean:
+    """The mean of paired differences (one per deal), its 95% interval and its test against 0."""
+
+    n: int
+    mean: float
+    ci95: float
+    """Half-width of the 95% interval (Student's t); 0 when n < 2."""
+    se: float
+    p_value: float
+
+    @property
+    def significant(self) -> bool:
+        """Whether the mean differs from 0 at 95%."""
+        return self.n >= 2 and self.p_value < 1 - LEVEL
+
+
+def paired_mean(values: Iterable[float]) -> PairedMean:
+    """The mean of the values, its 95% interval and p-value (Student's t on n - 1 degrees of
+    freedom)."""
+    data = list(values)
+    n = len(data)
+    if n == 0:
+        return PairedMean(0, 0.0, 0.0, 0.0, 1.0)
+    mean = math.fsum(data) / n
+    if n < 2:
+        return PairedMean(n, mean, 0.0, 0.0, 1.0)
+    variance = math.fsum((x - mean) ** 2 for x in data) / (n - 1)
+    se = math.sqrt(variance / n)
+    return PairedMean(n, mean, t_quantile(n - 1) * se, se, t_test_p(mean, se, n - 1))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference of two independent estimates, its 95% interval and whether it is
+    significant (a z-test, both estimates taken as normal)."""
+
+    delta: float
+    ci95: float
+
+    @property
+    def significant(self) -> bool:
+        """Whether the difference is outside its 95% interval around 0."""
+        return abs(self.delta) > self.ci95
+
+    @property
+    def p_value(self) -> float:
+        """The two-sided p-value of the difference against 0."""
+        if self.ci95 <= 0:
+            return 1.0 if self.delta == 0 else 0.0
+        return math.erfc(abs(self.delta) / (self.ci95 / Z95) / math.sqrt(2.0))
+
+
+def difference(after: float, after_se: float, before: float, before_se: float) -> Difference:
+    """after - before, with the 95% interval of two independent normal estimates."""
+    return Difference(after - before, Z95 * math.hypot(after_se, before_se))

@@ -1,0 +1,80 @@
+"""The statistics of the verdicts: quantiles and p-values against known values, the likelihood
+of superiority, intervals whose coverage is what they claim."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from arena.ratings.verdicts import (
+    Z95,
+    difference,
+    likelihood_of_superiority,
+    normal_cdf,
+    paired_mean,
+    probability_above,
+    t_quantile,
+    t_test_p,
+)
+
+
+@pytest.mark.parametrize(("df", "expected"), [(1, 12.706205), (2, 4.302653), (5, 2.570582),
+                                              (10, 2.228139), (30, 2.042272), (100, 1.983972)])
+def test_t_quantiles_match_the_tables(df: int, expected: float) -> None:
+    assert t_quantile(df) == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_t_quantile_tends_to_the_normal_one() -> None:
+    assert t_quantile(5000) == pytest.approx(Z95)
+    assert normal_cdf(Z95) == pytest.approx(0.975)
+
+
+def test_p_values_are_consistent_with_the_quantiles() -> None:
+    for df in (1, 3, 9, 40, 2000):
+        assert t_test_p(t_quantile(df), 1.0, df) == pytest.approx(0.05, abs=1e-4)
+    assert t_test_p(0.0, 1.0, 10) == pytest.approx(1.0)
+    assert t_test_p(1.0, 0.0, 10) == 0.0
+    assert t_test_p(1.0, 1.0, 0) == 1.0
+
+
+def test_likelihood_of_superiority() -> None:
+    assert likelihood_of_superiority(0, 0) == 0.5
+    assert likelihood_of_superiority(10, 10) == 0.5
+    assert likelihood_of_superiority(10, 0) == pytest.approx(normal_cdf(math.sqrt(10)))
+    assert likelihood_of_superiority(3, 7) == pytest.approx(1 - likelihood_of_superiority(7, 3))
+
+
+def test_probability_above_is_symmetric_and_calibrated() -> None:
+    assert probability_above(30, 1, 30, 1) == 0.5
+    assert probability_above(32, 1, 30, 1) == pytest.approx(normal_cdf(2 / math.sqrt(2)))
+    assert probability_above(28, 1, 30, 1) == pytest.approx(1 - probability_above(32, 1, 30, 1))
+    assert probability_above(1, 0, 0, 0) == 1.0
+
+
+def test_a_paired_mean_with_one_or_no_value_has_no_interval() -> None:
+    assert paired_mean([]).n == 0
+    one = paired_mean([3.0])
+    assert (one.mean, one.ci95, one.p_value, one.significant) == (3.0, 0.0, 1.0, False)
+
+
+def test_paired_mean_intervals_cover_the_truth_95_percent_of_the_time() -> None:
+    rng = random.Random(2026)
+    covered = significant = 0
+    trials = 2000
+    for _ in range(trials):
+        found = paired_mean(rng.gauss(1.5, 4.0) for _ in range(8))
+        covered += abs(found.mean - 1.5) <= found.ci95
+        significant += paired_mean(rng.gauss(0.0, 4.0) for _ in range(8)).significant
+    assert 0.93 <= covered / trials <= 0.97
+    assert 0.03 <= significant / trials <= 0.07  # false alarms at the 5% level
+
+
+def test_a_difference_of_two_estimates() -> None:
+    moved = difference(31.0, 1.0, 30.0, 1.0)
+    assert moved.delta == 1.0
+    assert moved.ci95 == pytest.approx(Z95 * math.sqrt(2))
+    assert not moved.significant
+    assert difference(35.0, 1.0, 30.0, 1.0).significant
+    assert difference(35.0, 1.0, 30.0, 1.0).p_value < 0.05 < moved.p_value
