@@ -21,8 +21,10 @@ from arena.tournament.schedule import GameTask
 
 log = logging.getLogger("arena.runner")  # the runner's log, as the records of faults always said
 
+
 class WorkerDiedError(ArenaError):
     """A worker process ended abruptly (a bot may have crashed the interpreter)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Played:
@@ -31,12 +33,14 @@ class Played:
     line: str
     faults: int
 
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A bot entry as the runner needs it: its spec, and whether it plays sandboxed."""
 
     spec: str
     sandboxed: bool = False
+
 
 @dataclass(frozen=True, slots=True)
 class Sandboxing:
@@ -48,6 +52,7 @@ class Sandboxing:
     logs: Path | None = None
     private: tuple[Path, ...] = ()
     key: str = ""
+
 
 class TaskPlayer:
     """Plays tasks into record lines; bots and variants are resolved once and cached.
@@ -121,15 +126,18 @@ class TaskPlayer:
         return Played(json.dumps(line, separators=(",", ":"), ensure_ascii=False),
                       len(record.faults))
 
+
 def _file_name(name: str) -> str:
     """A bot name made safe as a file name."""
     return re.sub(r"[^\w.-]", "_", name)
+
 
 def in_batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
     """The tasks in lists of `size` (the last may be shorter), drawn lazily."""
     it = iter(tasks)
     while batch := list(islice(it, size)):
         yield batch
+
 
 def batch_size(remaining: int, workers: int, largest: int = 50) -> int:
     """Big enough to keep inter-process traffic small, small enough to spread the work evenly."""

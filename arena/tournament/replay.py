@@ -97,8 +97,9 @@ class Replayer:
         self.games = tuple(games)
         self.limits = limits or Limits()
         # the games of a run are played again with its key (see `deal_rng`), if it has one
+        # and its key is kept from the bots wherever it is (runs dealt like it hold it too)
         key = RunDirectory(run_dir).key() if run_dir is not None else ""
-        private = (run_dir,) if run_dir is not None else ()
+        private = (run_dir, *RunDirectory(run_dir).key_shared_with()) if run_dir else ()
         self.player = TaskPlayer(self.entrants, Sandboxing(self.limits, None, private, key))
         self._checked: set[tuple[str, str]] = set()
 
@@ -300,6 +301,17 @@ def _replayer_for(record: Mapping[str, Any], bots: Sequence[str], config: Path |
         replayer = Replayer(entrants({name: name for name in seats}), run_dir=run_dir)
     with replayer:
         yield replayer
+
+
+def replayed_run(path: Path, bots: Sequence[str] = (), config: Path | None = None) -> Path | None:
+    """The run directory whose bots a replay of `path` plays (as `replay_path` finds it); None
+    when the bots are given by seat (`bots`) or come from no run."""
+    if bots:
+        return None
+    if path.is_dir() and config is not None:
+        return path if config.resolve() == (path / CONFIG).resolve() else None
+    beside = path.parent / CONFIG if path.is_file() else None
+    return _run_of(path, beside, config)
 
 
 def _run_of(path: Path, beside: Path | None, config: Path | None) -> Path | None:

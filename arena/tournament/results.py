@@ -5,8 +5,13 @@
     results/<run>/games.jsonl     one JSON record per finished game, appended and flushed
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
+    results/<run>/bots.json       what each bot's code was when the run began: spec, kind and
+                                  digest (see `arena.tournament.identity`); a resume checks it
     results/<run>/key             the run's secret key, if it has sandboxed bots (see
-                                  `arena.match.deal_rng`); kept from the sandboxed bots
+                                  `arena.match.deal_rng`) or was dealt like a run with one;
+                                  kept from the sandboxed bots
+    results/<run>/key-shared      the other run directories holding this run's key (`arena run
+                                  --deals-like`), one a line; kept from the sandboxed bots too
     results/<run>/ratings.*       ratings and crosstable, written at the end (`arena ratings`)
 """
 
@@ -28,6 +33,8 @@ GAMES = "games.jsonl"
 LOG = "log.txt"
 BOT_LOGS = "bots"
 KEY = "key"
+KEY_SHARED = "key-shared"
+BOTS = "bots.json"
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
@@ -76,7 +83,8 @@ class RunDirectory:
 
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
-        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, *RESULT_FILES):
+        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+                     *RESULT_FILES):
             self.file(name).unlink(missing_ok=True)
         for pattern in (*REPORT_IMAGES, f"{BOT_LOGS}/*.log"):
             for path in self.path.glob(pattern):
@@ -99,12 +107,39 @@ class RunDirectory:
             if not create:
                 return ""
         key = secrets.token_hex(16)
+        self.set_key(key)
+        return key
+
+    def set_key(self, key: str) -> None:
+        """Give the run this secret key (readable by its owner only); "" removes its key."""
+        path = self.file(KEY)
+        if not key:
+            path.unlink(missing_ok=True)
+            return
         made = path.with_name(KEY + ".new")  # renamed into place whole: never a half-written key
+        made.unlink(missing_ok=True)  # a leftover of a killed run may have other permissions
         with os.fdopen(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
                        encoding="ascii") as f:
             f.write(key + "\n")
         os.replace(made, path)
-        return key
+
+    def key_shared_with(self) -> tuple[Path, ...]:
+        """The other run directories that hold this run's key (dealt like it, or it like them)."""
+        try:
+            text = self.file(KEY_SHARED).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return ()
+        return tuple(Path(line) for line in dict.fromkeys(text.splitlines()) if line.strip())
+
+    def share_key_with(self, runs: tuple[Path, ...]) -> None:
+        """Note the run directories that hold this run's key, besides those noted already."""
+        known = self.key_shared_with()
+        mine = self.path.resolve()
+        added = [run for run in dict.fromkeys(p.resolve() for p in runs)
+                 if run != mine and run not in known]
+        if added:
+            text = "".join(f"{run}\n" for run in (*known, *added))
+            self.file(KEY_SHARED).write_text(text, encoding="utf-8")
 
     def repair(self) -> int:
         """Cut a record left half-written by a killed run (it will be replayed); bytes cut."""

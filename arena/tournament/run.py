@@ -19,14 +19,26 @@ from arena.ratings.tables import Ratings, rate
 from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import OnFault, TournamentConfig
+from arena.tournament.identity import (
+    DealsLike,
+    bots_code,
+    deals_of,
+    first_change,
+    like_deals,
+    read_bots,
+    write_bots,
+)
 from arena.tournament.playing import Entrant, Sandboxing
 from arena.tournament.results import (
     BOT_LOGS,
+    BOTS,
+    DIGEST,
     GAMES,
     LOG,
     REPORT,
     REPORT_SUFFIXES,
     RunDirectory,
+    RunDirectoryError,
     run_config,
 )
 from arena.tournament.runner import Backend, ProgressHook, run_tasks
@@ -61,25 +73,58 @@ def schedule_of(config: TournamentConfig) -> Schedule:
 
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
                    on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
-                   address: str | None = None) -> RunReport:
+                   address: str | None = None, deals_like: Path | None = None) -> RunReport:
     """Play every task of the config that `out` does not hold yet, appending records to it.
 
-    Either backend writes the same records: resuming may switch between them."""
+    Either backend writes the same records: resuming may switch between them. A run resumed
+    after one of its bots' code changed is refused (unless `fresh`); with `deals_like`, the
+    run is played on the deals of that earlier run: its seeds and its key."""
+    earlier = deals_of(deals_like) if deals_like is not None else None
+    if earlier is not None:
+        config = like_deals(config, earlier)
+    bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
+    sandboxed = any(e.sandboxed for e in bots.values())
+    if earlier is not None and sandboxed and not earlier.key:
+        raise RunDirectoryError(
+            f"{earlier.run}: was played without a key (all its bots in-process), so its deals "
+            f"follow from its public seeds and a sandboxed bot could work them out; play these "
+            f"bots in-process too (--isolation none, only for bots you trust), or leave out "
+            f"--deals-like")
+    code = bots_code(config)
+    resuming = not fresh and (out / DIGEST).is_file()
     run = RunDirectory.prepare(out, canonical_toml(config), config_digest(config), fresh)
-    repaired = run.repair()
+    recorded = read_bots(out) if resuming else None
+    change = first_change(recorded, code) if recorded is not None else None
+    if change is not None:
+        raise RunDirectoryError(f"{out}: {change}; run with --fresh to start over, or --out "
+                                f"for a new run")
     finished = run.finished()
+    if earlier is not None:
+        key = _dealt_like(run, earlier, bool(finished))
+    else:
+        # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
+        # `deal_rng`), made on its first start; a run begun without one (by an older version)
+        # goes on without, so that its games stay alike; a run given a key by --deals-like
+        # keeps it
+        key = run.key(create=sandboxed and not finished)
+    if recorded is None:
+        write_bots(out, code)
+    repaired = run.repair()
     schedule = schedule_of(config)
     total = len(schedule)
     todo = (task for task in schedule if task.task not in finished)
-    bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
-    # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
-    # `deal_rng`), made on its first start; a run begun without one (by an older version)
-    # goes on without, so that its games stay alike
-    sandboxed = any(e.sandboxed for e in bots.values())
-    key = run.key(create=not finished) if sandboxed else ""
-    sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), (run.path,), key)
+    # the key is kept from the bots wherever it is: here, and in the runs that share it
+    private = (run.path, *run.key_shared_with()) if key else (run.path,)
+    sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), private, key)
     pooled = backend is Backend.LOCAL and workers > 1
     with _logging_to(run.file(LOG), pooled):
+        if resuming and recorded is None:
+            log.warning("no %s (a run begun before the bots' code was recorded): recorded "
+                        "their code as it is now", BOTS)
+        if earlier is not None:
+            log.info("dealt like %s: %d deals (%s), %s", earlier.run, len(config.deals),
+                     config.deals.source, "with its key" if key else "without a key")
+            _tell_holders(run, earlier)
         if repaired:
             log.warning("cut a half-written record (%d bytes) from %s; that game is replayed",
                         repaired, GAMES)
@@ -100,6 +145,33 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                 raise
         log.info("played %d games; %d of %d done", played, len(finished) + played, total)
     return RunReport(out, total, len(finished), played, repaired)
+
+
+def _dealt_like(run: RunDirectory, earlier: DealsLike, played: bool) -> str:
+    """Give a run an earlier run's key (or none, as it has none), and note where else the key
+    is kept; the key. A run that already played with another key is refused."""
+    mine = run.key()
+    if mine != earlier.key:
+        if played:
+            dealt = "with a key of its own" if mine else "without a key"
+            raise RunDirectoryError(
+                f"{run.path}: its games were dealt {dealt}, not as {earlier.run}'s were; run "
+                f"with --fresh to start it over on {earlier.run}'s deals, or --out for a new run")
+        run.set_key(earlier.key)
+    if earlier.key:
+        run.share_key_with(earlier.holders)
+    return earlier.key
+
+
+def _tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
+    """Note in each run holding an earlier run's key that this run holds it too, so that they
+    keep it from their own bots as well."""
+    for holder in earlier.holders:
+        try:
+            RunDirectory(holder).share_key_with((run.path, *earlier.holders))
+        except OSError as exc:
+            log.warning("could not note in %s that %s holds its key too: %s", holder, run.path,
+                        exc.strerror or exc)
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from arena.tournament.replay import (
     replay_all,
     replay_path,
     replay_record,
+    replayed_run,
 )
 from arena.tournament.results import GAMES, RunDirectoryError
 from arena.tournament.run import run_tournament, schedule_of
@@ -208,6 +209,19 @@ def test_labels_and_differences() -> None:
                                                "detail": "other"}], "duration": 2.0}
     assert differences(a, b) == ()  # faults by seat and kind; duration never
     assert [d.field for d in differences(a, {**b, "faults": []})] == ["faults"]
+
+
+def test_a_replay_knows_the_run_whose_bots_it_plays(run: Path, tmp_path: Path) -> None:
+    # (whose bots' code `arena replay` checks against the run's bots.json)
+    assert replayed_run(run) == run
+    assert replayed_run(run, config=run / "config.toml") == run
+    assert replayed_run(run, ("random", "first")) is None  # bots given by seat
+    other = tmp_path / "other.toml"
+    other.write_text((run / "config.toml").read_text())
+    assert replayed_run(run, config=other) is None
+    alone = _write(tmp_path / "one.jsonl", records(run)[0])
+    assert replayed_run(alone) is None
+    assert replayed_run(alone, config=run / "config.toml") == run
 
 
 def _write(path: Path, record: dict[str, Any]) -> Path:

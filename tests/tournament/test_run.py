@@ -147,7 +147,7 @@ def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = CliRunner().invoke(app, ["run", str(path), "--out", str(out), "--workers", "1"])
     assert result.exit_code == 0, result.output
-    assert "concentration / standard" in result.stdout and "conservative" in result.stdout
+    assert "concentration / standard" in result.stdout and "P(> next)" in result.stdout
     for name in ("ratings", "crosstable"):
         for suffix in ("txt", "md", "csv", "json"):
             assert (out / f"{name}.{suffix}").stat().st_size > 0
