@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import logging
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -13,11 +14,11 @@ import typer
 from typer.core import TyperGroup
 
 from arena.errors import ArenaError
-from arena.ratings.formats import ReportFormat
+from arena.ratings.output import ReportFormat
 
 if TYPE_CHECKING:
     from arena.engine import Variant
-    from arena.record import GameRecord
+    from arena.record import Fault, GameRecord
     from arena.session import SeriesTally
     from arena.tournament.runner import Progress as RunProgress
     from arena.tournament.runner import ProgressHook
@@ -80,8 +81,27 @@ app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
                   help="Card Arena: AI bots play memory and children's card games.")
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"arena {version('card-arena')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_show_version, is_eager=True,
+        help="Print the installed version and exit.")] = False) -> None:
+    """Card Arena: AI bots play memory and children's card games."""
+
+
 def _say_error(message: str) -> None:
     typer.echo(f"arena: error: {message}", err=True)
+
+
+def _warn(message: str) -> None:
+    typer.echo(f"arena: warning: {message}", err=True)
 
 
 def _fail(message: str) -> None:
@@ -170,14 +190,15 @@ def play_command(
         if person and (show or json_out):
             raise ArenaError("--show and --json cannot be used with a human seat")
         limits = Limits(move_seconds=time_limit, overage_seconds=time_limit or 0.0)
-        entries = [sandboxed(spec, found.name, limits)
+        entries = [sandboxed(spec, found.name, limits, echo=f"[seat {seat}] ")
                    if isolation.sandboxes(spec) and not is_human(spec)
-                   else resolve_bot(spec, found.name) for spec in specs]
+                   else resolve_bot(spec, found.name) for seat, spec in enumerate(specs)]
     except (ArenaError, ValueError) as exc:
         _fail(str(exc))
     watcher = _watcher(found.name, delay) if show else None
     tally = SeriesTally([e.name for e in entries])
     total = games * (len(entries) if rotate else 1)
+    tracebacks = _tracebacks_to_stderr()
     try:
         _play_and_print(chosen, entries, seed, games, rotate, watcher, tally, json_out, timings,
                         total <= PER_GAME_LINES or show)
@@ -185,10 +206,20 @@ def play_command(
         typer.echo("arena: stopped", err=True)
         raise typer.Exit(130) from None
     finally:
+        logging.getLogger("arena.bots").removeHandler(tracebacks)
         for entry in entries:
             getattr(entry, "close", lambda: None)()
     if not json_out and total > 1:
         _print_summary(tally)
+
+
+def _tracebacks_to_stderr() -> logging.Handler:
+    """Send the tracebacks of in-process bots' exceptions to stderr (sandboxed bots' reach it as
+    their output); the caller removes the handler."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("[%(message)s]"))
+    logging.getLogger("arena.bots").addHandler(handler)
+    return handler
 
 
 def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, rotate: bool,
@@ -204,6 +235,9 @@ def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, 
         elif lines:
             for line in fit(_record_line(played.record), indent=""):
                 typer.echo(line)
+            for fault in played.record.faults:
+                for line in fit(_fault_line(played.record, fault)):
+                    typer.echo(line)
 
 
 @app.command("run")
@@ -226,6 +260,10 @@ def run_command(
     address: Annotated[str | None, typer.Option(
         help="With --backend ray: the cluster to join ('auto', 'HOST:PORT' or 'ray://HOST:PORT'); "
              "default: start a local Ray instance of --workers CPUs.")] = None,
+    deals_like: Annotated[Path | None, typer.Option(
+        "--deals-like", metavar="RUN",
+        help="Play on the deals of an earlier run directory (its seeds and key), whatever the "
+             "config's [deals] says.")] = None,
 ) -> None:
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
@@ -243,7 +281,7 @@ def run_command(
         target = out or Path("results") / loaded.name
         with _progress_bar(quiet) as on_progress:
             report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
-                                    on_progress, Backend(backend.value), address)
+                                    on_progress, Backend(backend.value), address, deals_like)
         text = write_ratings(target)
     except KeyboardInterrupt:
         typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
@@ -260,20 +298,25 @@ def run_command(
 def validate_command(
     spec: Annotated[str, typer.Argument(help="The bot spec to check.")],
     game: Annotated[str, typer.Option("--game", "-g", help="The game it plays.")],
-    games: Annotated[int, typer.Option(min=1, help="Deals to play (each in every seating).")] = 6,
-    variant: Annotated[str | None, typer.Option("--variant", "-v", help="Preset.")] = None,
+    games: Annotated[int, typer.Option(
+        min=1, help="Deals per opponent and variant (each in every seating).")] = 2,
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", "-v", help="Only this preset (repeatable); default: every preset.")] = None,
+    quick: Annotated[bool, typer.Option(
+        "--quick", help="A quick check: the default preset, one deal, two opponents.")] = False,
     time_limit: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 1.0,
     memory_mb: Annotated[int, typer.Option(min=16, help="Memory for the bot, in MB.")] = 512,
 ) -> None:
-    """Check a submitted bot: it loads, and plays sandboxed games under limits without a fault.
+    """Check a submitted bot: sandboxed games against every bundled bot of its game, all presets.
 
-    Exit code 0 when it passes, 1 when it does not."""
+    It passes when it loads and plays under limits without a fault. Exit code 0 when it passes,
+    1 when it does not."""
     from arena.sandbox import Limits, validate_bot
 
     limits = Limits(move_seconds=time_limit, game_seconds=time_limit * 200,
                     overage_seconds=time_limit * 2, memory_mb=memory_mb)
     try:
-        verdict = validate_bot(spec, game, games, limits, variant)
+        verdict = validate_bot(spec, game, games, limits, variant or (), quick)
     except ArenaError as exc:
         _fail(str(exc))
     for line in verdict.lines:
@@ -301,10 +344,15 @@ def replay_command(
 
     Exit code 0 when it does, 1 when it does not."""
     from arena.show import ShowPrinter
-    from arena.tournament.replay import replay_all, replay_path
+    from arena.tournament.identity import changed_code
+    from arena.tournament.replay import replay_all, replay_path, replayed_run
     from arena.tournament.results import RunDirectory
 
     try:
+        played_on = replayed_run(target, bot or (), config)
+        change = changed_code(played_on) if played_on is not None else None
+        if change is not None:
+            _warn(f"{change}; a replay may differ from the record")
         if every:
             mismatches = replay_all(target)
             total = len(RunDirectory(target).finished())
@@ -325,9 +373,13 @@ def replay_command(
 @app.command("report")
 def report_command(run: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
     """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]')."""
+    from arena.tournament.identity import changed_code
     from arena.tournament.run import write_report
 
     try:
+        change = changed_code(run) if run.is_dir() else None
+        if change is not None:
+            _warn(f"{change}; the report shows the games it played before")
         written = write_report(run)
     except ArenaError as exc:
         _fail(str(exc))
@@ -382,13 +434,17 @@ def compare_command(
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", help="Output format.")] = ReportFormat.TABLE,
 ) -> None:
-    """Who moved between two runs: mu before and after, the change, rank changes, new and gone."""
+    """Who moved between two runs, by how much (95%), and whether it is significant.
+
+    Rank changes, head-to-head edges that changed, new and gone bots; a note first when the
+    runs were not played on the same deals."""
     from arena.ratings.comparison import compare, format_comparison
+    from arena.tournament.identity import deals_differ
     from arena.tournament.run import run_ratings
 
     try:
-        typer.echo(format_comparison(compare(run_ratings(before), run_ratings(after)), fmt,
-                                     variant))
+        comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after))
+        typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:
         _fail(str(exc))
 
@@ -445,6 +501,11 @@ def _record_line(record: GameRecord) -> str:
         verdict = f"winner: {winners[0]}"
     faults = f" [faults: {len(record.faults)}]" if record.faults else ""
     return f"seed {record.seed}: {seats} ({verdict}){faults}"
+
+
+def _fault_line(record: GameRecord, fault: Fault) -> str:
+    return (f"fault: seat {fault.seat} ({record.seats[fault.seat]}), {fault.kind.value} at "
+            f"decision {fault.decision}: {fault.detail}")
 
 
 def _print_summary(tally: SeriesTally) -> None:

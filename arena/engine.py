@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Event
 from arena.cards import Card
-from arena.errors import PlayersError, UnknownGameError, VariantError
+from arena.errors import PlayersError, UnknownGameError, VariantError, did_you_mean
 from arena.values import parse_value
 
 
@@ -145,7 +145,8 @@ class Game(ABC):
         name = preset or self.default_preset
         if name not in self.presets:
             known = ", ".join(self.presets)
-            raise VariantError(f"unknown variant {name!r} for {self.name} (known: {known})")
+            raise VariantError(f"unknown variant {name!r} for {self.name} "
+                               f"({did_you_mean(name, self.presets)}known: {known})")
         params = self.presets[name]
         if overrides:
             params = override_params(params, overrides, where=f"{self.name} variant {name!r}")
@@ -189,8 +190,9 @@ def override_params(params: Params, overrides: Mapping[str, str], where: str) ->
     for raw_key, text in overrides.items():
         key = raw_key.replace("-", "_")
         if key not in names:
-            known = ", ".join(sorted(n.replace("_", "-") for n in names))
-            raise VariantError(f"{where}: unknown parameter {raw_key!r} (known: {known})")
+            shown = sorted(n.replace("_", "-") for n in names)
+            raise VariantError(f"{where}: unknown parameter {raw_key!r} "
+                               f"({did_you_mean(raw_key, shown)}known: {', '.join(shown)})")
         try:
             changes[key] = parse_value(hints[key], text)
         except ValueError as exc:
@@ -200,6 +202,42 @@ def override_params(params: Params, overrides: Mapping[str, str], where: str) ->
 
 def _plain(value: Any) -> Any:
     return value.value if isinstance(value, enum.Enum) else value
+
+
+PlainAction = int | str | tuple[Any, ...]
+"""An action as it crosses the sandbox: an int, a string, or a tuple of plain actions."""
+
+
+def plain_action(action: Any) -> PlainAction:
+    """An action's plain form: ints and strings as they are, an enum as its value, a card as its
+    short text form ('10H', 'JKR'), a tuple (or list) as the tuple of its items' plain forms.
+
+    ValueError if `action` has none (a float, None, an object of no known kind)."""
+    if isinstance(action, Card):
+        return str(action)
+    if isinstance(action, enum.Enum):
+        return plain_action(action.value)
+    if isinstance(action, bool):
+        raise ValueError(f"{action!r} is not a plain action")
+    if isinstance(action, int | str):
+        return action
+    if isinstance(action, tuple | list):
+        return tuple(plain_action(item) for item in action)
+    raise ValueError(f"{type(action).__name__} is not a plain action")
+
+
+def legal_action(legal: Sequence[Action], action: Any) -> Action | None:
+    """The action of `legal` that `action` stands for: the legal object itself, or the one whose
+    plain form it is (see `plain_action`); None if it is neither."""
+    try:
+        return legal[legal.index(action)]
+    except Exception:  # a bot's object may raise anything when compared
+        pass
+    try:
+        wanted = plain_action(action)
+        return next((c for c in legal if plain_action(c) == wanted), None)
+    except Exception:
+        return None
 
 
 def rank_scores(scores: Sequence[float], order: ScoreOrder,
@@ -242,7 +280,8 @@ def find_game(name: str) -> Game:
         game = _REGISTRY.get(key)
     if game is None:
         known = ", ".join(sorted(_REGISTRY))
-        raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+        raise UnknownGameError(f"unknown game {name!r} ({did_you_mean(key, _REGISTRY)}"
+                               f"known: {known})")
     return game
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class ArenaError(Exception):
     """Base class of user-facing errors; the message is one line saying what and where."""
@@ -21,3 +24,9 @@ class BotSpecError(ArenaError):
 
 class PlayersError(ArenaError):
     """A number of players the game or variant does not allow."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """'did you mean ...? ' naming the choice closest to a mistyped `word`; '' if none is."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}? " if close else ""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.api import Bot
-from arena.errors import BotSpecError
+from arena.errors import BotSpecError, did_you_mean
 from arena.values import parse_assignments, parse_value
 
 ENTRY_POINT_GROUP = "arena.bots"
@@ -85,6 +85,11 @@ def anchored(spec: str, base: Path | None = None) -> str:
     """The spec with a relative bot file path made absolute (from `base`, or the working
     directory), so that it names the same file from any directory."""
     where = bot_file(spec)
+    target = spec.strip()
+    if where is None and ":" not in target and _names_file(target):  # a file, class forgotten
+        path = Path(target)
+        return target if path.is_absolute() else str((path if base is None else base / path)
+                                                     .resolve())
     if where is None or where.is_absolute():
         return spec
     return moved(spec, (where if base is None else base / where).resolve())
@@ -204,10 +209,16 @@ def _split_params(text: str) -> tuple[str, str]:
 def _find_class(target: str, spec: str) -> tuple[type[Bot], str, str]:
     """The class a target names, its display name and where it comes from."""
     if ":" not in target:
+        if _names_file(target) and Path(target).is_file():
+            raise BotSpecError(f"bot spec {spec!r}: name the class: {target}:Class "
+                               f"({_bot_classes_in(Path(target), spec)})")
         registered = {b.name: b for b in registered_bots()}
         if target not in registered:
-            known = ", ".join(registered) or "none installed"
-            raise BotSpecError(f"bot spec {spec!r}: no registered bot {target!r} (known: {known}); "
+            guess = did_you_mean(target, registered)
+            known = "`arena bots` lists them" if guess else (
+                "known: " + (", ".join(registered) or "none installed"))
+            raise BotSpecError(f"bot spec {spec!r}: no registered bot {target!r} "
+                               f"({guess}{known}); "
                                f"use 'package.module:Class' or 'path/file.py:Class'")
         bot = registered[target]
         cls = _check_bot_class(bot.load(), spec)
@@ -223,8 +234,27 @@ def _find_class(target: str, spec: str) -> tuple[type[Bot], str, str]:
         name, origin = f"{where}:{class_name}", where
     obj = getattr(module, class_name, None)
     if obj is None:
-        raise BotSpecError(f"bot spec {spec!r}: no class {class_name!r} in {where}")
+        found = _bot_classes(module)
+        raise BotSpecError(f"bot spec {spec!r}: no class {class_name!r} in {where} "
+                           f"({did_you_mean(class_name, found)}{_listed(found)})")
     return _check_bot_class(obj, spec), name, origin
+
+
+def _bot_classes(module: Any) -> list[str]:
+    """The bot classes a module defines (not those it imports)."""
+    return [name for name, obj in vars(module).items()
+            if inspect.isclass(obj) and issubclass(obj, Bot) and obj is not Bot
+            and obj.__module__ == module.__name__]
+
+
+def _listed(classes: list[str]) -> str:
+    return (f"classes that are bots here: {', '.join(classes)}" if classes
+            else "it defines no bot class: subclass arena.api.Bot")
+
+
+def _bot_classes_in(path: Path, spec: str) -> str:
+    """What a bot file given without a class holds: the bot classes it defines."""
+    return _listed(_bot_classes(_import_file(path, spec)))
 
 
 def _check_bot_class(obj: Any, spec: str) -> type[Bot]:

@@ -9,6 +9,7 @@ seats' game stays whole.
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -16,9 +17,9 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
-from arena.engine import State, Variant, rank_scores
+from arena.engine import State, Variant, legal_action, rank_scores
 from arena.frozen import maker
-from arena.record import BotFault, Fault, FaultKind, GameRecord
+from arena.record import BotFault, Fault, FaultKind, GameRecord, exception_detail
 
 
 class Watcher(Protocol):
@@ -32,6 +33,8 @@ class Watcher(Protocol):
 
 
 _observation = maker(Observation)
+bot_log = logging.getLogger("arena.bots")
+"""Where the tracebacks of in-process bots' exceptions go (the fault records their place)."""
 
 
 def deal_rng(seed: int, key: str = "") -> random.Random:
@@ -123,7 +126,7 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         try:
             bot.start(info)
         except (Exception, SystemExit) as exc:
-            forfeit(seat, 0, *_fault_of(exc, "start"))
+            forfeit(seat, 0, *_fault_of(exc, "start", bot, seat, names[seat]))
 
     log = state.log
     if watcher is not None:
@@ -148,11 +151,14 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
             try:
                 action = bots[seat].act(obs)
             except (Exception, SystemExit) as exc:
-                forfeit(seat, decisions, *_fault_of(exc, "act"))
+                forfeit(seat, decisions, *_fault_of(exc, "act", bots[seat], seat, names[seat]))
             else:
                 try:
                     return legal[legal.index(action)]  # the legal value itself, not a look-alike
                 except Exception:
+                    found = legal_action(legal, action)  # or the action its plain form names
+                    if found is not None:
+                        return found
                     forfeit(seat, decisions, FaultKind.ILLEGAL, _not_legal(action))
             pilot = autopilots[seat]
         return legal[pilot.randrange(len(legal))]
@@ -181,7 +187,7 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         try:
             bot.end(result)
         except (Exception, SystemExit) as exc:
-            forfeit(seat, decisions, *_fault_of(exc, "end"))
+            forfeit(seat, decisions, *_fault_of(exc, "end", bot, seat, names[seat]))
     if len(autopilots) > forfeits_in_play:  # a fault in end() forfeits too
         ranks = rank_scores(outcome.scores, outcome.order, autopilots)
     return GameRecord(
@@ -209,14 +215,13 @@ def _not_legal(action: object) -> str:
     return f"returned {shown}, not a legal action"
 
 
-def _fault_of(exc: BaseException, method: str) -> tuple[FaultKind, str]:
-    """The kind and one-line detail of what a bot's `method` raised."""
+def _fault_of(exc: BaseException, method: str, bot: Bot, seat: int,
+              name: str) -> tuple[FaultKind, str]:
+    """The kind and one-line detail of what a bot's `method` raised; the whole traceback goes
+    to the `arena.bots` log (a run's log; stderr in `arena play`)."""
     if isinstance(exc, BotFault):
         return exc.kind, exc.detail
     kind = FaultKind.MEMORY if isinstance(exc, MemoryError) else FaultKind.EXCEPTION
-    return kind, f"{method} raised {_describe(exc)}"
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+    detail = exception_detail(exc, method, type(bot))
+    bot_log.warning("seat %d (%s): %s", seat, name, detail, exc_info=exc)
+    return kind, detail

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import enum
 import json
+import os
+import sys
+import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +32,32 @@ class BotFault(Exception):
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+
+
+def exception_detail(exc: BaseException, method: str, bot: type) -> str:
+    """The one-line detail of what a bot's `method` raised: its type, the first line of its
+    message, and where in the bot's own files it was raised (`file.py:LINE in act`)."""
+    text = str(exc).strip().splitlines()
+    described = f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+    place = bot_place(exc, bot)
+    return f"{method} raised {described}" + (f" (at {place})" if place else "")
+
+
+def bot_place(exc: BaseException, bot: type) -> str | None:
+    """`file.py:LINE in function` of the innermost frame of `exc`'s traceback in the bot's own
+    files (those beside the file of its class, libraries installed there left out); None if no
+    frame is."""
+    module = sys.modules.get(bot.__module__)
+    where = getattr(module, "__file__", None)
+    if not where:
+        return None
+    root = os.path.join(os.path.dirname(os.path.realpath(where)), "")
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = os.path.realpath(frame.filename)
+        if path.startswith(root) and "site-packages" not in path[len(root):].split(os.sep):
+            found = f"{os.path.basename(path)}:{frame.lineno} in {frame.name}"
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,7 +193,8 @@ def test_faulty_bot_is_reported_not_fatal(runner: CliRunner, tmp_path: Path) -> 
     (record,) = json_lines(ok(runner, "play", "concentration", *bots(f"{path}:Faulty", "random"),
                               "--json"))
     assert record["ranks"] == [2, 1]
-    assert record["faults"][0]["detail"] == "act raised RuntimeError: oops"  # type: ignore[index]
+    assert record["faults"][0]["detail"] == (  # type: ignore[index]
+        "act raised RuntimeError: oops (at faulty.py:6 in act)")
 
 
 # -- bad input -----------------------------------------------------------------------------------
@@ -290,3 +291,85 @@ def test_help_keeps_the_install_hints_whole(runner: CliRunner) -> None:
         assert f" {command} " in shown.stdout
     run_help = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
     assert "pip install 'card-arena[ray]'" in run_help.stdout
+
+
+# -- what a run was played on: its bots' code, its deals ----------------------------------------
+
+MINE = ("from bots.random_bot import RandomBot\n\n\nclass Mine(RandomBot):\n"
+        "    games = ('concentration',)\n")
+
+RUN_CONFIG = """
+name = "mine"
+[deals]
+count = {count}
+base = {base}
+[[bots]]
+spec = "greedy"
+[[bots]]
+spec = "mine.py:Mine"
+name = "mine"
+isolation = "none"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard"]
+"""
+
+
+def a_run(tmp_path: Path, name: str = "mine", count: int = 2, base: int = 1) -> Path:
+    """A config of greedy against a bot file, mine.py, beside it."""
+    if not (tmp_path / "mine.py").exists():
+        (tmp_path / "mine.py").write_text(MINE)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(RUN_CONFIG.format(count=count, base=base))
+    return path
+
+
+def test_a_run_whose_bot_changed_is_refused_until_fresh(runner: CliRunner, tmp_path: Path) -> None:
+    config, out = a_run(tmp_path), tmp_path / "run"
+    assert run(runner, "run", str(config), "--out", str(out), "-q").exit_code == 0
+    games = (out / "games.jsonl").read_text()
+    (tmp_path / "mine.py").write_text(MINE + "# better now\n")
+    line = check_error(run(runner, "run", str(config), "--out", str(out), "-q"),
+                       f"{out}: bot 'mine' changed since this run began: mine.py differs (sha256 ",
+                       "run with --fresh to start over, or --out for a new run")
+    assert "... -> " in line
+    assert (out / "games.jsonl").read_text() == games
+    again = run(runner, "run", str(config), "--out", str(out), "-q", "--fresh")
+    assert again.exit_code == 0 and "4 of 4 games" in again.stderr
+
+
+def test_replay_and_report_warn_of_changed_code(runner: CliRunner, tmp_path: Path) -> None:
+    config, out = a_run(tmp_path), tmp_path / "run"
+    assert run(runner, "run", str(config), "--out", str(out), "-q").exit_code == 0
+    assert run(runner, "replay", str(out), "0").stderr == ""
+    (tmp_path / "mine.py").write_text(MINE + "# a comment changes nothing it does\n")
+    replayed = run(runner, "replay", str(out), "0")
+    assert replayed.exit_code == 0 and "reproduced" in replayed.stdout
+    (warning,) = replayed.stderr.splitlines()
+    assert warning.startswith(f"arena: warning: {out}: bot 'mine' changed since this run began: "
+                              f"mine.py differs (sha256 ")
+    assert warning.endswith("; a replay may differ from the record")
+    every = run(runner, "replay", str(out), "--all")
+    assert every.exit_code == 0 and len(every.stderr.splitlines()) == 1
+    pytest.importorskip("matplotlib")
+    reported = run(runner, "report", str(out))
+    assert reported.exit_code == 0, reported.stderr
+    (warning,) = reported.stderr.splitlines()
+    assert warning.startswith(f"arena: warning: {out}: bot 'mine' changed since this run began")
+
+
+def test_run_deals_like(runner: CliRunner, tmp_path: Path) -> None:
+    earlier, later = tmp_path / "a", tmp_path / "b"
+    assert run(runner, "run", str(a_run(tmp_path)), "--out", str(earlier), "-q").exit_code == 0
+    other = a_run(tmp_path, "other", count=5, base=50)
+    args = ["run", str(other), "--out", str(later), "-q", "--deals-like", str(earlier)]
+    first = run(runner, *args)
+    assert first.exit_code == 0 and "4 of 4 games" in first.stderr
+    assert (later / "games.jsonl").read_text().count("\n") == 4
+    again = run(runner, *args)
+    assert again.exit_code == 0 and "(0 played now)" in again.stderr
+    check_error(run(runner, "run", str(other), "--out", str(tmp_path / "c"), "-q",
+                    "--deals-like", str(tmp_path)),
+                f"{tmp_path}: not a run directory (no config.toml)")
+    assert not (tmp_path / "c").exists()

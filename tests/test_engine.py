@@ -8,7 +8,15 @@ import sys
 
 import pytest
 
-from arena.engine import Game, ScoreOrder, all_games, find_game, rank_scores
+from arena.engine import (
+    Game,
+    ScoreOrder,
+    all_games,
+    find_game,
+    legal_action,
+    plain_action,
+    rank_scores,
+)
 from arena.errors import ArenaError, PlayersError, UnknownGameError, VariantError
 from arena.games.concentration import PRESETS, ConcentrationParams, MatchRule, Scoring
 
@@ -264,3 +272,44 @@ def test_all_games_is_sorted_and_complete() -> None:
 def test_error_family() -> None:
     for error in (UnknownGameError, VariantError, PlayersError):
         assert issubclass(error, ArenaError)
+
+
+# -- plain_action, legal_action ------------------------------------------------------------------
+
+def test_an_action_s_plain_form_is_made_of_ints_strings_and_tuples() -> None:
+    from arena.cards import parse_card
+    from arena.games.frogs_in_the_pond.table import Say
+
+    assert plain_action(7) == 7
+    assert plain_action(parse_card("10H")) == "10H"
+    assert plain_action(Say.DEAL) == "deal" and type(plain_action(Say.DEAL)) is not Say
+    assert plain_action(("play", parse_card("JKR"), (1, 2))) == ("play", "JKR", (1, 2))
+    assert plain_action(["look", 3]) == ("look", 3)
+    for no_form in (1.5, None, True, object()):
+        with pytest.raises(ValueError, match="not a plain action"):
+            plain_action(no_form)
+
+
+def test_a_legal_action_is_found_from_itself_or_its_plain_form() -> None:
+    from arena.cards import parse_card
+
+    ace, ten = parse_card("AS"), parse_card("10H")
+    legal = (("play", ace), ("play", ten), "pass")
+    assert legal_action(legal, ("play", ten)) is legal[1]
+    assert legal_action(legal, ("play", "10H")) is legal[1]
+    assert legal_action(legal, ["play", "AS"]) is legal[0]
+    assert legal_action(legal, "pass") == "pass"
+    assert legal_action(legal, ("play", "KS")) is None
+    assert legal_action(legal, 2.5) is None
+
+
+def test_mistyped_names_get_a_suggestion(conc: Game) -> None:
+    with pytest.raises(UnknownGameError, match=r"did you mean 'concentration'\? known: "):
+        find_game("concentraton")
+    with pytest.raises(VariantError, match=r"did you mean 'zebra'\? known: "):
+        conc.variant("zebr")
+    with pytest.raises(VariantError, match=r"did you mean 'one-flip'\? known: "):
+        conc.variant(None, {"one-flp": "true"})
+    with pytest.raises(UnknownGameError) as caught:
+        find_game("chess")
+    assert "did you mean" not in str(caught.value)

@@ -150,8 +150,8 @@ def test_a_bot_for_any_game_plays_concentration() -> None:
 # -- specs that do not resolve -----------------------------------------------------------------
 
 def test_unknown_registered_name() -> None:
-    message = spec_error("greedyy")
-    assert "'greedyy'" in message
+    message = spec_error("quixotic")
+    assert "'quixotic'" in message and "did you mean" not in message
     assert "greedy" in message.split("known:")[1]
 
 
@@ -313,3 +313,54 @@ def test_bot_sources_find_a_bots_own_code_without_importing_it(
     assert bot_sources("rivalpkg.deep.bot:Bot") == (tmp_path / "rivalpkg",)
     assert bot_sources("rivalmod:Bot") == (tmp_path / "rivalmod.py",)
     assert bot_sources("nowhere_to_be_found:Bot") == ()
+
+
+# -- did you mean ------------------------------------------------------------------------------
+
+TWO_BOTS = '''\
+from arena.api import Bot
+from bots.greedy import GreedyBot
+
+
+class Parity(Bot):
+    def act(self, obs):
+        return obs.legal[0]
+
+
+class Oddity(Parity):
+    pass
+
+
+class NotABot:
+    pass
+'''
+
+
+def test_a_mistyped_bot_name_gets_a_suggestion() -> None:
+    message = spec_error("gredy")
+    assert "no registered bot 'gredy' (did you mean 'greedy'? `arena bots` lists them)" in message
+
+
+def test_a_file_without_a_class_is_told_to_name_one(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "parity_bot.py").write_text(TWO_BOTS)
+    monkeypatch.chdir(tmp_path)
+    assert spec_error("parity_bot.py") == (
+        "bot spec 'parity_bot.py': name the class: parity_bot.py:Class "
+        "(classes that are bots here: Parity, Oddity)")
+
+
+def test_a_wrong_class_lists_the_bot_classes_of_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "parity_bot.py"
+    path.write_text(TWO_BOTS)
+    assert spec_error(f"{path}:Parrity").endswith(
+        f"no class 'Parrity' in {path} (did you mean 'Parity'? classes that are bots here: "
+        "Parity, Oddity)")
+    assert spec_error(f"{path}:Zebra").endswith("(classes that are bots here: Parity, Oddity)")
+
+
+def test_a_file_with_no_bot_class_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "empty_bot.py"
+    path.write_text("X = 1\n")
+    assert spec_error(f"{path}:Bot").endswith(
+        "(it defines no bot class: subclass arena.api.Bot)")

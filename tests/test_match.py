@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import random
 import sys
@@ -229,7 +230,8 @@ def test_raise_in_end_is_recorded(play: Play) -> None:
     assert len(record.faults) == 1
     fault = record.faults[0]
     assert fault.seat == 0 and fault.kind is FaultKind.EXCEPTION
-    assert fault.detail == "end raised RuntimeError: end failed"
+    line = inspect.getsourcelines(RaisesInEnd.end)[1] + 2
+    assert fault.detail == f"end raised RuntimeError: end failed (at test_match.py:{line} in end)"
     assert record.final["end"] == "cleared"
 
 

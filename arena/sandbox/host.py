@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import enum
 import fcntl
 import gc
 import importlib.machinery
@@ -41,12 +42,15 @@ import struct
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Sequence
 from typing import Any
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
+from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
+from arena.record import exception_detail
 from arena.sandbox import landlock
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.immortal import immortalize
@@ -234,6 +238,9 @@ class _Host:
         self.control, self.requests, self.forker = control, requests, forker
         self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
         self.cap = int(settings.get("output_bytes", 65536))
+        # what games print goes to the arena's stderr too, each line after this prefix
+        self.echo = settings["echo"].encode() if settings.get("echo") else None
+        self.fresh: dict[int, bool] = {}  # output pipe -> whether its next byte starts a line
         self.selector = selectors.DefaultSelector()
         self.selector.register(control, selectors.EVENT_READ, "control")
         self.selector.register(requests, selectors.EVENT_READ, "forker")
@@ -321,6 +328,7 @@ class _Host:
             self.selector.unregister(fd)
             os.close(fd)
             del self.outputs[fd]
+            self.fresh.pop(fd, None)
             return
         room = self.cap - self.outputs[fd]
         if self.log is not None and room > 0:
@@ -328,7 +336,24 @@ class _Host:
             if len(data) > room:
                 self.log.write(b"\n[output truncated at %d bytes]\n" % self.cap)
             self.log.flush()
+        if self.echo is not None and room > 0:
+            self.show(fd, data[:room] + (b"\n[output truncated]\n" if len(data) > room else b""))
         self.outputs[fd] += len(data)
+
+    def show(self, fd: int, data: bytes) -> None:
+        """Copy a game's output to the arena's stderr, each line prefixed."""
+        parts = data.split(b"\n")
+        pieces = [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+        out = bytearray()
+        fresh = self.fresh.get(fd, True)
+        for piece in pieces:
+            if fresh:
+                out += self.echo or b""
+            out += piece
+            fresh = piece.endswith(b"\n")
+        self.fresh[fd] = fresh
+        with contextlib.suppress(OSError):
+            os.write(2, out)
 
     def close(self) -> None:
         """End every game process, then the forker; log what they printed and how they ended."""
@@ -781,10 +806,22 @@ class _Player:
         except _NotPlain as exc:
             reply = ["error", "malformed", f"act returned {exc}, which is not a plain value"]
         except BaseException as exc:  # a bot may raise anything, SystemExit included
+            reply = ["error", "exception", self.fault_detail(exc, op)]
+        return _answer(reply)
+
+    def fault_detail(self, exc: BaseException, op: str) -> str:
+        """The detail of what the bot raised (with its place in the bot's files); its whole
+        traceback goes to the game's output (the bot's log, or the terminal in `arena play`)."""
+        cls = type(self.bot) if self.bot is not None else (
+            self.spec.cls if self.spec is not None else None)
+        if cls is None:
             lines = str(exc).strip().splitlines()
             text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
-            reply = ["error", "exception", f"{op} raised {text}"]
-        return _answer(reply)
+            return f"{op} raised {text}"
+        with contextlib.suppress(Exception):
+            traceback.print_exception(exc, file=sys.stderr)
+            sys.stderr.flush()
+        return exception_detail(exc, op, cls)
 
 
 _OK = b'["ok"]\n'
@@ -808,12 +845,19 @@ def _answer_action(action: Any) -> bytes:
 
 
 class _NotPlain(Exception):
-    """An action that cannot travel as JSON (ints, floats, strings, bools, None, tuples)."""
+    """An action that cannot travel as JSON (ints, floats, strings, bools, None, tuples, and
+    cards and enums as their plain forms)."""
 
 
 def _plain(value: Any) -> Any:
+    """What the bot's action is sent as: a card as its text form, an enum as its value (see
+    `arena.engine.plain_action`; the arena maps the plain form back to the legal action)."""
     if value is None or isinstance(value, bool | int | float | str):
         return value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return _plain(value.value)
     if hasattr(value, "__index__"):  # e.g. numpy integers
         return operator.index(value)
     if isinstance(value, tuple):

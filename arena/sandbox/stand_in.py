@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.errors import BotSpecError
-from arena.loader import anchored, by_target, display_name, is_bundled
+from arena.loader import anchored, bot_file, by_target, display_name, is_bundled
 from arena.record import BotFault, FaultKind
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, end_payload, start_payload
@@ -75,8 +75,10 @@ class BotHost:
     """One bot's host process: imports the bot once, forks a fresh process for every game."""
 
     def __init__(self, spec: str, game: str, limits: Limits, log: Path | None = None,
-                 trusted: bool = False, private: Sequence[Path] = ()) -> None:
+                 trusted: bool = False, private: Sequence[Path] = (),
+                 echo: str | None = None) -> None:
         self.spec, self.game, self.limits, self.log = anchored(spec), game, limits, log
+        self.echo = echo  # if given, what games print goes to stderr too, after this prefix
         self.trusted = trusted
         self.private = tuple(os.path.realpath(folder) for folder in private)
         self._process: subprocess.Popen[bytes] | None = None
@@ -90,7 +92,8 @@ class BotHost:
         settings = {"spec": by_target(self.spec), "game": self.game,
                     "memory_mb": self.limits.memory_mb or backstop_memory_mb(),
                     "output_bytes": self.limits.output_bytes, "trusted": self.trusted,
-                    "log": str(self.log) if self.log else None, "private": self.private}
+                    "log": str(self.log) if self.log else None, "private": self.private,
+                    "echo": self.echo}
         if self.log is not None:
             self.log.parent.mkdir(parents=True, exist_ok=True)
         self._process = subprocess.Popen(
@@ -159,6 +162,8 @@ class SandboxedBot(Bot):
         self._ends = True  # whether the bot process wants `end` (it says so at `start`)
         self.bank = self.limits.overage_seconds
         self.game_left = self.limits.game_seconds or BACKSTOP_GAME_SECONDS
+        self.decisions = 0  # answered so far, and the seconds they took
+        self.thinking = 0.0
 
     def begin(self, cpus: set[int] | None = None) -> None:
         """Take a fresh game process from the host (which is to run on `cpus`, if given)."""
@@ -188,6 +193,8 @@ class SandboxedBot(Bot):
             if used > move:
                 self.bank = max(0.0, self.bank - (used - move))
         self.game_left -= used
+        self.decisions += 1
+        self.thinking += used
         return reply[1]
 
     def end(self, result: Result) -> None:
@@ -352,6 +359,10 @@ def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
         bot._call("probe", None, host.limits.start_seconds)
     except BotFault as fault:
         problem = fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
+        problem = problem.replace(host.spec, spec.strip())  # the file as the user named it
+        given, made = bot_file(spec), bot_file(host.spec)
+        if given is not None and made is not None:
+            problem = problem.replace(str(made), str(given))
         return problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
     finally:
         with contextlib.suppress(Exception):
@@ -381,10 +392,12 @@ class SandboxedSpec:
         self.host.close()
 
 
-def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None) -> SandboxedSpec:
-    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad)."""
+def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
+              echo: str | None = None) -> SandboxedSpec:
+    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad).
+    What its games print goes to `log`, and to stderr after the prefix `echo` if given."""
     problem = probe(spec, game, limits)
     if problem is not None:
         raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
-                                                      trusted=is_bundled(spec)))
+                                                      trusted=is_bundled(spec), echo=echo))

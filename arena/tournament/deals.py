@@ -2,7 +2,8 @@
 
 A seed list is a text file with one integer per line; blank lines and `#` comments are allowed.
 Named lists are looked up beside a config (`<config dir>/seeds/<name>.txt`), then among the lists
-shipped with the package (`arena/data/seeds/<name>.txt`).
+shipped with the package: the repository's top-level `seeds/` folder, installed as the data package
+`seeds` (`seeds/<name>.txt`), so that they are found from any directory.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from arena.errors import ArenaError
 SEED_SUFFIX = ".txt"
 LIST_DIR = "seeds"
 """Named lists beside a config live in this folder of the config's directory."""
+PACKAGED_LISTS = "seeds"
+"""The data package (the repository's top-level `seeds/` folder) holding the shipped lists."""
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -145,5 +148,5 @@ def packaged_lists() -> list[str]:
 
 
 def _packaged_dir() -> Traversable:
-    """The folder of packaged seed lists (installed with the package)."""
-    return resources.files("arena") / "data" / LIST_DIR
+    """The folder of packaged seed lists (the `seeds` data package, installed with arena)."""
+    return resources.files(PACKAGED_LISTS)

@@ -36,6 +36,7 @@ class Backend(enum.Enum):
     LOCAL = "local"
     RAY = "ray"
 
+
 @dataclass(frozen=True, slots=True)
 class Progress:
     """How far a run has come."""
@@ -51,9 +52,12 @@ class Progress:
         """Games per second played by this run so far."""
         return self.played / self.seconds if self.seconds > 0 else 0.0
 
+
 ProgressHook = Callable[[Progress], None]
 
+
 _worker: TaskPlayer | None = None  # this worker process's player, set by _start_worker
+
 
 def _start_worker(bots: Mapping[str, Entrant], sandboxing: Sandboxing) -> None:
     global _worker
@@ -63,9 +67,11 @@ def _start_worker(bots: Mapping[str, Entrant], sandboxing: Sandboxing) -> None:
     # a worker that ends normally ends its bots' hosts first, so that they clean up after them
     multiprocessing.util.Finalize(_worker, _worker.close, exitpriority=10)
 
+
 def _play_batch(tasks: list[GameTask]) -> list[Played]:
     assert _worker is not None
     return [_worker.play(task) for task in tasks]
+
 
 def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping[str, Entrant],
               out: IO[str], workers: int = 1, on_progress: ProgressHook | None = None,
@@ -108,6 +114,7 @@ def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping
         _run_pool(tasks, bots, sandboxing or Sandboxing(), workers,
                   batch_size(remaining, workers), record)
     return counts["played"]
+
 
 def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing: Sandboxing,
               workers: int, size: int, record: Callable[[list[Played]], None]) -> None:

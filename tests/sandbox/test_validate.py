@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from arena.engine import all_games, find_game
+from arena.newbot import class_name, write_bot
 from arena.sandbox import landlock
 from arena.sandbox.validate import validate_bot
 from tests.helpers import run
@@ -14,19 +17,48 @@ HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
 
 
 def test_a_sound_bot_passes_and_the_verdict_says_how_it_was_confined() -> None:
-    verdict = validate_bot("greedy", "concentration", games=1)
-    assert verdict.passed and verdict.games > 0
-    assert verdict.lines[0].startswith(f"PASS: {verdict.games} sandboxed games of concentration")
-    assert any(line.startswith("  against random: ") for line in verdict.lines)
+    verdict = validate_bot("greedy", "concentration", quick=True)
+    assert verdict.passed and verdict.games == 4
+    assert verdict.lines[0] == "PASS: 4 sandboxed games of concentration (standard), no faults"
+    assert verdict.lines[1].split() == ["variant", "forgetful", "random"]
+    assert verdict.lines[3].startswith("  standard  2 g, 0 f, ")
     assert verdict.lines[-1] == f"  sandbox: {landlock.coverage()}"
+
+
+def test_every_bundled_bot_plays_it_in_every_preset() -> None:
+    verdict = validate_bot("random", "paved-with-gold", games=1)
+    assert verdict.passed
+    game = find_game("paved-with-gold")
+    assert {cell.variant for cell in verdict.cells} == set(game.presets)
+    assert {cell.opponent for cell in verdict.cells} == {"prospector", "prospector-forgetful",
+                                                         "random"}
+    assert all(cell.faults == 0 and cell.decisions > 0 for cell in verdict.cells)
+    assert verdict.lines[0] == (f"PASS: {verdict.games} sandboxed games of paved-with-gold "
+                                f"({len(game.presets)} presets), no faults")
+
+
+def test_the_variants_asked_for_are_the_ones_played() -> None:
+    verdict = validate_bot("greedy", "concentration", games=1, variants=("zebra", "duel"))
+    assert [cell.variant for cell in verdict.cells][::5] == ["zebra", "duel"]
+    assert {cell.opponent for cell in verdict.cells} == {
+        "forgetful", "greedy", "optimal", "tracker", "random"}
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+def test_every_game_s_new_bot_scaffold_passes(game: str, tmp_path: Path) -> None:
+    path = write_bot("scaffold", game, tmp_path)
+    verdict = validate_bot(f"{path}:{class_name('scaffold')}", game, games=1)
+    assert verdict.passed, verdict.lines
+    assert all(cell.faults == 0 for cell in verdict.cells)
 
 
 def test_the_first_fault_fails_the_bot_with_where_it_happened() -> None:
     verdict = validate_bot(f"{HOSTILE}:Raiser", "concentration", games=1)
     assert not verdict.passed and verdict.games == 1
-    (line,) = verdict.lines
+    line = verdict.lines[0]
     assert line.startswith("FAIL: game 1 (against ") and "seat 0): exception at decision " in line
-    assert line.endswith("act raised RuntimeError: boom")
+    assert verdict.cells[0].faults == 1
+    assert "act raised RuntimeError: boom (at bots.py:" in line
 
 
 def test_a_bot_that_does_not_load_fails_before_any_game(tmp_path: Path) -> None:
@@ -40,7 +72,7 @@ def test_a_bot_that_does_not_load_fails_before_any_game(tmp_path: Path) -> None:
 
 def test_the_command_exits_0_on_a_pass_1_on_a_fail_and_2_on_bad_input(
         runner: CliRunner) -> None:
-    passed = run(runner, "validate", "greedy", "--game", "concentration", "--games", "1")
+    passed = run(runner, "validate", "greedy", "--game", "concentration", "--quick")
     assert passed.exit_code == 0 and passed.stdout.startswith("PASS: ")
     failed = run(runner, "validate", f"{HOSTILE}:Illegal", "--game", "concentration",
                  "--games", "1")

@@ -4,6 +4,10 @@ DealSet."""
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -18,8 +22,10 @@ from arena.tournament.deals import (
     resolve_seed_list,
 )
 
+REPO = Path(__file__).resolve().parents[2]
+"""The repository root, whose top-level `seeds/` folder holds the shipped lists."""
 STANDARD_GENERATOR_SEED = 20240601
-"""The seed documented in docs/config.md for arena/data/seeds/standard.txt."""
+"""The seed documented in docs/config.md for seeds/standard.txt."""
 
 
 def write(path: Path, text: str) -> Path:
@@ -73,6 +79,46 @@ def test_standard_list_matches_its_documented_generator() -> None:
     expected = tuple(rng.sample(range(1, 2**31), 1000))
     seeds, _ = resolve_seed_list("standard", Path("."))
     assert seeds == expected
+
+
+def test_packaged_lists_are_the_top_level_seeds_folder() -> None:
+    shipped = sorted(path.stem for path in (REPO / "seeds").glob("*.txt"))
+    assert shipped and packaged_lists() == shipped
+    for name in shipped:
+        seeds, _ = resolve_seed_list(name, Path("/nonexistent-config-dir"))
+        assert seeds == read_seed_file(REPO / "seeds" / f"{name}.txt")
+
+
+def test_packaged_lists_are_found_from_any_directory(tmp_path: Path) -> None:
+    code = ("from pathlib import Path; from arena.tournament.deals import resolve_seed_list; "
+            "seeds, source = resolve_seed_list('standard', Path('.')); print(len(seeds), source)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "1000 list 'standard' (packaged)"
+
+
+def test_the_shipped_configs_name_the_packaged_list() -> None:
+    # configs/quick.toml: configs/seeds/standard.txt if there is one, else the shipped list
+    assert not (REPO / "configs" / "seeds").exists()
+    _, source = resolve_seed_list("standard", REPO / "configs")
+    assert source == "list 'standard' (packaged)"
+
+
+def test_the_wheel_ships_the_seed_lists(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    for folder in ("arena", "bots", "seeds"):
+        shutil.copytree(REPO / folder, source / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q",
+                    "-w", str(tmp_path / "wheel")], capture_output=True, check=True, timeout=120)
+    (wheel,) = (tmp_path / "wheel").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for path in (REPO / "seeds").glob("*.txt"):
+        assert f"seeds/{path.name}" in names
+    assert "seeds/__init__.py" in names
 
 
 def test_named_list_beside_the_config_comes_first(tmp_path: Path) -> None:

@@ -1,0 +1,237 @@
+"""Check, or rewrite, the command examples of the docs against what the commands really print.
+
+A checked example is a fenced block right after the line `<!-- checked example -->` in one of
+`DOCS`. In it each line `$ COMMAND` is a shell command run from the repository root (`arena` is
+this Python's `arena.cli.main`), and the lines after it, up to the next `$` line, are its
+output, stdout and stderr together, exactly. A line `…` alone stands for any lines: the lines
+before it must begin the output and those after it must end it. Outputs are compared with
+trailing spaces and trailing blank lines removed, at a terminal width of `COLUMNS` (80).
+
+Generated sections (`<!-- generated: NAME -->` up to `<!-- end generated -->`) are text made
+from the code itself: `game-imports` lists what each game's package exports (`__all__`).
+
+    python scripts/docs_examples.py            # check: print what differs, exit 1 if anything
+    python scripts/docs_examples.py --write    # paste the real outputs into the docs
+
+`tests/test_docs_examples.py` runs the check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = ("README.md", "docs/cli.md", "docs/bot-api.md")
+"""The pages whose marked examples and generated sections are checked."""
+MARK = "<!-- checked example -->"
+ELLIPSIS = "…"
+COLUMNS = "80"
+TIMEOUT = 120
+_GENERATED = re.compile(r"(<!-- generated: ([a-z-]+) -->\n)(.*?)(<!-- end generated -->)",
+                        re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One command of a checked block: where it is, the command, and the output the docs show."""
+
+    doc: str
+    line: int
+    command: str
+    shown: tuple[str, ...]
+    gap: int
+    """Blank lines after the output in the docs (kept when the block is rewritten)."""
+
+    @property
+    def label(self) -> str:
+        """`doc:line: $ command`, for test ids and messages."""
+        return f"{self.doc}:{self.line}: $ {self.command}"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A checked fenced block: the range of its body lines in the page, and its examples."""
+
+    doc: str
+    start: int
+    end: int
+    examples: tuple[Example, ...]
+
+
+def blocks(doc: str, text: str) -> list[Block]:
+    """The checked blocks of one page; ValueError for a marked block that holds no command."""
+    lines = text.split("\n")
+    found: list[Block] = []
+    for index, line in enumerate(lines):
+        if line.strip() != MARK:
+            continue
+        fence = index + 1
+        if fence >= len(lines) or not lines[fence].startswith("```"):
+            raise ValueError(f"{doc}:{index + 1}: {MARK} must be followed by a fenced block")
+        end = fence + 1
+        while end < len(lines) and lines[end] != "```":
+            end += 1
+        body = lines[fence + 1:end]
+        if not body or not body[0].startswith("$ "):
+            raise ValueError(f"{doc}:{fence + 2}: a checked block starts with a '$ ' line")
+        examples: list[Example] = []
+        starts = [i for i, entry in enumerate(body) if entry.startswith("$ ")] + [len(body)]
+        for first, after in pairwise(starts):
+            output = body[first + 1:after]
+            kept = len(output)
+            while kept and not output[kept - 1].strip():
+                kept -= 1
+            examples.append(Example(doc, fence + 2 + first, body[first][2:],
+                                    tuple(output[:kept]), len(output) - kept))
+        found.append(Block(doc, fence + 1, end, tuple(examples)))
+    return found
+
+
+def examples(root: Path = REPO) -> list[Example]:
+    """Every checked example of every page in `DOCS`, in page order."""
+    return [example for doc in DOCS
+            for block in blocks(doc, (root / doc).read_text(encoding="utf-8"))
+            for example in block.examples]
+
+
+def run(command: str, root: Path = REPO) -> list[str]:
+    """What a command prints (stdout and stderr together), lines right-stripped, no blank tail."""
+    launch = "import sys; sys.argv[0] = 'arena'; from arena.cli import main; main()"
+    shell = f'arena() {{ "{sys.executable}" -c "{launch}" "$@"; }}\n{command}\n'
+    env = dict(os.environ, COLUMNS=COLUMNS, LINES="50", NO_COLOR="1", TERM="dumb",
+               PYTHONUNBUFFERED="1")
+    for name in ("FORCE_COLOR", "PY_COLORS", "CLICOLOR_FORCE"):
+        env.pop(name, None)
+    done = subprocess.run(["bash", "-c", shell], cwd=root, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT, check=False)
+    lines = [line.rstrip() for line in done.stdout.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def run_all(found: Sequence[Example], root: Path = REPO) -> dict[Example, list[str]]:
+    """The real output of every example, the commands run a few at a time."""
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        outputs = pool.map(lambda example: run(example.command, root), found)
+        return dict(zip(found, outputs, strict=True))
+
+
+def matches(shown: Sequence[str], real: Sequence[str]) -> bool:
+    """Whether the real output is what the docs show (`…` standing for any lines)."""
+    shown = [line.rstrip() for line in shown]
+    if ELLIPSIS not in shown:
+        return list(real) == shown
+    cut = shown.index(ELLIPSIS)
+    head, tail = shown[:cut], shown[cut + 1:]
+    if ELLIPSIS in tail or len(real) < len(head) + len(tail):
+        return False
+    return list(real[:len(head)]) == head and list(real[len(real) - len(tail):]) == tail
+
+
+def pasted(shown: Sequence[str], real: Sequence[str]) -> list[str]:
+    """The real output as the docs should show it: shortened where the docs shorten it."""
+    if ELLIPSIS not in shown:
+        return list(real)
+    cut = list(shown).index(ELLIPSIS)
+    tail = len(shown) - cut - 1
+    return [*real[:cut], ELLIPSIS, *(real[len(real) - tail:] if tail else [])]
+
+
+def game_imports() -> str:
+    """Per game: its package and what bot authors import from it (its `__all__`), by kind."""
+    import inspect
+
+    from arena.api import Event
+    from arena.engine import all_games
+
+    def first_line(thing: object) -> str:
+        return " ".join((inspect.getdoc(thing) or "").split("\n\n", 1)[0].split()).rstrip(".")
+
+    parts: list[str] = []
+    for game in all_games():
+        package = type(game).__module__
+        module = importlib.import_module(package)
+        names = sorted(getattr(module, "__all__", ()))
+        things = {name: getattr(module, name) for name in names}
+        views = [n for n, t in things.items() if inspect.isclass(t) and n.endswith("View")]
+        events = [n for n, t in things.items() if inspect.isclass(t) and issubclass(t, Event)]
+        helpers = [n for n, t in things.items() if inspect.isfunction(t)]
+        others = [n for n in names if n not in {*views, *events, *helpers}]
+        parts.append(f"**{game.name}**: `from {package} import ...`\n")
+        parts.append(f"- view: {', '.join(f'`{n}`' for n in views) or '-'}")
+        parts.append(f"- events: {', '.join(f'`{n}`' for n in events) or '-'}")
+        parts.append(f"- also: {', '.join(f'`{n}`' for n in others) or '-'}")
+        if helpers:
+            parts.append("- functions:")
+        for name in helpers:
+            args = ", ".join(inspect.signature(things[name]).parameters)
+            parts.append(f"  - `{name}({args})`: {first_line(things[name])}")
+        parts.append("")
+    return "\n".join(parts)
+
+
+GENERATORS: dict[str, Callable[[], str]] = {"game-imports": game_imports}
+"""The generated sections, by name."""
+
+
+def generated(text: str) -> str:
+    """The page with every generated section made again from the code."""
+    def fill(found: re.Match[str]) -> str:
+        name = found.group(2)
+        if name not in GENERATORS:
+            raise ValueError(f"unknown generated section {name!r}")
+        return found.group(1) + GENERATORS[name]() + found.group(4)
+    return _GENERATED.sub(fill, text)
+
+
+def rewritten(doc: str, text: str, outputs: dict[Example, list[str]]) -> str:
+    """The page with every checked block's outputs replaced by the real ones."""
+    lines = text.split("\n")
+    for block in reversed(blocks(doc, text)):
+        body: list[str] = []
+        for example in block.examples:
+            body += [f"$ {example.command}", *pasted(example.shown, outputs[example])]
+            body += [""] * example.gap
+        lines[block.start:block.end] = body
+    return generated("\n".join(lines))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Check the docs' examples (exit 1 on a difference), or with --write paste real output."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the docs from real output")
+    args = parser.parse_args(argv)
+    found = examples()
+    outputs = run_all(found)
+    differ = 0
+    for doc in DOCS:
+        path = REPO / doc
+        text = path.read_text(encoding="utf-8")
+        new = rewritten(doc, text, outputs)
+        if new == text:
+            continue
+        differ += 1
+        if args.write:
+            path.write_text(new, encoding="utf-8")
+            print(f"{doc}: rewritten")
+        else:
+            print(f"{doc}: differs from real output (run with --write to update)")
+    for example in found:
+        if not matches(example.shown, outputs[example]):
+            print(f"  {example.label}")
+    return 1 if differ and not args.write else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
