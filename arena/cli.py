@@ -190,7 +190,10 @@ def play_command(
         if person and (show or json_out):
             raise ArenaError("--show and --json cannot be used with a human seat")
         limits = Limits(move_seconds=time_limit, overage_seconds=time_limit or 0.0)
-        entries = [sandboxed(spec, found.name, limits, echo=f"[seat {seat}] ")
+        # with --rotate a bot changes seats from game to game: its output is marked by its place
+        # among the -b options instead
+        entries = [sandboxed(spec, found.name, limits,
+                             echo=f"[bot {seat}] " if rotate else f"[seat {seat}] ")
                    if isolation.sandboxes(spec) and not is_human(spec)
                    else resolve_bot(spec, found.name) for seat, spec in enumerate(specs)]
     except (ArenaError, ValueError) as exc:

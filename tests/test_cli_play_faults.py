@@ -47,3 +47,14 @@ def test_version_is_the_installed_distribution_s() -> None:
     done = subprocess.run([sys.executable, "-c", "from arena.cli import main; main()",
                            "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == f"arena {version('card-arena')}\n"
+
+
+def test_with_rotate_a_sandboxed_bot_s_output_is_marked_by_its_place(tmp_path: Path) -> None:
+    (tmp_path / "noisy.py").write_text(NOISY)
+    done = subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", "play", "concentration",
+         "-b", "greedy", "-b", "noisy.py:Noisy", "--isolation", "process", "--rotate"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "[bot 1] thinking about 52 choices\n" in done.stderr  # seat 1, then seat 0
+    assert "[seat" not in done.stderr
