@@ -267,6 +267,9 @@ def run_command(
         "--deals-like", metavar="RUN",
         help="Play on the deals of an earlier run directory (its seeds and key), whatever the "
              "config's [deals] says.")] = None,
+    yes: Annotated[bool, typer.Option(
+        "--yes", help="Play a schedule of more than 10 million games (refused without).")
+    ] = False,
 ) -> None:
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
@@ -284,7 +287,8 @@ def run_command(
         target = out or Path("results") / loaded.name
         with _progress_bar(quiet) as on_progress:
             report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
-                                    on_progress, Backend(backend.value), address, deals_like)
+                                    _sizing(on_progress), Backend(backend.value), address,
+                                    deals_like, yes)
         text = write_ratings(target)
     except KeyboardInterrupt:
         typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
@@ -478,6 +482,50 @@ def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
                        rate=progress.rate, faults=progress.faults)
 
         yield update
+
+
+ESTIMATE_AFTER = 1.0
+"""Seconds of play after which a run's time is estimated (on stderr)."""
+
+
+def _sizing(bar: ProgressHook | None) -> ProgressHook:
+    """A progress hook that says on stderr, as plain lines (terminal or not), how many games the
+    schedule has, and once the first games are timed how long the rest should take; then
+    passes each report on to the progress bar, if any."""
+    said = {"size": False, "time": False}
+
+    def update(progress: RunProgress) -> None:
+        if not said["size"]:
+            said["size"] = True
+            left = progress.total - progress.done
+            _note(f"schedule: {progress.total:,} games"
+                  + (f", {left:,} left to play" if progress.done else ""))
+        elif (not said["time"] and progress.seconds >= ESTIMATE_AFTER and progress.played
+              and progress.done < progress.total):
+            said["time"] = True
+            left = (progress.total - progress.done) / progress.rate
+            _note(f"about {_duration(left)} to go at {progress.rate:,.0f} games/s "
+                  f"(timed on {progress.played:,} games)")
+        if bar is not None:
+            bar(progress)
+
+    return update
+
+
+def _note(message: str) -> None:
+    """One line on stderr, above a progress bar if one is showing."""
+    typer.echo(f"arena: {message}", err=True)
+
+
+def _duration(seconds: float) -> str:
+    """A duration in the largest units that keep it readable: 40 s, 12 min, 3.5 h, 4.2 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 def _watcher(game: str, delay: float) -> Any:

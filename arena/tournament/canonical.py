@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from arena.tournament.config import TournamentConfig
+from arena.tournament.schedule import Format
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -40,6 +41,13 @@ def canonical_toml(config: TournamentConfig) -> str:
     for f in dataclasses.fields(limits):
         if getattr(limits, f.name) is not None:
             lines.append(f"{f.name} = {_toml(getattr(limits, f.name))}")
+    draw = config.schedule
+    if draw.format is not Format.ROUND_ROBIN:  # a round robin is left out: older runs' digests
+        lines += ["", "[schedule]", f"format = {_toml(draw.format.value)}"]
+        if draw.tables_per_bot is not None:
+            lines.append(f"tables_per_bot = {draw.tables_per_bot}")
+        if draw.challengers:
+            lines.append(f"challengers = [{', '.join(_toml(c) for c in draw.challengers)}]")
     for bot in config.bots:
         lines += ["", "[[bots]]", f"name = {_toml(bot.name)}", f"spec = {_toml(bot.spec)}",
                   f"isolation = {_toml(bot.isolation.value)}"]

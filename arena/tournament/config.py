@@ -25,7 +25,7 @@ from arena.loader import anchored, is_bundled, resolve_bot
 from arena.sandbox import Isolation, probe
 from arena.sandbox import Limits as SandboxLimits
 from arena.tournament.deals import DealsError, DealSet, resolve_seed_list
-from arena.tournament.schedule import Seating
+from arena.tournament.schedule import Draw, Format, Seating, table_count
 
 if TYPE_CHECKING:
     from arena.ratings.settings import TrueSkillSettings
@@ -101,9 +101,11 @@ class TournamentConfig:
     deals: DealSet
     seating: Seating = Seating.ROTATIONS
     limits: Limits = Limits()
+    schedule: Draw = field(default_factory=Draw)
 
 
-TOP_KEYS = ("name", "seating", "deals", "bots", "games", "limits")
+TOP_KEYS = ("name", "seating", "deals", "bots", "games", "limits", "schedule")
+SCHEDULE_KEYS = ("format", "tables_per_bot", "challengers")
 DEALS_KEYS = ("list", "count", "base", "seeds", "source")
 BOT_KEYS = ("spec", "name", "params", "isolation")
 GAME_KEYS = ("game", "players", "variants", "trueskill")
@@ -166,7 +168,8 @@ def parse_config(text: str, path: str | Path, check_bots: bool = True) -> Tourna
     games = _games(r, data["games"])
     bots = _bots(r, data["bots"], games, path.parent, check_bots)
     limits = _limits(r, data.get("limits", {}))
-    return TournamentConfig(name, path, bots, games, deals, seating, limits)
+    schedule = _schedule(r, data.get("schedule", {}), bots, games)
+    return TournamentConfig(name, path, bots, games, deals, seating, limits, schedule)
 
 
 class _Reader:
@@ -525,6 +528,72 @@ def _limits(r: _Reader, value: Any) -> Limits:
                           OnFault),
         fault_share=float(share),
     )
+
+
+def _schedule(r: _Reader, value: Any, bots: Sequence[BotEntry],
+              games: Sequence[GameEntry]) -> Draw:
+    table = r.table(value, "schedule", SCHEDULE_KEYS)
+    form = r.choice(table.get("format", Format.ROUND_ROBIN.value), "schedule.format", Format)
+    per_bot = (r.integer(table["tables_per_bot"], "schedule.tables_per_bot", 1)
+               if "tables_per_bot" in table else None)
+    if "challengers" in table and form is not Format.GAUNTLET:
+        raise r.error("schedule.challengers", 'goes only with format = "gauntlet"')
+    if form is Format.ROUND_ROBIN:
+        if per_bot is not None:
+            raise r.error("schedule.tables_per_bot", 'goes with format = "sampled" or '
+                                                     '"gauntlet", not "round-robin"')
+        return Draw()
+    names = [b.name for b in bots]
+    if form is Format.SAMPLED:
+        if per_bot is None:
+            raise r.error("schedule.tables_per_bot", 'required with format = "sampled": at how '
+                                                     'many tables each bot sits, an integer')
+        for i, game in enumerate(games):
+            if game.players > len(names):
+                raise r.error(f"games[{i}].players", f"a sampled schedule seats distinct bots, "
+                                                     f"so {game.players} seats need at least "
+                                                     f"{game.players} bots, not {len(names)}")
+            full = math.comb(len(names), game.players)
+            drawn = table_count(len(names), game.players, per_bot)
+            if game.players > 1 and drawn > full:
+                raise r.error("schedule.tables_per_bot",
+                              f"{per_bot} draws {drawn} tables for games[{i}], more than the "
+                              f"{full} of a round robin; use format = \"round-robin\"")
+        return Draw(Format.SAMPLED, per_bot)
+    challengers = _challengers(r, table.get("challengers"), names)
+    field = len(names) - len(challengers)
+    if field < 1:
+        raise r.error("schedule.challengers", "leaves no field to play against: at least one "
+                                              "bot must not be a challenger")
+    for i, game in enumerate(games):
+        if game.players > field + 1:
+            raise r.error(f"games[{i}].players",
+                          f"a gauntlet table is one challenger and {game.players - 1} distinct "
+                          f"field bots, and the field has {field}")
+        if game.players > 2 and field > game.players - 1 and per_bot is None:
+            raise r.error("schedule.tables_per_bot",
+                          f"required for a gauntlet at {game.players} seats (games[{i}]): at how "
+                          f"many tables each field bot sits, an integer")
+    return Draw(Format.GAUNTLET, per_bot, challengers)
+
+
+def _challengers(r: _Reader, value: Any, names: Sequence[str]) -> tuple[str, ...]:
+    key = "schedule.challengers"
+    if value is None:
+        raise r.error(key, 'required with format = "gauntlet": an array of bot names')
+    if not isinstance(value, list):
+        raise r.error(key, f"expected an array of bot names, got {_toml_type(value)}")
+    if not value:
+        raise r.error(key, "needs at least one bot name")
+    seen: dict[str, int] = {}
+    for i, item in enumerate(value):
+        name = r.text(item, f"{key}[{i}]")
+        if name not in names:
+            raise r.error(f"{key}[{i}]", f"no bot named {name!r} (bots: {', '.join(names)})")
+        if name in seen:
+            raise r.error(f"{key}[{i}]", f"{name!r} repeats {key}[{seen[name]}]")
+        seen[name] = i
+    return tuple(n for n in names if n in seen)
 
 
 def overridden(config: TournamentConfig, isolation: str | None = None,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import multiprocessing_logging
 
+from arena.errors import ArenaError
 from arena.ratings.formats import format_crosstable, format_ratings
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
@@ -46,6 +47,14 @@ from arena.tournament.schedule import GamePlan, Schedule, VariantPlan
 
 log = logging.getLogger("arena")
 
+MAX_GAMES = 10_000_000
+"""Schedules longer than this are refused unless asked for (`yes`): days of play, likely a
+mistake, where a sampled schedule would do."""
+
+
+class ScheduleTooLargeError(ArenaError):
+    """A schedule of more than MAX_GAMES games, not confirmed."""
+
 
 @dataclass(frozen=True)
 class RunReport:
@@ -68,20 +77,30 @@ def schedule_of(config: TournamentConfig) -> Schedule:
     plans = [GamePlan(g.game, g.players,
                       tuple(VariantPlan(v.label, v.preset, tuple(v.overrides)) for v in g.variants))
              for g in config.games]
-    return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating)
+    return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating,
+                    config.schedule)
 
 
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
                    on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
-                   address: str | None = None, deals_like: Path | None = None) -> RunReport:
+                   address: str | None = None, deals_like: Path | None = None,
+                   yes: bool = False) -> RunReport:
     """Play every task of the config that `out` does not hold yet, appending records to it.
 
     Either backend writes the same records: resuming may switch between them. A run resumed
     after one of its bots' code changed is refused (unless `fresh`); with `deals_like`, the
-    run is played on the deals of that earlier run: its seeds and its key."""
+    run is played on the deals of that earlier run: its seeds and its key. A schedule of more
+    than MAX_GAMES games is refused before anything is written, unless `yes`."""
     earlier = deals_of(deals_like) if deals_like is not None else None
     if earlier is not None:
         config = like_deals(config, earlier)
+    schedule = schedule_of(config)
+    total = len(schedule)
+    if total > MAX_GAMES and not yes:
+        raise ScheduleTooLargeError(
+            f"{config.path}: the schedule is {total:,} games, more than {MAX_GAMES:,}; sample "
+            f"it ([schedule] format = \"sampled\", tables_per_bot = N: docs/config.md) or "
+            f"pass --yes to play it all")
     bots = {b.name: Entrant(b.spec, b.isolation is Isolation.PROCESS) for b in config.bots}
     sandboxed = any(e.sandboxed for e in bots.values())
     if earlier is not None and sandboxed and not earlier.key:
@@ -110,8 +129,6 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     if recorded is None:
         write_bots(out, code)
     repaired = run.repair()
-    schedule = schedule_of(config)
-    total = len(schedule)
     todo = (task for task in schedule if task.task not in finished)
     # the key is kept from the bots wherever it is: here, and in the runs that share it
     private = (run.path, *run.key_shared_with()) if key else (run.path,)

@@ -3,15 +3,39 @@
 Order (and so every task id) is fixed by the config: games and variants in config order, then
 tables, then deals, then seatings. Solitaire (one seat) is scheduled deal by deal, every bot
 playing each deal in turn, so that the games of one deal sit next to each other.
+
+Which tables play is the schedule's format: every table of the pool (a round robin), tables drawn
+so that every bot sits at about the same number of them (sampled), or challengers against a
+field (gauntlet). Draws are seeded from the config's content alone, so every process that builds
+the schedule (resume, workers, Ray) gets the same tables.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, permutations
+
+
+class Format(enum.Enum):
+    """Which tables a schedule plays."""
+
+    ROUND_ROBIN = "round-robin"
+    SAMPLED = "sampled"
+    GAUNTLET = "gauntlet"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A schedule's format and what it needs: tables per bot (sampled; gauntlets at three seats
+    or more) and the challengers of a gauntlet."""
+
+    format: Format = Format.ROUND_ROBIN
+    tables_per_bot: int | None = None
+    challengers: tuple[str, ...] = ()
 
 
 class Seating(enum.Enum):
@@ -62,6 +86,107 @@ def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return [t for t in combinations_with_replacement(bots, players) if set(t) == set(bots)]
 
 
+SWAPS_PER_TABLE = 2000
+"""Swaps tried per drawn table when evening out pair meetings (at most MAX_SWAPS in all)."""
+MAX_SWAPS = 200_000
+
+
+def table_count(bots: int, players: int, tables_per_bot: int) -> int:
+    """How many tables seat each of `bots` bots at `tables_per_bot` tables (some at one more
+    where the seats do not divide evenly)."""
+    return -(-bots * tables_per_bot // players)
+
+
+def sampled_tables(bots: Sequence[str], players: int, tables_per_bot: int,
+                   rng: random.Random) -> list[tuple[str, ...]]:
+    """Tables of `players` distinct bots, drawn so that every bot sits at `tables_per_bot` or
+    one more, and pairs of bots meet as evenly as a greedy draw and swaps can make them.
+
+    Each table takes first the bots that must sit at every table left (so that the counts come
+    out), then the bots that have met its bots least; swaps between tables then even out the
+    pairs' meetings (the sum of their cubes never goes up). Tables list bots in pool order.
+    """
+    n = len(bots)
+    if not 2 <= players <= n:
+        raise ValueError(f"cannot draw tables of {players} from {n} bots")
+    count = table_count(n, players, tables_per_bot)
+    left = [tables_per_bot] * n
+    for extra in rng.sample(range(n), count * players - n * tables_per_bot):
+        left[extra] += 1
+    met = [[0] * n for _ in range(n)]
+    drawn: list[list[int]] = []
+    for remaining in range(count, 0, -1):
+        table = [b for b in range(n) if left[b] == remaining]
+        order = list(range(n))
+        rng.shuffle(order)
+        while len(table) < players:
+            free = [b for b in order if left[b] > 0 and b not in table]
+            table.append(min(free, key=lambda b: (sum(met[b][t] for t in table), -left[b])))
+        for b in table:
+            left[b] -= 1
+            for other in table:
+                if other != b:
+                    met[b][other] += 1
+        drawn.append(table)
+    _even_out(drawn, met, rng)
+    return [tuple(bots[b] for b in sorted(table)) for table in drawn]
+
+
+def _up(meetings: int) -> int:
+    """What one more meeting of a pair that met `meetings` times costs: the cost of meeting c
+    times is c cubed, steep enough that a pair met often is worth more than two met rarely."""
+    return 3 * meetings * meetings + 3 * meetings + 1
+
+
+def _even_out(drawn: list[list[int]], met: list[list[int]], rng: random.Random) -> None:
+    """Swap bots between tables where that does not raise the sum of cubed pair meetings."""
+    if len(drawn) < 2:
+        return
+    for _ in range(min(SWAPS_PER_TABLE * len(drawn), MAX_SWAPS)):
+        i, j = rng.sample(range(len(drawn)), 2)
+        a, b = rng.choice(drawn[i]), rng.choice(drawn[j])
+        if a in drawn[j] or b in drawn[i]:
+            continue
+        rest_i = [x for x in drawn[i] if x != a]
+        rest_j = [x for x in drawn[j] if x != b]
+        # moving a to j and b to i: the pairs a and b leave lose a meeting, those they join gain
+        gain = (sum(_up(met[a][x]) for x in rest_j) + sum(_up(met[b][x]) for x in rest_i)
+                - sum(_up(met[a][x] - 1) for x in rest_i) - sum(_up(met[b][x] - 1) for x in rest_j))
+        gain = -gain
+        if gain < 0:  # moves that change nothing are taken too: they walk off plateaus
+            continue
+        for x in rest_i:
+            met[a][x] -= 1
+            met[x][a] -= 1
+            met[b][x] += 1
+            met[x][b] += 1
+        for x in rest_j:
+            met[b][x] -= 1
+            met[x][b] -= 1
+            met[a][x] += 1
+            met[x][a] += 1
+        drawn[i] = [*rest_i, b]
+        drawn[j] = [*rest_j, a]
+
+
+def gauntlet_tables(bots: Sequence[str], players: int, challengers: Sequence[str],
+                    tables_per_bot: int | None, rng: random.Random) -> list[tuple[str, ...]]:
+    """Tables of one challenger and `players - 1` field bots: at two seats every challenger
+    against every field bot; at more, field tables drawn as `sampled_tables` draws them (every
+    field bot at `tables_per_bot` of them, or one more), each played by every challenger."""
+    field = [b for b in bots if b not in challengers]
+    if players == 2:
+        fields: list[tuple[str, ...]] = [(f,) for f in field]
+    elif len(field) == players - 1:  # one field table: a second would repeat its games
+        fields = [tuple(field)]
+    else:
+        if tables_per_bot is None:
+            raise ValueError("a gauntlet at three seats or more needs tables_per_bot")
+        fields = sampled_tables(field, players - 1, tables_per_bot, rng)
+    place = {name: i for i, name in enumerate(bots)}
+    return [tuple(sorted((c, *f), key=place.__getitem__)) for c in challengers for f in fields]
+
+
 def seatings(table: tuple[str, ...], seating: Seating) -> list[tuple[str, ...]]:
     """The distinct seat orders of a table: its rotations or its permutations."""
     if seating is Seating.ROTATIONS:
@@ -80,11 +205,43 @@ class Schedule:
     """The tasks of a tournament, generated lazily with stable ids."""
 
     def __init__(self, games: Sequence[GamePlan], bots: Sequence[str], seeds: Sequence[int],
-                 seating: Seating = Seating.ROTATIONS) -> None:
+                 seating: Seating = Seating.ROTATIONS, draw: Draw = Draw()) -> None:
         self.games = tuple(games)
         self.bots = tuple(bots)
         self.seeds = tuple(seeds)
         self.seating = seating
+        self.draw = draw
+        self._drawn: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+
+    def tables_of(self, plan: GamePlan) -> list[tuple[str, ...]]:
+        """The tables a game plays (at two seats or more), by the schedule's format."""
+        key = (plan.game, plan.players)
+        if key not in self._drawn:
+            draw = self.draw
+            # a string seed is hashed by SHA-512 inside random: the same in every process
+            rng = random.Random(f"{draw.format.value}:{plan.game}:{plan.players}:"
+                                f"{draw.tables_per_bot}:{'|'.join(draw.challengers)}:"
+                                f"{'|'.join(self.bots)}")
+            if draw.format is Format.SAMPLED:
+                assert draw.tables_per_bot is not None
+                drawn = sampled_tables(self.bots, plan.players, draw.tables_per_bot, rng)
+            elif draw.format is Format.GAUNTLET:
+                drawn = gauntlet_tables(self.bots, plan.players, draw.challengers,
+                                        draw.tables_per_bot, rng)
+            else:
+                drawn = tables(self.bots, plan.players)
+            self._drawn[key] = drawn
+        return self._drawn[key]
+
+    def _table_games(self, plan: GamePlan) -> int:
+        """Games per deal and variant over all of a game's tables (counted, not listed, for a
+        round robin of distinct bots, whose tables can number millions)."""
+        distinct = plan.players <= len(self.bots)
+        if self.draw.format is Format.ROUND_ROBIN and distinct and plan.players >= 2:
+            per_table = (math.factorial(plan.players) if self.seating is Seating.PERMUTATIONS
+                         else plan.players)
+            return math.comb(len(self.bots), plan.players) * per_table
+        return sum(self._per_deal(t) for t in self.tables_of(plan))
 
     def _seatings(self, table: tuple[str, ...], seed: int) -> list[tuple[str, ...]]:
         """The seat orders of a table on one deal.
@@ -108,8 +265,7 @@ class Schedule:
     def __len__(self) -> int:
         total = 0
         for plan in self.games:
-            per_deal = (len(self.bots) if plan.players == 1 else
-                        sum(self._per_deal(t) for t in tables(self.bots, plan.players)))
+            per_deal = len(self.bots) if plan.players == 1 else self._table_games(plan)
             total += per_deal * len(plan.variants) * len(self.seeds)
         return total
 
@@ -128,7 +284,7 @@ class Schedule:
                 for bot in self.bots:
                     yield (bot,), (bot,), seed
             return
-        for table in tables(self.bots, plan.players):
+        for table in self.tables_of(plan):
             for seed in self.seeds:
                 for seats in self._seatings(table, seed):
                     yield table, seats, seed

@@ -329,7 +329,8 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("unknown bot key", 'spec = "random"', 'sepc = "random"',
      "bots[0]: unknown key 'sepc' (allowed: spec, name, params, isolation)"),
     ("unknown top-level key", 'name = "t"', 'name = "t"\nnmae = "u"',
-     "unknown top-level key 'nmae' (allowed: name, seating, deals, bots, games, limits)"),
+     "unknown top-level key 'nmae' (allowed: name, seating, deals, bots, games, limits, "
+     "schedule)"),
     ("unknown game key", "players = 2", "players = 2\nplayer = 2",
      "games[0]: unknown key 'player' (allowed: game, players, variants, trueskill)"),
     ("unknown deals key", "base = 1", "base = 1\nbsae = 2",
@@ -426,6 +427,46 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("deals seed type", "count = 3\nbase = 1", 'seeds = [5, "6"]',
      "deals.seeds[1]: expected an integer, got string"),
     ("deals no seeds", "count = 3\nbase = 1", "seeds = []", "deals.seeds: needs at least one seed"),
+    ("schedule format", 'name = "t"', 'name = "t"\n[schedule]\nformat = "swiss"',
+     "schedule.format: expected one of 'round-robin', 'sampled', 'gauntlet', not 'swiss'"),
+    ("schedule key", 'name = "t"', 'name = "t"\n[schedule]\nfromat = "sampled"',
+     "schedule: unknown key 'fromat' (allowed: format, tables_per_bot, challengers)"),
+    ("sampled without tables", 'name = "t"', 'name = "t"\n[schedule]\nformat = "sampled"',
+     'schedule.tables_per_bot: required with format = "sampled"'),
+    ("tables per bot type", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "sampled"\ntables_per_bot = "8"',
+     "schedule.tables_per_bot: expected an integer, got string"),
+    ("tables per bot zero", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "sampled"\ntables_per_bot = 0',
+     "schedule.tables_per_bot: must be 1 or more, not 0"),
+    ("sampled larger than the round robin", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "sampled"\ntables_per_bot = 2',
+     "schedule.tables_per_bot: 2 draws 2 tables for games[0], more than the 1 of a round robin"),
+    ("sampled tables larger than the pool", 'players = 2\nvariants = ["standard"]',
+     'players = 3\nvariants = ["standard"]\n[schedule]\nformat = "sampled"\ntables_per_bot = 1',
+     "games[0].players: a sampled schedule seats distinct bots, so 3 seats need at least 3"),
+    ("tables per bot in a round robin", 'name = "t"',
+     'name = "t"\n[schedule]\ntables_per_bot = 2',
+     'schedule.tables_per_bot: goes with format = "sampled" or "gauntlet"'),
+    ("challengers outside a gauntlet", 'name = "t"',
+     'name = "t"\n[schedule]\nchallengers = ["random"]',
+     'schedule.challengers: goes only with format = "gauntlet"'),
+    ("gauntlet without challengers", 'name = "t"', 'name = "t"\n[schedule]\nformat = "gauntlet"',
+     'schedule.challengers: required with format = "gauntlet"'),
+    ("unknown challenger", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "gauntlet"\nchallengers = ["greedy", "optimal"]',
+     "schedule.challengers[1]: no bot named 'optimal' (bots: random, greedy)"),
+    ("repeated challenger", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "gauntlet"\nchallengers = ["greedy", "greedy"]',
+     "schedule.challengers[1]: 'greedy' repeats schedule.challengers[0]"),
+    ("gauntlet without a field", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "gauntlet"\nchallengers = ["greedy", "random"]',
+     "schedule.challengers: leaves no field to play against"),
+    ("gauntlet table larger than the field", 'players = 2\nvariants = ["standard"]',
+     'players = 3\nvariants = ["standard"]\n[schedule]\nformat = "gauntlet"\n'
+     'challengers = ["greedy"]',
+     "games[0].players: a gauntlet table is one challenger and 2 distinct field bots, and the "
+     "field has 1"),
 ]
 
 
@@ -489,3 +530,28 @@ def test_empty_bots_or_games(tmp_path: Path, key: str) -> None:
 def test_docs_show_each_shipped_config_verbatim(path: Path) -> None:
     docs = (CONFIGS.parent / "docs" / "config.md").read_text(encoding="utf-8")
     assert f"### configs/{path.name}\n\n```toml\n{path.read_text(encoding='utf-8')}```" in docs
+
+
+def test_a_round_robin_is_left_out_of_the_canonical_text(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.toml"
+    plain.write_text(BASE)
+    explicit = tmp_path / "explicit.toml"
+    explicit.write_text(edit(BASE, 'name = "t"', 'name = "t"\n[schedule]\nformat = "round-robin"'))
+    assert "[schedule]" not in canonical_toml(load_config(plain))
+    assert config_digest(load_config(plain)) == config_digest(load_config(explicit))
+
+
+def test_a_sampled_or_gauntlet_schedule_round_trips(tmp_path: Path) -> None:
+    bots = "".join(f'\n[[bots]]\nspec = "random"\nname = "r{i}"\n' for i in range(6))
+    for schedule in ('format = "sampled"\ntables_per_bot = 3',
+                     'format = "gauntlet"\nchallengers = ["r4", "r1"]\ntables_per_bot = 2'):
+        path = tmp_path / "s.toml"
+        path.write_text(f'name = "s"\n[schedule]\n{schedule}\n[deals]\ncount = 2\nbase = 1\n'
+                        f'{bots}\n[[games]]\ngame = "memorandum"\nplayers = 3\n'
+                        f'variants = ["standard"]\n')
+        config = load_config(path)
+        again = tmp_path / "again.toml"
+        again.write_text(canonical_toml(config))
+        assert "[schedule]" in canonical_toml(config)
+        assert load_config(again) == config
+        assert config_digest(load_config(again)) == config_digest(config)

@@ -236,7 +236,8 @@ def test_without_ray_the_backend_says_how_to_install_it(monkeypatch: pytest.Monk
     result = CliRunner().invoke(app, ["run", str(write_config(tmp_path)), "--backend", "ray",
                                       "--out", str(tmp_path / "run"), "-q"])
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == [
+    assert result.stderr.strip().splitlines() == [  # the schedule's size, then the one error
+        "arena: schedule: 45 games",
         "arena: error: the ray backend needs Ray: pip install 'card-arena[ray]'"]
 
 

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,34 @@ def test_ratings_are_recomputed_from_the_run_records(tmp_path: Path) -> None:
     (run / "ratings.txt").unlink()
     assert write_ratings(run) == first
     assert run_ratings(run).variants() == ("standard (1 player)", "standard (2 players)", "zebra")
+
+
+def _class(tmp_path: Path, schedule: str = "") -> Path:
+    """The issue's 30-bot class at 8-seat Cuckoo on 2 deals, with an optional [schedule]."""
+    bots = "".join(f'\n[[bots]]\nspec = "cuckoo-simple"\nname = "c{i:02d}"\n' for i in range(30))
+    path = tmp_path / "class.toml"
+    path.write_text(f'name = "class"\n{schedule}\n[deals]\ncount = 2\nbase = 1\n{bots}\n'
+                    f'[[games]]\ngame = "cuckoo"\nplayers = 8\nvariants = ["standard"]\n')
+    return path
+
+
+def test_a_schedule_over_ten_million_games_is_refused_before_anything_is_written(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", str(_class(tmp_path)), "--out", str(out), "-q"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].endswith("the schedule is 93,646,800 games, more than 10,000,000; sample "
+                              'it ([schedule] format = "sampled", tables_per_bot = N: '
+                              "docs/config.md) or pass --yes to play it all"), lines
+    assert not out.exists()
+
+
+def test_run_says_the_size_of_its_schedule_on_stderr(tmp_path: Path) -> None:
+    path = _class(tmp_path, '[schedule]\nformat = "sampled"\ntables_per_bot = 8\n')
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", str(path), "--out", str(out), "-q", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "arena: schedule: 480 games\n" in result.stderr  # 30 tables x 8 rotations x 2 deals
+    seated = Counter(name for record in run_records(out).values() for name in record["seats"])
+    assert set(seated.values()) == {8 * 8 * 2}  # every bot at 8 tables, every seat, both deals

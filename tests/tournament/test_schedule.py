@@ -1,17 +1,28 @@
-"""The schedule: tables, seatings, clones, solitaire order, stable ids, laziness."""
+"""The schedule: tables, seatings, clones, solitaire order, stable ids, laziness; sampled and
+gauntlet tables."""
 
 from __future__ import annotations
 
+import os
+import random
+import subprocess
+import sys
 from collections import Counter
-from itertools import islice
+from itertools import combinations, islice
+
+import pytest
 
 from arena.tournament.schedule import (
+    Draw,
+    Format,
     GamePlan,
     Schedule,
     Seating,
     VariantPlan,
     clone_seats,
+    sampled_tables,
     seatings,
+    table_count,
     tables,
 )
 
@@ -87,3 +98,106 @@ def test_neighbours_change_from_deal_to_deal_under_rotations() -> None:
     again = [t.seats for t in Schedule([GamePlan("cuckoo", 6, STANDARD)], ["r", "s", "x"],
                                        range(40)) if t.seed == 0][:6]
     assert first == again  # seeded: the same schedule every time
+
+
+def _pairs(tables_: list[tuple[str, ...]]) -> Counter[tuple[str, str]]:
+    """How often each pair of bots sat at one table."""
+    return Counter(pair for table in tables_ for pair in combinations(sorted(table), 2))
+
+
+@pytest.mark.parametrize(("bots", "players", "per_bot"),
+                         [(30, 8, 8), (10, 4, 6), (12, 2, 3), (5, 3, 2), (100, 6, 8), (30, 8, 1)])
+def test_sampled_tables_seat_every_bot_equally_often_give_or_take_one(
+        bots: int, players: int, per_bot: int) -> None:
+    names = [f"b{i:03d}" for i in range(bots)]
+    drawn = sampled_tables(names, players, per_bot, random.Random("t"))
+    assert len(drawn) == table_count(bots, players, per_bot)
+    assert all(len(set(t)) == players for t in drawn)  # distinct bots at every table
+    seated = Counter(name for table in drawn for name in table)
+    assert set(seated) == set(names)
+    assert min(seated.values()) >= per_bot and max(seated.values()) <= per_bot + 1
+
+
+@pytest.mark.parametrize(("bots", "players", "per_bot"), [(7, 3, 3), (9, 3, 4)])
+def test_sampled_pairs_meet_exactly_once_where_a_design_allows_it(
+        bots: int, players: int, per_bot: int) -> None:
+    # 7 bots in 7 tables of 3 (the Fano plane) and 9 in 12 of 3 (a Kirkman design): every
+    # pair can meet exactly once, and the draw finds it
+    names = [f"b{i}" for i in range(bots)]
+    met = _pairs(sampled_tables(names, players, per_bot, random.Random("t")))
+    assert len(met) == bots * (bots - 1) // 2 and set(met.values()) == {1}
+
+
+def test_sampled_pairs_meet_evenly_in_a_big_field() -> None:
+    names = [f"b{i:02d}" for i in range(30)]
+    drawn = sampled_tables(names, 8, 8, random.Random("t"))
+    met = _pairs(drawn)
+    counts = [met[pair] for pair in combinations(names, 2)]
+    mean = sum(counts) / len(counts)  # 1.93
+    assert max(counts) - min(counts) <= 4
+    # far nearer the mean than tables drawn at random with the same seat counts
+    shuffled = [tuple(random.Random(i).sample(names, 8)) for i in range(len(drawn))]
+    spread = sum((c - mean) ** 2 for c in counts)
+    assert spread < 0.5 * sum((met_r - mean) ** 2 for met_r in
+                              (_pairs(shuffled)[p] for p in combinations(names, 2)))
+
+
+def test_a_sampled_schedule_balances_seats_and_plays_every_deal_at_every_table() -> None:
+    names = [f"b{i}" for i in range(10)]
+    schedule = Schedule([GamePlan("memorandum", 4, STANDARD)], names, [5, 6, 7],
+                        draw=Draw(Format.SAMPLED, 3))
+    tasks = list(schedule)
+    assert len(tasks) == len(schedule) == table_count(10, 4, 3) * 4 * 3
+    seats = Counter((t.table, t.seed, i, name) for t in tasks for i, name in enumerate(t.seats))
+    for table in schedule.tables_of(schedule.games[0]):
+        for seed in (5, 6, 7):
+            assert all(seats[table, seed, i, bot] == 1 for bot in table for i in range(4))
+
+
+DRAW_IN_A_PROCESS = """
+from arena.tournament.schedule import Draw, Format, GamePlan, Schedule, VariantPlan
+plan = GamePlan("cuckoo", 8, (VariantPlan("standard", "standard"),))
+schedule = Schedule([plan], [f"b{i}" for i in range(30)], [1, 2], draw=Draw(Format.SAMPLED, 8))
+print(repr([(t.task, t.seats, t.seed) for t in schedule]))
+"""
+
+
+def test_a_sampled_schedule_is_the_same_in_every_process() -> None:
+    plan = GamePlan("cuckoo", 8, STANDARD)
+    here = Schedule([plan], [f"b{i}" for i in range(30)], [1, 2], draw=Draw(Format.SAMPLED, 8))
+    runs = {subprocess.run([sys.executable, "-c", DRAW_IN_A_PROCESS], check=True, text=True,
+                           capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2")}
+    assert runs == {repr([(t.task, t.seats, t.seed) for t in here]) + "\n"}
+
+
+def test_a_two_player_gauntlet_plays_every_challenger_against_every_field_bot() -> None:
+    names = ["a", "new", "b", "c", "newer"]
+    schedule = Schedule([GamePlan("concentration", 2, STANDARD)], names, [1, 2],
+                        draw=Draw(Format.GAUNTLET, None, ("new", "newer")))
+    drawn = schedule.tables_of(schedule.games[0])
+    assert sorted(map(frozenset, drawn)) == sorted(
+        frozenset((c, f)) for c in ("new", "newer") for f in ("a", "b", "c"))
+    assert len(schedule) == len(list(schedule)) == 6 * 2 * 2
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_field_of_a_gauntlet_never_meets_itself(players: int) -> None:
+    names = [f"f{i}" for i in range(12)] + ["x", "y"]
+    schedule = Schedule([GamePlan("animals", players, STANDARD)], names, [1],
+                        draw=Draw(Format.GAUNTLET, 4, ("x", "y")))
+    drawn = schedule.tables_of(schedule.games[0])
+    assert all(sum(b in ("x", "y") for b in t) == 1 and len(set(t)) == players for t in drawn)
+    # both challengers face the same field tables, and each field bot sits at 4 or 5 of them
+    fields = [tuple(b for b in t if b not in ("x", "y")) for t in drawn]
+    assert fields[:len(fields) // 2] == fields[len(fields) // 2:]
+    seated = Counter(b for f in fields[:len(fields) // 2] for b in f)
+    assert set(seated.values()) <= {4, 5}
+
+
+def test_a_round_robin_count_needs_no_table_list() -> None:
+    big = Schedule([GamePlan("cuckoo", 8, STANDARD)], [f"b{i}" for i in range(30)], [1, 2])
+    assert len(big) == 93_646_800  # the issue's 30-bot class at 8-seat Cuckoo, on 2 deals
+    small = Schedule([GamePlan("concentration", 3, STANDARD)], list("abcde"), [1, 2],
+                     Seating.PERMUTATIONS)
+    assert len(small) == len(list(small)) == 10 * 6 * 2
