@@ -26,6 +26,7 @@ TOURNAMENT = "tournament"
 PEOPLE = "people"
 CLI = "cli"
 BOTS = "bots"
+RL = "rl"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -37,6 +38,7 @@ ROOMS: dict[str, str] = {
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
+    "arena.rl": RL,
     "bots": BOTS,
 }
 """Each module's room, by the longest prefix of its name that is listed."""
@@ -53,6 +55,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, PEOPLE, CLI,
                     BOTS}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
+    RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }
 """The rooms each room may import from."""
 
