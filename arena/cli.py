@@ -301,6 +301,76 @@ def run_command(
                f"({report.played} played now)", err=True)
 
 
+@app.command("duel")
+def duel_command(
+    a: Annotated[str, typer.Argument(metavar="A", help="The bot under test (a bot spec).")],
+    b: Annotated[str, typer.Argument(metavar="B", help="The bot it plays (a bot spec).")],
+    game: Annotated[str, typer.Option(help="The game, played at two seats.")],
+    variant: Annotated[str, typer.Option(help="The variant preset.")] = "standard",
+    elo0: Annotated[float, typer.Option(help="H0: A is this many Elo above B.")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="H1: A is this many Elo above B.")] = 20.0,
+    alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when H0 holds.")
+                     ] = 0.05,
+    beta: Annotated[float, typer.Option(help="The chance of accepting H0 when H1 holds.")
+                    ] = 0.05,
+    max_games: Annotated[int, typer.Option(help="Stop here, inconclusive, if not decided.")
+                         ] = 10_000,
+    seed: Annotated[int, typer.Option(help="The first deal seed.")] = 1,
+    out: Annotated[Path | None, typer.Option(
+        help="Run directory (default: results/duel-A-vs-B).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Worker processes (default: all cores).")] = None,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Start the run directory over instead of resuming it.")] = False,
+    isolation: Annotated[IsolationChoice, typer.Option(
+        help="auto (sandbox what is not bundled), process (sandbox both) or none.")
+    ] = IsolationChoice.AUTO,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play A against B on deal pairs until a sequential test (SPRT) decides which is better."""
+    import json
+    import math
+    import os
+
+    from arena.ratings.sprt import SprtSettings, SprtState
+    from arena.tournament.duel import duel_config, run_duel
+
+    def show(state: SprtState) -> None:
+        if not quiet:
+            low, high = state.bounds
+            _note(f"{state.games:,} games: LLR {state.llr:+.3f} in [{low:.3f}, {high:.3f}]")
+
+    def finite(x: float) -> float | None:
+        return round(x, 2) if math.isfinite(x) else None
+
+    settings = SprtSettings(elo0, elo1, alpha, beta)
+    target = out
+    try:
+        settings.validate()
+        config = duel_config(a, b, game, variant, max_games, seed, isolation.value)
+        target = out or Path("results") / config.name
+        report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
+                          on_test=show)
+    except KeyboardInterrupt:
+        typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
+                   f"run the same command to resume", err=True)
+        raise typer.Exit(130) from None
+    except ArenaError as exc:
+        _fail(str(exc))
+    state = report.state
+    if as_json:
+        typer.echo(json.dumps({
+            "verdict": state.verdict.value, "games": state.games, "llr": round(state.llr, 4),
+            "bounds": [round(x, 4) for x in state.bounds], "elo": finite(state.elo.elo),
+            "elo_ci95": [finite(state.elo.low), finite(state.elo.high)]}))
+        return
+    typer.echo(f"{state.verdict.value} after {state.games:,} games: {a} - {b} "
+               f"{state.elo.elo:+.1f} Elo, 95% interval [{state.elo.low:+.1f}, "
+               f"{state.elo.high:+.1f}] (LLR {state.llr:+.2f}, bounds {state.bounds[0]:.2f}, "
+               f"{state.bounds[1]:.2f})")
+
+
 @app.command("validate")
 def validate_command(
     spec: Annotated[str, typer.Argument(help="The bot spec to check.")],

@@ -84,13 +84,15 @@ def schedule_of(config: TournamentConfig) -> Schedule:
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
                    on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
                    address: str | None = None, deals_like: Path | None = None,
-                   yes: bool = False) -> RunReport:
+                   yes: bool = False, until: int | None = None) -> RunReport:
     """Play every task of the config that `out` does not hold yet, appending records to it.
 
     Either backend writes the same records: resuming may switch between them. A run resumed
     after one of its bots' code changed is refused (unless `fresh`); with `deals_like`, the
     run is played on the deals of that earlier run: its seeds and its key. A schedule of more
-    than MAX_GAMES games is refused before anything is written, unless `yes`."""
+    than MAX_GAMES games is refused before anything is written, unless `yes`. With `until`, only
+    the tasks whose ids are below it are played (a sequential duel plays its schedule in chunks).
+    """
     earlier = deals_of(deals_like) if deals_like is not None else None
     if earlier is not None:
         config = like_deals(config, earlier)
@@ -129,7 +131,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     if recorded is None:
         write_bots(out, code)
     repaired = run.repair()
-    todo = (task for task in schedule if task.task not in finished)
+    end = total if until is None else min(until, total)
+    todo = (task for task in schedule if task.task < end and task.task not in finished)
     # the key is kept from the bots wherever it is: here, and in the runs that share it
     private = (run.path, *run.key_shared_with()) if key else (run.path,)
     sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), private, key)
@@ -155,7 +158,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                         BACKSTOP_GAME_SECONDS / 60)
         with run.open_games() as games:
             try:
-                played = run_tasks(todo, total, len(finished), bots, games, workers, on_progress,
+                played = run_tasks(todo, end, len(finished & set(range(end))), bots, games,
+                                   workers, on_progress,
                                    sandboxing, backend, address)
             except KeyboardInterrupt:
                 log.warning("stopped by the user; run the same command again to resume")

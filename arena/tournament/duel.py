@@ -1,0 +1,121 @@
+"""Sequential duels (`arena duel`): two bots on deal pairs until an SPRT decides.
+
+A duel is a tournament run of a generated config: the two bots at one two-seat game and variant,
+`max_games / 2` deals counted from a base seed, every deal played in both seat orders. Task ids
+2k and 2k+1 are deal k's pair. The schedule is played in chunks of CHUNK_PAIRS pairs, in order;
+after each chunk the test is made on every pair up to the chunk's end (all finished, whatever
+the workers' order), so the verdict depends only on the config, the settings and the chunk size:
+a resumed or re-run duel reaches the same verdict at the same pair.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import ArenaError
+from arena.ratings.sprt import SprtSettings, SprtState, Verdict, pair_cell, sprt
+from arena.tournament.config import ConfigError, TournamentConfig, overridden, parse_config
+from arena.tournament.results import RunDirectory
+from arena.tournament.run import run_tournament
+from arena.tournament.runner import Backend, ProgressHook
+
+CHUNK_PAIRS = 32
+"""Deal pairs played between two looks at the test. Fixed, since the verdict depends on it."""
+
+WHERE = "arena duel"
+_KEYS = {"bots[0].spec": "bot A", "bots[1].spec": "bot B", "games[0].game": "--game",
+         "games[0].players": "--game", "games[0].variants[0]": "--variant",
+         "deals.base": "--seed", "deals.count": "--max-games"}
+
+
+class DuelError(ArenaError):
+    """A duel that cannot be set up: bad bots, game, variant or sizes."""
+
+
+@dataclass(frozen=True)
+class DuelReport:
+    """How a duel ended: the last test made, and the run directory."""
+
+    path: Path
+    state: SprtState
+
+
+def duel_name(a: str, b: str) -> str:
+    """The run name of a duel: duel-A-vs-B, with what cannot name a directory replaced by '_'."""
+    return re.sub(r"[^\w.-]", "_", f"duel-{a}-vs-{b}")
+
+
+def duel_config(a: str, b: str, game: str, variant: str = "standard", max_games: int = 10_000,
+                seed: int = 1, isolation: str | None = None) -> TournamentConfig:
+    """The tournament config of a duel of bot specs `a` and `b` (the second named `B-2` if the
+    specs are equal); DuelError names the option at fault."""
+    if max_games < 2:
+        raise DuelError(f"--max-games: a duel plays whole deal pairs, so at least 2, "
+                        f"not {max_games}")
+    second = f"{b}-2" if b == a else b
+    text = "\n".join([
+        f"name = {json.dumps(duel_name(a, b))}",
+        "[deals]", f"count = {max_games // 2}", f"base = {seed}",
+        "[[bots]]", f"spec = {json.dumps(a)}", f"name = {json.dumps(a)}",
+        "[[bots]]", f"spec = {json.dumps(b)}", f"name = {json.dumps(second)}",
+        "[[games]]", f"game = {json.dumps(game)}", "players = 2",
+        f"variants = [{json.dumps(variant)}]", ""])
+    try:
+        config = parse_config(text, Path(WHERE))
+    except ConfigError as exc:
+        message = str(exc).removeprefix(f"{WHERE}: ")
+        key, _, rest = message.partition(": ")
+        if key not in _KEYS:
+            raise DuelError(message) from None
+        hint = " (a duel is played at two seats)" if key == "games[0].players" else ""
+        raise DuelError(f"{_KEYS[key]}: {rest}{hint}") from None
+    return overridden(config, isolation)
+
+
+def pair_counts(path: Path, pairs: int, first: str, second: str) -> tuple[int, ...]:
+    """Pentanomial counts (from `first`'s side) of the duel's first `pairs` deal pairs, which
+    must all be recorded."""
+    scores: dict[int, float] = {}
+    for record in RunDirectory(path).records():
+        task = record["task"]
+        if task >= 2 * pairs:
+            continue
+        seats, ranks = record["seats"], record["ranks"]
+        mine, theirs = ranks[seats.index(first)], ranks[seats.index(second)]
+        scores[task] = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+    counts = [0] * 5
+    for k in range(pairs):
+        if 2 * k not in scores or 2 * k + 1 not in scores:
+            raise DuelError(f"{path}: deal pair {k} is not recorded; run the duel again to "
+                            f"finish it")
+        counts[pair_cell(scores[2 * k], scores[2 * k + 1])] += 1
+    return tuple(counts)
+
+
+def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, workers: int = 1,
+             fresh: bool = False, on_progress: ProgressHook | None = None,
+             on_test: Callable[[SprtState], None] | None = None,
+             backend: Backend = Backend.LOCAL, address: str | None = None) -> DuelReport:
+    """Play a duel's deal pairs in chunks of CHUNK_PAIRS until the SPRT accepts a hypothesis or
+    the schedule ends; `on_test` hears every test. Resumes like any run."""
+    settings.validate()
+    first, second = (b.name for b in config.bots)
+    total = len(config.deals)
+    done = 0
+    state = sprt((0, 0, 0, 0, 0), settings)
+    while done < total:
+        done = min(done + CHUNK_PAIRS, total)
+        run_tournament(config, out, workers, fresh, on_progress, backend, address,
+                       until=2 * done)
+        fresh = False
+        state = sprt(pair_counts(out, done, first, second), settings)
+        if on_test is not None:
+            on_test(state)
+        if state.verdict is not Verdict.INCONCLUSIVE:
+            break
+    return DuelReport(out, state)
+

@@ -1,0 +1,102 @@
+"""Sequential duels: verdicts on known pairs of bots, the same verdict with any workers and after
+a kill, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.ratings.sprt import SprtSettings, Verdict
+from arena.tournament.duel import CHUNK_PAIRS, duel_config, pair_counts, run_duel
+from arena.tournament.results import GAMES
+
+
+def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
+    report = run_duel(duel_config("optimal", "random", "concentration", max_games=2000),
+                      SprtSettings(0, 20), tmp_path / "d")
+    assert report.state.verdict is Verdict.H1
+    assert report.state.games <= 4 * CHUNK_PAIRS
+
+
+@pytest.mark.parametrize("seed", [1, 1001, 5000])
+def test_identical_bots_do_not_accept_h1(tmp_path: Path, seed: int) -> None:
+    report = run_duel(duel_config("greedy", "greedy", "concentration", max_games=600, seed=seed),
+                      SprtSettings(0, 20), tmp_path / "d")
+    assert report.state.verdict is not Verdict.H1
+
+
+def test_one_and_two_workers_reach_the_same_verdict(tmp_path: Path) -> None:
+    config = duel_config("optimal", "greedy", "concentration", max_games=1000)
+    one = run_duel(config, SprtSettings(0, 20), tmp_path / "one", workers=1)
+    two = run_duel(config, SprtSettings(0, 20), tmp_path / "two", workers=2)
+    assert one.state == two.state
+    assert one.state.verdict is Verdict.H1 and one.state.games > 2 * CHUNK_PAIRS
+
+
+def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "arena.cli", "duel", "tracker", "greedy", "--game",
+               "concentration", "--elo0", "0", "--elo1", "5", "--max-games", "4000", "--out",
+               str(out), "--workers", "2", "-q", "--json"]
+    child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    games = out / GAMES
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 40_000):
+        time.sleep(0.02)
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    partial = len(games.read_text().splitlines())
+    assert partial > 0
+    resumed = CliRunner().invoke(app, command[3:])
+    whole = CliRunner().invoke(app, [*command[3:command.index("--out") + 1],
+                                     str(tmp_path / "whole"), "--workers", "1", "-q", "--json"])
+    assert resumed.exit_code == whole.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout) == json.loads(whole.stdout)
+    assert partial < json.loads(whole.stdout)["games"], "the duel should have been killed part way"
+
+
+def test_the_counts_are_those_of_the_records(tmp_path: Path) -> None:
+    config = duel_config("optimal", "random", "concentration", max_games=2 * CHUNK_PAIRS)
+    run_duel(config, SprtSettings(0, 20), tmp_path / "d")
+    assert pair_counts(tmp_path / "d", CHUNK_PAIRS, "optimal", "random")[4] > CHUNK_PAIRS // 2
+    flipped = pair_counts(tmp_path / "d", CHUNK_PAIRS, "random", "optimal")
+    assert flipped == tuple(reversed(pair_counts(tmp_path / "d", CHUNK_PAIRS, "optimal",
+                                                 "random")))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--alpha", "1.5"], "--alpha: must be between 0 and 1"),
+    (["--beta", "0"], "--beta: must be between 0 and 1"),
+    (["--elo0", "10", "--elo1", "5"], "--elo1: must be above --elo0"),
+    (["--max-games", "1"], "--max-games: a duel plays whole deal pairs"),
+    (["--variant", "nope"], "--variant: unknown variant 'nope'"),
+])
+def test_bad_values_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["duel", "optimal", "greedy", "--game", "concentration",
+                                      "--out", str(tmp_path / "d"), *args])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+
+
+@pytest.mark.parametrize(("bots", "game", "message"), [
+    (["optimal", "nobot"], "concentration", "bot B: bot spec 'nobot'"),
+    (["nobot", "greedy"], "concentration", "bot A: bot spec 'nobot'"),
+    (["optimal", "greedy"], "nogame", "--game: unknown game 'nogame'"),
+    (["cuckoo-simple", "cuckoo-sharp"], "cuckoo", "a duel is played at two seats"),
+])
+def test_unknown_bots_and_games_are_one_line_errors(tmp_path: Path, bots: list[str], game: str,
+                                                    message: str) -> None:
+    result = CliRunner().invoke(app, ["duel", *bots, "--game", game, "--out",
+                                      str(tmp_path / "d")])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr
