@@ -118,7 +118,6 @@ class Encoder(ABC):
 
     game: typing.ClassVar[str]
     table_module: typing.ClassVar[str]
-
     def __init__(self, params: Params, players: int) -> None:
         """Enumerate the actions and lay out the observation for this variant and table."""
         self.params = params

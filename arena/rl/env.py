@@ -119,7 +119,8 @@ class ArenaEnv(AECEnv):
         assert self.state is not None
         seat = self.possible_agents.index(agent)
         state = self.state
-        deciding = seat in state.to_act() and seat not in self.pending
+        seats = state.to_act()
+        deciding = seat in seats and seat not in self.pending
         legal = state.legal(seat) if deciding else ()
         out = {"observation": self.encoder.encode(state.view(seat), seat),
                "action_mask": self.encoder.mask(legal)}

@@ -123,6 +123,265 @@ class BundleEncoder(Encoder):
         lay.put(vec, "turn", view.turn)
 
 
+def seat_cards(layout: Layout, name: str, players: int, meaning: str, high: float = 1.0) -> None:
+    """One card feature per seat, `name_0` (yours) to `name_{players-1}`, turned to the seat."""
+    for i in range(players):
+        layout.cards(f"{name}_{i}", f"{meaning} of seat +{i}" if i else f"{meaning}: yours",
+                     high)
+
+
+def put_seat_cards(layout: Layout, vec: np.ndarray, name: str, by_seat: Any, seat: int) -> None:
+    """Write per-seat cards (by seat number) into the features of `seat_cards`, turned."""
+    for i, cards in enumerate(relative(list(by_seat), seat)):
+        layout.put_cards(vec, f"{name}_{i}", cards)
+
+
+class MemorandumEncoder(Encoder):
+    """Memorandum: the dealer deals; every player says "Mine!" or passes at each call."""
+
+    game = "memorandum"
+    table_module = "arena.games.memorandum.table"
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """`deal`, `mine`, `pass`."""
+        return ("deal", "mine", "pass")
+
+    def lay_out(self, layout: Layout) -> None:
+        """The called card, the received cards by seat, the piles, the deal, the totals."""
+        n = self.players
+        pack = float(self.params.pack_size)  # type: ignore[attr-defined]
+        layout.cards("called", "the card waiting for claims")
+        seat_cards(layout, "received", n, "the cards handed out this deal")
+        layout.cards("unclaimed", "the unclaimed pile")
+        layout.cards("disputed", "the dispute pile")
+        layout.add("phase", 3, "onehot", 1, "deal, call, over")
+        layout.add("dealer", n, "onehot", 1, "the dealer: you, then the next seats")
+        layout.add("deal", 1, "scalar", n, "deals finished (0-based deal number)")
+        layout.add("number", 1, "scalar", pack, "cards called this deal, this one included")
+        layout.add("hand_size", 1, "scalar", pack, "cards per hand")
+        layout.add("totals", n, "scalar", n * n * pack, "each seat's points: yours first")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write a `MemorandumView`."""
+        from arena.games.memorandum import Phase
+
+        lay = self.layout
+        lay.put_cards(vec, "called", [view.called])
+        put_seat_cards(lay, vec, "received", view.received, seat)
+        lay.put_cards(vec, "unclaimed", view.unclaimed)
+        lay.put_cards(vec, "disputed", view.disputed)
+        lay.put_onehot(vec, "phase", list(Phase).index(view.phase))
+        lay.put_onehot(vec, "dealer", (view.dealer - seat) % self.players)
+        lay.put(vec, "deal", view.deal)
+        lay.put(vec, "number", view.number)
+        lay.put(vec, "hand_size", view.hand_size)
+        lay.put(vec, "totals", relative(view.totals, seat))
+
+
+class ConcentrationEncoder(Encoder):
+    """Concentration: turn up a face-down card, by its position in the layout."""
+
+    game = "concentration"
+    table_module = "arena.games.concentration.table"
+
+    def __init__(self, params: Params, players: int) -> None:
+        """The layout's positions (both fields in the duel) are the actions."""
+        self.positions = params.field_size * params.fields  # type: ignore[attr-defined]
+        super().__init__(params, players)
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """Every position of the layout, 0 up."""
+        return range(self.positions)
+
+    def lay_out(self, layout: Layout) -> None:
+        """Each position face down or taken (and its back), the cards up, scores, turn, role."""
+        from arena.games.concentration.variants import TURN_LIMIT_PER_CARD
+
+        p, params = self.positions, self.params
+        turns = float(getattr(params, "max_turns", 0) or TURN_LIMIT_PER_CARD * p)
+        layout.add("down", p, "onehot", 1, "1 for each position holding a face-down card")
+        layout.add("taken", p, "onehot", 1, "1 for each position whose card was taken")
+        if getattr(params, "checkerboard", False):
+            layout.add("red", p, "onehot", 1, "1 for each face-down card with a red back")
+        for i in range(params.set_size):  # type: ignore[attr-defined]
+            layout.add(f"up_{i}_at", p, "onehot", 1,
+                       f"the position of the card turned up {_nth(i)} this turn")
+            layout.cards(f"up_{i}", f"the card turned up {_nth(i)} this turn")
+        layout.add("scores", self.players, "scalar", p, "each seat's points: yours first")
+        layout.add("turn", 1, "scalar", turns, "turns completed")
+        layout.add("answer", 1, "scalar", 1, "1 when you answer (the duel's second card)")
+        layout.add("field", params.fields, "onehot", 1,  # type: ignore[attr-defined]
+                   "the field you may turn in (the duel: seat 0's, seat 1's)")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write a `ConcentrationView`."""
+        from arena.cards import Card
+        from arena.games.concentration.table import Back, Role
+
+        lay = self.layout
+        down, taken = lay.by_name["down"].start, lay.by_name["taken"].start
+        red = lay.by_name["red"].start if "red" in lay.by_name else None
+        for position, cell in enumerate(view.cells):
+            if cell is None:
+                vec[taken + position] = 1
+            elif not isinstance(cell, Card):
+                vec[down + position] = 1
+                if red is not None and cell is Back.RED:
+                    vec[red + position] = 1
+        for i, position in enumerate(view.face_up):
+            lay.put_onehot(vec, f"up_{i}_at", position)
+            lay.put_cards(vec, f"up_{i}", [view.cells[position]])
+        lay.put(vec, "scores", relative(view.scores, seat))
+        lay.put(vec, "turn", view.turn)
+        lay.put(vec, "answer", float(view.role is Role.ANSWER))
+        lay.put_onehot(vec, "field", view.field.start // len(view.field))
+
+
+class PavedEncoder(Encoder):
+    """Paved with Gold: look at places, claim combinations, turn cards up, give bonus cards."""
+
+    game = "paved-with-gold"
+    table_module = "arena.games.paved_with_gold.table"
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """Looks; the pair announced; claims holding one place, then two (in the order looked
+        at); put back; turn-ups; bonus to each seat; the end claim."""
+        from arena.games.paved_with_gold.combos import Combo
+        from arena.games.paved_with_gold.variants import SQUARE
+
+        places = range(SQUARE)
+        yield from (("look", p) for p in places)
+        yield ("claim", "pair", ())
+        for combo in Combo:
+            yield from (("claim", combo.value, (p,)) for p in places)
+        for combo in Combo:
+            if combo.size > 2:
+                yield from (("claim", combo.value, (p, q)) for p in places for q in places
+                            if p != q)
+        yield ("put-back",)
+        yield from (("turn-up", p) for p in places)
+        yield from (("bonus-to", s) for s in range(self.players))
+        yield ("end",)
+
+    def lay_out(self, layout: Layout) -> None:
+        """The square place by place, your hand, the claim, stock, cards out, scores, turn."""
+        from arena.games.paved_with_gold.combos import Combo
+        from arena.games.paved_with_gold.table import Phase
+        from arena.games.paved_with_gold.variants import SQUARE
+
+        n = self.players
+        layout.add("down", SQUARE, "onehot", 1, "1 for each place holding a face-down card")
+        layout.add("held", SQUARE, "onehot", 1, "1 for each place whose card is picked up")
+        layout.add("empty", SQUARE, "onehot", 1, "1 for each place with no card")
+        for p in range(SQUARE):
+            layout.cards(f"up_{p}", f"the face-up card at place {p}")
+        for i in range(2):
+            layout.add(f"hand_{i}_at", SQUARE, "onehot", 1,
+                       f"the place of the card you picked up {_nth(i)}")
+            layout.cards(f"hand_{i}", f"the card you picked up {_nth(i)}")
+        layout.add("phase", len(Phase), "onehot", 1, "look, hold, turn-up, bonus-to, over")
+        layout.add("to_act", n, "onehot", 1, "the seat to act: you, then the next seats")
+        layout.add("claim", len(Combo), "onehot", 1, "the combination being claimed")
+        layout.add("claimed_at", SQUARE, "onehot", 1, "the places turned up for the claim")
+        layout.add("stock", 1, "scalar", 54, "cards left in the stock")
+        layout.cards("out", "the cards won or given as bonus (face up)")
+        layout.add("points", n, "scalar", 1000, "combination points: yours first")
+        layout.add("bonus", n, "scalar", 54, "bonus cards held: yours first")
+        layout.add("scores", n, "scalar", 1000, "scores: yours first")
+        layout.add("turn", 1, "scalar", float(getattr(self.params, "max_turns", 0) or 1000),
+                   "turns played")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write a `PavedView`."""
+        from arena.cards import Card
+        from arena.games.paved_with_gold.combos import Combo
+        from arena.games.paved_with_gold.table import Phase, Spot
+
+        lay = self.layout
+        spots = {Spot.DOWN: "down", Spot.HELD: "held", Spot.EMPTY: "empty"}
+        for place, cell in enumerate(view.cells):
+            if isinstance(cell, Card):
+                lay.put_cards(vec, f"up_{place}", [cell])
+            else:
+                vec[lay.by_name[spots[cell]].start + place] = 1
+        for i, (place, card) in enumerate(view.hand):
+            lay.put_onehot(vec, f"hand_{i}_at", place)
+            lay.put_cards(vec, f"hand_{i}", [card])
+        lay.put_onehot(vec, "phase", list(Phase).index(view.phase))
+        lay.put_onehot(vec, "to_act", (view.to_act - seat) % self.players)
+        lay.put_onehot(vec, "claim", None if view.claim is None else list(Combo).index(view.claim))
+        for place in view.claim_positions:
+            lay.put_onehot(vec, "claimed_at", place)
+        lay.put(vec, "stock", view.stock)
+        lay.put_cards(vec, "out", view.out)
+        lay.put(vec, "points", relative(view.points, seat))
+        lay.put(vec, "bonus", relative(view.bonus, seat))
+        lay.put(vec, "scores", relative(view.scores, seat))
+        lay.put(vec, "turn", view.turn)
+
+
+class CuckooEncoder(Encoder):
+    """Cuckoo: the dealer deals; each player stands or changes, the dealer stands or draws."""
+
+    game = "cuckoo"
+    table_module = "arena.games.cuckoo.table"
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """`deal`, `stand`, `change`, `draw`."""
+        return ("deal", "stand", "change", "draw")
+
+    def lay_out(self, layout: Layout) -> None:
+        """Your card, the kings and the last showdown, then per seat the deal's state."""
+        from arena.games.cuckoo.table import Turn
+
+        n = self.players
+        chips = float(getattr(self.params, "chips", 3))
+        layout.cards("card", "your card (during a deal)")
+        layout.cards("kings", "the kings shown this deal")
+        layout.add("king_seats", n, "onehot", 1, "the seats that showed a king: yours first")
+        seat_cards(layout, "shown", n, "the card shown at the last showdown")
+        layout.add("phase", 3, "onehot", 1, "deal, play, over")
+        layout.add("dealer", n, "onehot", 1, "the dealer: you, then the next seats")
+        layout.add("turn", n, "onehot", 1, "the seat to decide: you, then the next seats")
+        layout.add("order", n, "scalar", n, "each seat's place in this deal's order of turns "
+                   "(1 first, 0 out): yours first")
+        layout.add("turns", n * len(Turn), "onehot", 1, "what each seat did this deal (stood, "
+                   "changed, refused, king, drew): yours first")
+        layout.add("chips", n, "scalar", chips, "chips: yours first")
+        layout.add("deal", 1, "scalar", chips * n, "the deal number")
+        layout.add("deal_limit", 1, "scalar", chips * n, "the last deal at the latest")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write a `CuckooView`."""
+        from arena.games.cuckoo.table import Phase, Turn
+
+        lay, n = self.layout, self.players
+        lay.put_cards(vec, "card", [view.card])
+        lay.put_cards(vec, "kings", [card for _, card in view.kings])
+        for who, _ in view.kings:
+            lay.put_onehot(vec, "king_seats", (who - seat) % n)
+        if view.shown:
+            put_seat_cards(lay, vec, "shown", [[c] if c is not None else [] for c in view.shown],
+                           seat)
+        lay.put_onehot(vec, "phase", list(Phase).index(view.phase))
+        lay.put_onehot(vec, "dealer", (view.dealer - seat) % n)
+        lay.put_onehot(vec, "turn", None if view.turn is None else (view.turn - seat) % n)
+        places = [0] * n
+        for i, who in enumerate(view.order):
+            places[who] = i + 1
+        lay.put(vec, "order", relative(places, seat))
+        kinds = list(Turn)
+        for who, what in view.turns:
+            lay.put_onehot(vec, "turns", ((who - seat) % n) * len(kinds) + kinds.index(what))
+        lay.put(vec, "chips", relative(view.chips, seat))
+        lay.put(vec, "deal", view.deal)
+        lay.put(vec, "deal_limit", view.deal_limit)
+
+
+def _nth(i: int) -> str:
+    return ("first", "second", "third", "fourth")[i]
+
+
 def _register(*encoders: type[Encoder]) -> None:
     for encoder in encoders:
         ENCODERS[encoder.game] = _maker(encoder)
@@ -134,4 +393,5 @@ def _maker(encoder: type[Encoder]) -> Any:
     return make
 
 
-_register(DigEncoder, BundleEncoder)
+_register(DigEncoder, BundleEncoder, MemorandumEncoder, ConcentrationEncoder,
+          PavedEncoder, CuckooEncoder)

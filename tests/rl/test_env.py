@@ -15,7 +15,7 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from arena.api import Bot, Observation  # noqa: E402
+from arena.api import Bot, Observation, Reveal  # noqa: E402
 from arena.cards import Card  # noqa: E402
 from arena.engine import find_game  # noqa: E402
 from arena.match import deal_rng, play_game  # noqa: E402
@@ -29,14 +29,20 @@ DONE = sorted(ENCODERS)
 REPO = Path(__file__).resolve().parents[2]
 
 
+LARGEST = {"cuckoo": 20}
+"""Games also tested at their largest table, in the default preset."""
+
+
 def _cases() -> list[tuple[str, str, int]]:
     out = []
     for name in DONE:
         game = find_game(name)
         for preset, params in game.presets.items():
             allowed = params.players_allowed()
-            sizes = sorted({allowed.start, min(allowed.stop - 1, allowed.start + 2)})
-            out += [(name, preset, n) for n in sizes]
+            sizes = {allowed.start, min(allowed.stop - 1, allowed.start + 2)}
+            if preset == game.default_preset:
+                sizes.add(LARGEST.get(name, allowed.start))
+            out += [(name, preset, n) for n in sorted(sizes)]
     return out
 
 
@@ -44,7 +50,8 @@ CASES = [pytest.param(*c, id=f"{c[0]}-{c[1]}-{c[2]}p") for c in _cases()]
 
 
 def test_the_done_games_are_encoded() -> None:
-    assert DONE == ["dig", "old-mans-bundle"]
+    assert DONE == ["concentration", "cuckoo", "dig", "memorandum", "old-mans-bundle",
+                    "paved-with-gold"]
     assert (DigEncoder.game, BundleEncoder.game) == ("dig", "old-mans-bundle")
 
 
@@ -130,13 +137,82 @@ def test_actions_encode_and_decode_both_ways_over_random_games(
         enc.encode_action(("no such action",))
 
 
+class Keeper:
+    """A watcher that keeps the state of the game it watches."""
+
+    state = None
+
+    def dealt(self, state, variant, seed, names) -> None:
+        self.state = state
+
+    def happened(self, state, events) -> None:
+        pass
+
+
+SIMULTANEOUS = [c for c in CASES if c.values[0] in {"memorandum"}]
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), SIMULTANEOUS)
+def test_a_simultaneous_episode_is_the_game_play_game_plays(game: str, preset: str,
+                                                             players: int) -> None:
+    """Every event (private ones too) and the outcome equal play_game's, same seed and actions."""
+    env = make_env(game, preset, players)
+    for seed in (4, 9):
+        _random_episode(env, seed, random.Random(seed))
+        script = list(env.actions)
+        keeper = Keeper()
+        record = play_game(env.variant, [Scripted(script) for _ in range(players)],
+                           [f"s{i}" for i in range(players)], seed, watcher=keeper)
+        assert not record.faults and not script
+        assert keeper.state.log == env.state.log
+        outcome = env.state.outcome()
+        assert (record.scores, record.turns, record.final) == (
+            outcome.scores, outcome.turns, outcome.final)
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), SIMULTANEOUS)
+def test_a_kept_simultaneous_action_is_unseen_until_all_have_acted(
+        game: str, preset: str, players: int) -> None:
+    """Seats decide in seat order; a kept action changes nothing the others see, and its seat's
+    mask is empty until the joint decision is carried out."""
+    env = make_env(game, preset, players, observe="history", history_rows=600)
+    env.reset(seed=1)
+    rng = random.Random(1)
+    checked = 0
+    while env.agents and not env.terminations[env.agent_selection]:
+        seats = env.state.to_act()
+        if len(seats) == 1:
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(rng.choice(list(np.flatnonzero(mask))))
+            continue
+        assert env.agent_selection == f"seat_{min(seats)}"
+        before = {s: env.observe(f"seat_{s}") for s in seats}
+        log = len(env.state.log)
+        for seat in sorted(seats)[:-1]:
+            assert env.agent_selection == f"seat_{seat}"
+            mask = env.observe(f"seat_{seat}")["action_mask"]
+            env.step(rng.choice(list(np.flatnonzero(mask))))
+            assert len(env.state.log) == log and seat in env.pending
+            assert not env.observe(f"seat_{seat}")["action_mask"].any()
+            for other in seats:
+                now = env.observe(f"seat_{other}")
+                assert np.array_equal(now["observation"], before[other]["observation"])
+                assert np.array_equal(now["history"], before[other]["history"])
+        last = max(seats)
+        assert env.agent_selection == f"seat_{last}"
+        mask = env.observe(f"seat_{last}")["action_mask"]
+        env.step(rng.choice(list(np.flatnonzero(mask))))
+        assert not env.pending and len(env.state.log) > log
+        checked += 1
+    assert checked > 10
+
+
 def _cards_of(enc, vec: np.ndarray) -> Counter[str]:
-    found: Counter[str] = Counter()
+    totals = np.zeros(CARDS)
     for f in enc.layout.features:
         if f.kind == "cards":
-            for slot in range(CARDS):
-                found[str(PACK[slot])] += int(vec[f.start + slot])
-    return found
+            totals += vec[f.start:f.stop]
+    return Counter({str(PACK[slot]): int(totals[slot]) for slot in np.flatnonzero(totals)})
 
 
 @pytest.mark.parametrize(("game", "preset", "players"), CASES)
@@ -161,10 +237,16 @@ def test_no_encoding_holds_a_card_the_seat_cannot_see(game: str, preset: str,
                 histories[seat].add(events)
                 seen[seat] += visible
             chosen = {s: state.legal(s)[rng.randrange(len(state.legal(s)))] for s in seats}
+            mark = len(state.log)
             if len(seats) == 1:
                 state.apply(seats[0], chosen[seats[0]])
             else:
                 state.apply_joint(chosen)
+            for seat in range(players):  # a card turned up by the action just taken was seen
+                for event in state.seen_by(seat, mark, len(state.log)):
+                    if isinstance(event, Reveal) and (
+                            event.seat is None or event.position == chosen.get(event.seat)):
+                        seen[seat][str(event.card)] += 1
         for seat in range(players):
             rows = histories[seat].array[:histories[seat].count]
             in_history = {str(PACK[i]) for i in enc.history.card_rows(rows)}
@@ -211,7 +293,7 @@ def test_make_env_options_and_errors() -> None:
     with pytest.raises(ValueError, match="observe"):
         make_env("dig", observe="everything")
     with pytest.raises(NoEncodingError, match="no encoding"):
-        make_env("concentration")
+        make_env("animals")
 
 
 def test_policy_bot_plays_a_callable_and_refuses_an_illegal_index() -> None:
@@ -296,3 +378,13 @@ def test_training_improves_on_the_untrained_policy() -> None:
             wins += ranks[seat] < ranks[1 - seat]
             losses += ranks[seat] > ranks[1 - seat]
     assert wins > losses, (wins, losses)
+
+
+def test_concentration_actions_are_the_positions_of_the_preset_layout() -> None:
+    sizes = {preset: make_env("concentration", preset).action_space("seat_0").n
+             for preset in ("standard", "jokers", "two-decks", "two-decks-jokers", "duel")}
+    assert sizes == {"standard": 52, "jokers": 54, "two-decks": 104, "two-decks-jokers": 108,
+                     "duel": 104}
+    enc = make_env("concentration", "four-of-a-kind", 3).encoder
+    assert [f.name for f in enc.layout.features if f.kind == "cards"] == [
+        "up_0", "up_1", "up_2", "up_3"]

@@ -120,7 +120,8 @@ class ConcentrationState(State):
         else:
             layout = self._layout or self._freeze_layout()
         duel = self.params.duel
-        field = self.fields[self._to_act[0] if duel else 0]
+        # in the duel a seat sees the field of the seat to act; once the game is over, its own
+        field = self.fields[(self._to_act[0] if self._to_act else seat) if duel else 0]
         role = Role.ANSWER if duel and up else Role.FLIP
         scores = self._scores or self._freeze_scores()
         return _new_view(self.params.rows, self.params.cols, layout, tuple(up), scores, self.turns,
