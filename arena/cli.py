@@ -274,21 +274,41 @@ def run_command(
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
 
-    from arena.tournament.config import load_config, overridden
+    from arena.tournament.config import Stop, load_config, overridden
     from arena.tournament.run import run_tournament, write_ratings
     from arena.tournament.runner import Backend
+    from arena.tournament.stopping import (
+        RoundState,
+        StopReport,
+        rounds_plan,
+        run_until_confident,
+        unseparated_text,
+    )
 
     if address is not None and backend is not BackendChoice.RAY:
         _fail("--address joins a Ray cluster: use it with --backend ray")
 
+    def show(state: RoundState) -> None:
+        if not quiet:
+            _note(f"round {state.round} of {state.rounds}, {state.games:,} games: "
+                  f"{unseparated_text(state)}")
+
     target = out
+    stop: StopReport | None = None
     try:
         loaded = overridden(load_config(config), isolation and isolation.value, time_limit)
         target = out or Path("results") / loaded.name
         with _progress_bar(quiet) as on_progress:
-            report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
-                                    _sizing(on_progress), Backend(backend.value), address,
-                                    deals_like, yes)
+            if loaded.stopping.rule is Stop.CONFIDENT:
+                _note(rounds_plan(loaded, deals_like))
+                stop = run_until_confident(loaded, target, workers or os.cpu_count() or 1,
+                                           fresh, on_progress, Backend(backend.value), address,
+                                           deals_like, yes, show)
+                report = stop.run
+            else:
+                report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
+                                        _sizing(on_progress), Backend(backend.value), address,
+                                        deals_like, yes)
         text = write_ratings(target)
     except KeyboardInterrupt:
         typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
@@ -297,6 +317,8 @@ def run_command(
     except ArenaError as exc:
         _fail(str(exc))
     typer.echo(text)
+    if stop is not None:
+        _note(stop.describe())
     typer.echo(f"{report.before + report.played} of {report.total} games in {target} "
                f"({report.played} played now)", err=True)
 
@@ -305,8 +327,12 @@ def run_command(
 def duel_command(
     a: Annotated[str, typer.Argument(metavar="A", help="The bot under test (a bot spec).")],
     b: Annotated[str, typer.Argument(metavar="B", help="The bot it plays (a bot spec).")],
-    game: Annotated[str, typer.Option(help="The game, played at two seats.")],
+    game: Annotated[str, typer.Option(help="The game.")],
     variant: Annotated[str, typer.Option(help="The variant preset.")] = "standard",
+    players: Annotated[int, typer.Option(help="Seats at the table; above two, with --fill.")
+                       ] = 2,
+    fill: Annotated[str | None, typer.Option(
+        metavar="BOT", help="The bot in every seat but A's and B's (a bot spec).")] = None,
     elo0: Annotated[float, typer.Option(help="H0: A is this many Elo above B.")] = 0.0,
     elo1: Annotated[float, typer.Option(help="H1: A is this many Elo above B.")] = 20.0,
     alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when H0 holds.")
@@ -348,7 +374,8 @@ def duel_command(
     target = out
     try:
         settings.validate()
-        config = duel_config(a, b, game, variant, max_games, seed, isolation.value)
+        config = duel_config(a, b, game, variant, max_games, seed, isolation.value, players,
+                             fill)
         target = out or Path("results") / config.name
         report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
                           on_test=show)

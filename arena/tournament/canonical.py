@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from arena.tournament.config import TournamentConfig
+from arena.tournament.config import Stop, Stopping, TournamentConfig
 from arena.tournament.schedule import Format
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -41,13 +41,22 @@ def canonical_toml(config: TournamentConfig) -> str:
     for f in dataclasses.fields(limits):
         if getattr(limits, f.name) is not None:
             lines.append(f"{f.name} = {_toml(getattr(limits, f.name))}")
-    draw = config.schedule
-    if draw.format is not Format.ROUND_ROBIN:  # a round robin is left out: older runs' digests
+    draw, stopping = config.schedule, config.stopping
+    # a round robin played to its end is left out: older runs' digests
+    if draw.format is not Format.ROUND_ROBIN or stopping != Stopping():
         lines += ["", "[schedule]", f"format = {_toml(draw.format.value)}"]
         if draw.tables_per_bot is not None:
             lines.append(f"tables_per_bot = {draw.tables_per_bot}")
         if draw.challengers:
             lines.append(f"challengers = [{', '.join(_toml(c) for c in draw.challengers)}]")
+        if draw.fill is not None:
+            lines.append(f"fill = {_toml(draw.fill)}")
+        if stopping.rule is not Stop.NEVER:
+            lines += [f"stop = {_toml(stopping.rule.value)}",
+                      f"confidence = {_toml(stopping.confidence)}"]
+            if stopping.budget is not None:
+                lines.append(f"budget = {stopping.budget}")
+            lines.append(f"round_deals = {stopping.round_deals}")
     for bot in config.bots:
         lines += ["", "[[bots]]", f"name = {_toml(bot.name)}", f"spec = {_toml(bot.spec)}",
                   f"isolation = {_toml(bot.isolation.value)}"]

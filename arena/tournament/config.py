@@ -44,6 +44,24 @@ class OnFault(enum.Enum):
     DISQUALIFY = "disqualify"
 
 
+class Stop(enum.Enum):
+    """When a run stops: at the end of its schedule, or once its ranking is confident."""
+
+    NEVER = "never"
+    CONFIDENT = "confident"
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """When a run stops early: the rule, the confidence every neighbour in a ranking must be
+    told apart at, the most games to play (None: the whole schedule), and deals per round."""
+
+    rule: Stop = Stop.NEVER
+    confidence: float = 0.95
+    budget: int | None = None
+    round_deals: int = 1
+
+
 @dataclass(frozen=True)
 class Limits:
     """Limits per sandboxed bot (None: no limit), and how faults are treated."""
@@ -102,10 +120,13 @@ class TournamentConfig:
     seating: Seating = Seating.ROTATIONS
     limits: Limits = Limits()
     schedule: Draw = field(default_factory=Draw)
+    stopping: Stopping = field(default_factory=Stopping)
 
 
 TOP_KEYS = ("name", "seating", "deals", "bots", "games", "limits", "schedule")
-SCHEDULE_KEYS = ("format", "tables_per_bot", "challengers")
+SCHEDULE_KEYS = ("format", "tables_per_bot", "challengers", "fill", "stop", "confidence", "budget",
+                 "round_deals")
+STOP_KEYS = ("confidence", "budget", "round_deals")
 DEALS_KEYS = ("list", "count", "base", "seeds", "source")
 BOT_KEYS = ("spec", "name", "params", "isolation")
 GAME_KEYS = ("game", "players", "variants", "trueskill")
@@ -169,7 +190,8 @@ def parse_config(text: str, path: str | Path, check_bots: bool = True) -> Tourna
     bots = _bots(r, data["bots"], games, path.parent, check_bots)
     limits = _limits(r, data.get("limits", {}))
     schedule = _schedule(r, data.get("schedule", {}), bots, games)
-    return TournamentConfig(name, path, bots, games, deals, seating, limits, schedule)
+    stopping = _stopping(r, data.get("schedule", {}), len(deals))
+    return TournamentConfig(name, path, bots, games, deals, seating, limits, schedule, stopping)
 
 
 class _Reader:
@@ -538,6 +560,10 @@ def _schedule(r: _Reader, value: Any, bots: Sequence[BotEntry],
                if "tables_per_bot" in table else None)
     if "challengers" in table and form is not Format.GAUNTLET:
         raise r.error("schedule.challengers", 'goes only with format = "gauntlet"')
+    if "fill" in table and form is not Format.DUEL:
+        raise r.error("schedule.fill", 'goes only with format = "duel"')
+    if form is Format.DUEL:
+        return _duel(r, table, bots, games, per_bot)
     if form is Format.ROUND_ROBIN:
         if per_bot is not None:
             raise r.error("schedule.tables_per_bot", 'goes with format = "sampled" or '
@@ -575,6 +601,48 @@ def _schedule(r: _Reader, value: Any, bots: Sequence[BotEntry],
                           f"required for a gauntlet at {game.players} seats (games[{i}]): at how "
                           f"many tables each field bot sits, an integer")
     return Draw(Format.GAUNTLET, per_bot, challengers)
+
+
+def _duel(r: _Reader, table: dict[str, Any], bots: Sequence[BotEntry],
+          games: Sequence[GameEntry], per_bot: int | None) -> Draw:
+    if per_bot is not None:
+        raise r.error("schedule.tables_per_bot", 'goes with format = "sampled" or "gauntlet", '
+                                                 'not "duel"')
+    names = [b.name for b in bots]
+    fill = r.text(table["fill"], "schedule.fill") if "fill" in table else None
+    if fill is not None and fill not in names:
+        raise r.error("schedule.fill", f"no bot named {fill!r} (bots: {', '.join(names)})")
+    if len(names) - (fill is not None) != 2:
+        raise r.error("bots", f"a duel is two bots{' and its fill' if fill else ''}, not "
+                              f"{len(names)} bots")
+    if fill is not None and all(g.players == 2 for g in games):
+        raise r.error("schedule.fill", "a duel at two seats has no other seats to fill")
+    for i, game in enumerate(games):
+        if game.players < 2:
+            raise r.error(f"games[{i}].players", "a duel needs two seats or more")
+        if game.players > 2 and fill is None:
+            raise r.error("schedule.fill", f"required for a duel at {game.players} seats "
+                                           f"(games[{i}]): the bot in the other seats")
+    return Draw(Format.DUEL, fill=fill)
+
+
+def _stopping(r: _Reader, table: dict[str, Any], deals: int) -> Stopping:
+    rule = r.choice(table.get("stop", Stop.NEVER.value), "schedule.stop", Stop)
+    if rule is Stop.NEVER:
+        for key in STOP_KEYS:
+            if key in table:
+                raise r.error(f"schedule.{key}", 'goes only with stop = "confident"')
+        return Stopping()
+    confidence = r.number(table.get("confidence", 0.95), "schedule.confidence")
+    if not 0.5 < confidence < 1:
+        raise r.error("schedule.confidence", f"must be above 0.5 and below 1 (the probability "
+                                             f"that a bot is above the next), not {confidence}")
+    budget = (r.integer(table["budget"], "schedule.budget", 1) if "budget" in table else None)
+    round_deals = r.integer(table.get("round_deals", 1), "schedule.round_deals", 1)
+    if round_deals > deals:
+        raise r.error("schedule.round_deals", f"{round_deals} deals per round, more than the "
+                                              f"{deals} of [deals]")
+    return Stopping(rule, confidence, budget, round_deals)
 
 
 def _challengers(r: _Reader, value: Any, names: Sequence[str]) -> tuple[str, ...]:

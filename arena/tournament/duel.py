@@ -1,11 +1,14 @@
 """Sequential duels (`arena duel`): two bots on deal pairs until an SPRT decides.
 
-A duel is a tournament run of a generated config: the two bots at one two-seat game and variant,
-`max_games / 2` deals counted from a base seed, every deal played in both seat orders. Task ids
-2k and 2k+1 are deal k's pair. The schedule is played in chunks of CHUNK_PAIRS pairs, in order;
-after each chunk the test is made on every pair up to the chunk's end (all finished, whatever
-the workers' order), so the verdict depends only on the config, the settings and the chunk size:
-a resumed or re-run duel reaches the same verdict at the same pair.
+A duel is a tournament run of a generated config: the two bots at one game and variant,
+`max_games / 2` deals counted from a base seed, every deal played in both seat orders. At more
+than two seats the config's schedule is a duel (`format = "duel"`): the other seats are held by
+one fill bot, and the two bots swap two seats drawn for each deal. Task ids 2k and 2k+1 are deal
+k's pair; a game scores 1 for the first bot when it placed above the second, 1/2 when level.
+The schedule is played in chunks of CHUNK_PAIRS pairs, in order; after each chunk the test is
+made on every pair up to the chunk's end (all finished, whatever the workers' order), so the
+verdict depends only on the config, the settings and the chunk size: a resumed or re-run duel
+reaches the same verdict at the same pair.
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ CHUNK_PAIRS = 32
 """Deal pairs played between two looks at the test. Fixed, since the verdict depends on it."""
 
 WHERE = "arena duel"
-_KEYS = {"bots[0].spec": "bot A", "bots[1].spec": "bot B", "games[0].game": "--game",
-         "games[0].players": "--game", "games[0].variants[0]": "--variant",
-         "deals.base": "--seed", "deals.count": "--max-games"}
+_KEYS = {"bots[0].spec": "bot A", "bots[1].spec": "bot B", "bots[2].spec": "--fill",
+         "games[0].game": "--game", "games[0].players": "--players",
+         "games[0].variants[0]": "--variant", "deals.base": "--seed", "deals.count": "--max-games"}
 
 
 class DuelError(ArenaError):
@@ -50,20 +53,35 @@ def duel_name(a: str, b: str) -> str:
 
 
 def duel_config(a: str, b: str, game: str, variant: str = "standard", max_games: int = 10_000,
-                seed: int = 1, isolation: str | None = None) -> TournamentConfig:
+                seed: int = 1, isolation: str | None = None, players: int = 2,
+                fill: str | None = None) -> TournamentConfig:
     """The tournament config of a duel of bot specs `a` and `b` (the second named `B-2` if the
-    specs are equal); DuelError names the option at fault."""
+    specs are equal), at `players` seats, the others held by bot spec `fill` (named `F-fill`
+    if it is one of the two); DuelError names the option at fault."""
     if max_games < 2:
         raise DuelError(f"--max-games: a duel plays whole deal pairs, so at least 2, "
                         f"not {max_games}")
+    if players < 2:
+        raise DuelError(f"--players: a duel needs two seats or more, not {players}")
+    if (players > 2) != (fill is not None):
+        raise DuelError(f"--fill: a duel at {players} seats needs the bot of the other seats "
+                        f"(--fill BOT)" if fill is None else
+                        "--fill: goes with --players 3 or more: at two seats there is no "
+                        "other seat to fill")
     second = f"{b}-2" if b == a else b
-    text = "\n".join([
-        f"name = {json.dumps(duel_name(a, b))}",
+    lines = [f"name = {json.dumps(duel_name(a, b))}"]
+    filler = None if fill is None else f"{fill}-fill" if fill in (a, second) else fill
+    if filler is not None:
+        lines += ["[schedule]", 'format = "duel"', f"fill = {json.dumps(filler)}"]
+    lines += [
         "[deals]", f"count = {max_games // 2}", f"base = {seed}",
         "[[bots]]", f"spec = {json.dumps(a)}", f"name = {json.dumps(a)}",
-        "[[bots]]", f"spec = {json.dumps(b)}", f"name = {json.dumps(second)}",
-        "[[games]]", f"game = {json.dumps(game)}", "players = 2",
-        f"variants = [{json.dumps(variant)}]", ""])
+        "[[bots]]", f"spec = {json.dumps(b)}", f"name = {json.dumps(second)}"]
+    if filler is not None:
+        lines += ["[[bots]]", f"spec = {json.dumps(fill)}", f"name = {json.dumps(filler)}"]
+    lines += ["[[games]]", f"game = {json.dumps(game)}", f"players = {players}",
+              f"variants = [{json.dumps(variant)}]", ""]
+    text = "\n".join(lines)
     try:
         config = parse_config(text, Path(WHERE))
     except ConfigError as exc:
@@ -71,7 +89,8 @@ def duel_config(a: str, b: str, game: str, variant: str = "standard", max_games:
         key, _, rest = message.partition(": ")
         if key not in _KEYS:
             raise DuelError(message) from None
-        hint = " (a duel is played at two seats)" if key == "games[0].players" else ""
+        hint = (" (--players sets the seats; above two, --fill BOT fills the others)"
+                if key == "games[0].players" else "")
         raise DuelError(f"{_KEYS[key]}: {rest}{hint}") from None
     return overridden(config, isolation)
 
@@ -103,7 +122,7 @@ def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, worker
     """Play a duel's deal pairs in chunks of CHUNK_PAIRS until the SPRT accepts a hypothesis or
     the schedule ends; `on_test` hears every test. Resumes like any run."""
     settings.validate()
-    first, second = (b.name for b in config.bots)
+    first, second = (b.name for b in config.bots if b.name != config.schedule.fill)
     total = len(config.deals)
     done = 0
     state = sprt((0, 0, 0, 0, 0), settings)

@@ -19,7 +19,7 @@ from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
 from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation
 from arena.tournament.canonical import canonical_toml, config_digest
-from arena.tournament.config import OnFault, TournamentConfig
+from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import (
     DealsLike,
     bots_code,
@@ -77,8 +77,9 @@ def schedule_of(config: TournamentConfig) -> Schedule:
     plans = [GamePlan(g.game, g.players,
                       tuple(VariantPlan(v.label, v.preset, tuple(v.overrides)) for v in g.variants))
              for g in config.games]
+    rounds = config.stopping.round_deals if config.stopping.rule is Stop.CONFIDENT else None
     return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating,
-                    config.schedule)
+                    config.schedule, rounds)
 
 
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
@@ -98,7 +99,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
         config = like_deals(config, earlier)
     schedule = schedule_of(config)
     total = len(schedule)
-    if total > MAX_GAMES and not yes:
+    budget = config.stopping.budget if config.stopping.rule is Stop.CONFIDENT else None
+    if min(total, budget or total) > MAX_GAMES and not yes:
         raise ScheduleTooLargeError(
             f"{config.path}: the schedule is {total:,} games, more than {MAX_GAMES:,}; sample "
             f"it ([schedule] format = \"sampled\", tables_per_bot = N: docs/config.md) or "
@@ -166,6 +168,12 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                 raise
         log.info("played %d games; %d of %d done", played, len(finished) + played, total)
     return RunReport(out, total, len(finished), played, repaired)
+
+
+def note_in_log(path: Path, message: str) -> None:
+    """Add one line to a run directory's log."""
+    with _logging_to(path / LOG, False):
+        log.info("%s", message)
 
 
 def _dealt_like(run: RunDirectory, earlier: DealsLike, played: bool) -> str:

@@ -1,8 +1,11 @@
 """The tournament schedule: tables x deals x seatings x variants, as a lazy stream of tasks.
 
 Order (and so every task id) is fixed by the config: games and variants in config order, then
-tables, then deals, then seatings. Solitaire (one seat) is scheduled deal by deal, every bot
-playing each deal in turn, so that the games of one deal sit next to each other.
+tables, then deals, then seatings. A schedule played in rounds (a run that may stop early) puts
+its deals outermost instead, `round_deals` at a time: each round is every game, variant and
+table on the next deals, so that the rounds are consecutive blocks of task ids. Solitaire (one
+seat) is scheduled deal by deal, every bot playing each deal in turn, so that the games of one
+deal sit next to each other.
 
 Which tables play is the schedule's format: every table of the pool (a round robin), tables drawn
 so that every bot sits at about the same number of them (sampled), or challengers against a
@@ -26,16 +29,18 @@ class Format(enum.Enum):
     ROUND_ROBIN = "round-robin"
     SAMPLED = "sampled"
     GAUNTLET = "gauntlet"
+    DUEL = "duel"
 
 
 @dataclass(frozen=True, slots=True)
 class Draw:
     """A schedule's format and what it needs: tables per bot (sampled; gauntlets at three seats
-    or more) and the challengers of a gauntlet."""
+    or more), the challengers of a gauntlet, and the bot filling a duel's other seats."""
 
     format: Format = Format.ROUND_ROBIN
     tables_per_bot: int | None = None
     challengers: tuple[str, ...] = ()
+    fill: str | None = None
 
 
 class Seating(enum.Enum):
@@ -187,6 +192,27 @@ def gauntlet_tables(bots: Sequence[str], players: int, challengers: Sequence[str
     return [tuple(sorted((c, *f), key=place.__getitem__)) for c in challengers for f in fields]
 
 
+def duel_table(bots: Sequence[str], players: int, fill: str | None) -> tuple[str, ...]:
+    """A duel's one table: its two bots, then `fill` in every other seat."""
+    a, b = (name for name in bots if name != fill)
+    return (a, b, *[fill or ""] * (players - 2))
+
+
+def duel_seatings(table: tuple[str, ...], seed: int) -> list[tuple[str, ...]]:
+    """A duel's two games of a deal: its two bots in two seats drawn for the deal (seeded by the
+    deal and the table), then in each other's; the fill in every other seat."""
+    a, b, *rest = table
+    if not rest:
+        return [(a, b), (b, a)]
+    i, j = random.Random(f"duel:{seed}:{'|'.join(table)}").sample(range(len(table)), 2)
+    orders = []
+    for first, second in ((a, b), (b, a)):
+        seats = [rest[0]] * len(table)
+        seats[i], seats[j] = first, second
+        orders.append(tuple(seats))
+    return orders
+
+
 def seatings(table: tuple[str, ...], seating: Seating) -> list[tuple[str, ...]]:
     """The distinct seat orders of a table: its rotations or its permutations."""
     if seating is Seating.ROTATIONS:
@@ -205,12 +231,14 @@ class Schedule:
     """The tasks of a tournament, generated lazily with stable ids."""
 
     def __init__(self, games: Sequence[GamePlan], bots: Sequence[str], seeds: Sequence[int],
-                 seating: Seating = Seating.ROTATIONS, draw: Draw = Draw()) -> None:
+                 seating: Seating = Seating.ROTATIONS, draw: Draw = Draw(),
+                 round_deals: int | None = None) -> None:
         self.games = tuple(games)
         self.bots = tuple(bots)
         self.seeds = tuple(seeds)
         self.seating = seating
         self.draw = draw
+        self.round_deals = round_deals
         self._drawn: dict[tuple[str, int], list[tuple[str, ...]]] = {}
 
     def tables_of(self, plan: GamePlan) -> list[tuple[str, ...]]:
@@ -225,6 +253,8 @@ class Schedule:
             if draw.format is Format.SAMPLED:
                 assert draw.tables_per_bot is not None
                 drawn = sampled_tables(self.bots, plan.players, draw.tables_per_bot, rng)
+            elif draw.format is Format.DUEL:
+                drawn = [duel_table(self.bots, plan.players, draw.fill)]
             elif draw.format is Format.GAUNTLET:
                 drawn = gauntlet_tables(self.bots, plan.players, draw.challengers,
                                         draw.tables_per_bot, rng)
@@ -250,6 +280,8 @@ class Schedule:
         (seeded by the deal and the table): every bot still sits in every seat of every deal, and
         who sits beside whom changes from deal to deal instead of staying fixed.
         """
+        if self.draw.format is Format.DUEL:
+            return duel_seatings(table, seed)
         if self.seating is Seating.ROTATIONS and len(table) >= 3:
             order = list(table)
             random.Random(f"seating:{seed}:{'|'.join(table)}").shuffle(order)
@@ -258,33 +290,48 @@ class Schedule:
 
     def _per_deal(self, table: tuple[str, ...]) -> int:
         """How many games a table plays on each deal."""
+        if self.draw.format is Format.DUEL:
+            return 2
         if self.seating is Seating.ROTATIONS and len(table) >= 3:
             return len(table)
         return len(seatings(table, self.seating))
 
+    def games_per_deal(self) -> int:
+        """Games on each deal, over every game, variant and table."""
+        return sum((len(self.bots) if plan.players == 1 else self._table_games(plan))
+                   * len(plan.variants) for plan in self.games)
+
     def __len__(self) -> int:
-        total = 0
-        for plan in self.games:
-            per_deal = len(self.bots) if plan.players == 1 else self._table_games(plan)
-            total += per_deal * len(plan.variants) * len(self.seeds)
-        return total
+        return self.games_per_deal() * len(self.seeds)
+
+    def rounds(self) -> list[int]:
+        """The end (one past the last task id) of each round; one round when not in rounds."""
+        if self.round_deals is None:
+            return [len(self)]
+        per_deal = self.games_per_deal()
+        return [per_deal * min(start + self.round_deals, len(self.seeds))
+                for start in range(0, len(self.seeds), self.round_deals)]
 
     def __iter__(self) -> Iterator[GameTask]:
         task = 0
-        for plan in self.games:
-            for variant in plan.variants:
-                for table, seats, seed in self._games_of(plan):
-                    yield GameTask(task, plan.game, variant.label, variant.preset,
-                                   variant.overrides, table, seats, clone_seats(seats), seed)
-                    task += 1
+        step = self.round_deals or len(self.seeds)
+        for start in range(0, len(self.seeds), step):
+            seeds = self.seeds[start:start + step]
+            for plan in self.games:
+                for variant in plan.variants:
+                    for table, seats, seed in self._games_of(plan, seeds):
+                        yield GameTask(task, plan.game, variant.label, variant.preset,
+                                       variant.overrides, table, seats, clone_seats(seats), seed)
+                        task += 1
 
-    def _games_of(self, plan: GamePlan) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
+    def _games_of(self, plan: GamePlan, seeds: Sequence[int]
+                  ) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
         if plan.players == 1:  # deal by deal: one deal's games form one ranked match
-            for seed in self.seeds:
+            for seed in seeds:
                 for bot in self.bots:
                     yield (bot,), (bot,), seed
             return
         for table in self.tables_of(plan):
-            for seed in self.seeds:
+            for seed in seeds:
                 for seats in self._seatings(table, seed):
                     yield table, seats, seed

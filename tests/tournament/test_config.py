@@ -20,6 +20,8 @@ from arena.tournament.config import (
     Limits,
     OnFault,
     Seating,
+    Stop,
+    Stopping,
     TournamentConfig,
     VariantEntry,
     load_config,
@@ -428,9 +430,40 @@ ERRORS: list[tuple[str, str, str, str]] = [
      "deals.seeds[1]: expected an integer, got string"),
     ("deals no seeds", "count = 3\nbase = 1", "seeds = []", "deals.seeds: needs at least one seed"),
     ("schedule format", 'name = "t"', 'name = "t"\n[schedule]\nformat = "swiss"',
-     "schedule.format: expected one of 'round-robin', 'sampled', 'gauntlet', not 'swiss'"),
+     "schedule.format: expected one of 'round-robin', 'sampled', 'gauntlet', 'duel', not "
+     "'swiss'"),
     ("schedule key", 'name = "t"', 'name = "t"\n[schedule]\nfromat = "sampled"',
-     "schedule: unknown key 'fromat' (allowed: format, tables_per_bot, challengers)"),
+     "schedule: unknown key 'fromat' (allowed: format, tables_per_bot, challengers, fill, "
+     "stop, confidence, budget, round_deals)"),
+    ("fill outside a duel", 'name = "t"', 'name = "t"\n[schedule]\nfill = "random"',
+     'schedule.fill: goes only with format = "duel"'),
+    ("duel fill unknown", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "duel"\nfill = "nobody"',
+     "schedule.fill: no bot named 'nobody' (bots: random, greedy)"),
+    ("duel of one bot and a fill", 'name = "t"',
+     'name = "t"\n[schedule]\nformat = "duel"\nfill = "random"',
+     "bots: a duel is two bots and its fill, not 2 bots"),
+    ("duel at three seats without a fill", 'players = 2\nvariants = ["standard"]',
+     'players = 3\nvariants = ["standard"]\n[schedule]\nformat = "duel"',
+     "schedule.fill: required for a duel at 3 seats (games[0]): the bot in the other seats"),
+    ("stop rule", 'name = "t"', 'name = "t"\n[schedule]\nstop = "sure"',
+     "schedule.stop: expected one of 'never', 'confident', not 'sure'"),
+    ("confidence without stop", 'name = "t"', 'name = "t"\n[schedule]\nconfidence = 0.9',
+     'schedule.confidence: goes only with stop = "confident"'),
+    ("budget without stop", 'name = "t"', 'name = "t"\n[schedule]\nbudget = 100',
+     'schedule.budget: goes only with stop = "confident"'),
+    ("confidence too low", 'name = "t"',
+     'name = "t"\n[schedule]\nstop = "confident"\nconfidence = 0.5',
+     "schedule.confidence: must be above 0.5 and below 1 (the probability that a bot is above "
+     "the next), not 0.5"),
+    ("confidence type", 'name = "t"',
+     'name = "t"\n[schedule]\nstop = "confident"\nconfidence = "high"',
+     "schedule.confidence: expected a finite number, got string"),
+    ("budget zero", 'name = "t"', 'name = "t"\n[schedule]\nstop = "confident"\nbudget = 0',
+     "schedule.budget: must be 1 or more, not 0"),
+    ("round deals beyond the deals", 'name = "t"',
+     'name = "t"\n[schedule]\nstop = "confident"\nround_deals = 4',
+     "schedule.round_deals: 4 deals per round, more than the 3 of [deals]"),
     ("sampled without tables", 'name = "t"', 'name = "t"\n[schedule]\nformat = "sampled"',
      'schedule.tables_per_bot: required with format = "sampled"'),
     ("tables per bot type", 'name = "t"',
@@ -541,9 +574,31 @@ def test_a_round_robin_is_left_out_of_the_canonical_text(tmp_path: Path) -> None
     assert config_digest(load_config(plain)) == config_digest(load_config(explicit))
 
 
+def test_stopping_keys_change_the_digest_and_round_trip(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.toml"
+    plain.write_text(BASE)
+    stopping = tmp_path / "stopping.toml"
+    stopping.write_text(edit(BASE, 'name = "t"', 'name = "t"\n[schedule]\nstop = "confident"\n'
+                                                 'budget = 120'))
+    config = load_config(stopping)
+    assert config.stopping == Stopping(Stop.CONFIDENT, 0.95, 120, 1)
+    text = canonical_toml(config)
+    assert 'format = "round-robin"\nstop = "confident"\nconfidence = 0.95\nbudget = 120' in text
+    again = tmp_path / "again.toml"
+    again.write_text(text)
+    assert load_config(again) == config
+    assert config_digest(load_config(again)) == config_digest(config) != config_digest(
+        load_config(plain))
+    never = tmp_path / "never.toml"
+    never.write_text(edit(BASE, 'name = "t"', 'name = "t"\n[schedule]\nstop = "never"'))
+    assert canonical_toml(load_config(never)) == canonical_toml(load_config(plain))
+
+
 def test_a_sampled_or_gauntlet_schedule_round_trips(tmp_path: Path) -> None:
     bots = "".join(f'\n[[bots]]\nspec = "random"\nname = "r{i}"\n' for i in range(6))
     for schedule in ('format = "sampled"\ntables_per_bot = 3',
+                     'format = "sampled"\ntables_per_bot = 3\nstop = "confident"\n'
+                     'confidence = 0.9\nround_deals = 2',
                      'format = "gauntlet"\nchallengers = ["r4", "r1"]\ntables_per_bot = 2'):
         path = tmp_path / "s.toml"
         path.write_text(f'name = "s"\n[schedule]\n{schedule}\n[deals]\ncount = 2\nbase = 1\n'

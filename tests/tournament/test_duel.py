@@ -16,8 +16,10 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.ratings.sprt import SprtSettings, Verdict
+from arena.tournament.canonical import canonical_toml
 from arena.tournament.duel import CHUNK_PAIRS, duel_config, pair_counts, run_duel
-from arena.tournament.results import GAMES
+from arena.tournament.results import GAMES, RunDirectory
+from arena.tournament.run import schedule_of
 
 
 def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
@@ -92,7 +94,9 @@ def test_bad_values_are_one_line_errors(tmp_path: Path, args: list[str], message
     (["optimal", "nobot"], "concentration", "bot B: bot spec 'nobot'"),
     (["nobot", "greedy"], "concentration", "bot A: bot spec 'nobot'"),
     (["optimal", "greedy"], "nogame", "--game: unknown game 'nogame'"),
-    (["cuckoo-simple", "cuckoo-sharp"], "cuckoo", "a duel is played at two seats"),
+    (["cuckoo-simple", "cuckoo-sharp"], "cuckoo",
+     "--players: cuckoo variant 'standard' takes 6 to 20 players, not 2 (--players sets the "
+     "seats; above two, --fill BOT fills the others)"),
 ])
 def test_unknown_bots_and_games_are_one_line_errors(tmp_path: Path, bots: list[str], game: str,
                                                     message: str) -> None:
@@ -100,3 +104,67 @@ def test_unknown_bots_and_games_are_one_line_errors(tmp_path: Path, bots: list[s
                                       str(tmp_path / "d")])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and message in result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "3"], "--fill: a duel at 3 seats needs the bot of the other seats"),
+    (["--fill", "random"], "--fill: goes with --players 3 or more"),
+    (["--players", "3", "--fill", "nobot"], "--fill: bot spec 'nobot'"),
+    (["--players", "1", "--fill", "random"], "--players: a duel needs two seats or more"),
+    (["--players", "9", "--fill", "random"],
+     "--players: memorandum variant 'standard' takes 3 to 7 players, not 9"),
+])
+def test_bad_seats_and_fills_are_one_line_errors(tmp_path: Path, args: list[str],
+                                                 message: str) -> None:
+    result = CliRunner().invoke(app, ["duel", "elephant", "goldfish", "--game", "memorandum",
+                                      "--out", str(tmp_path / "d"), *args])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+
+
+def test_a_multi_seat_duel_swaps_two_seats_within_each_pair_and_fills_the_rest() -> None:
+    config = duel_config("elephant", "goldfish", "memorandum", max_games=200, players=4,
+                         fill="random")
+    tasks = list(schedule_of(config))
+    assert len(tasks) == 200
+    seats_used = set()
+    for first, second in zip(tasks[::2], tasks[1::2], strict=True):
+        assert first.seed == second.seed
+        a, b = first.seats.index("elephant"), first.seats.index("goldfish")
+        assert second.seats.index("elephant") == b and second.seats.index("goldfish") == a
+        for game in (first, second):
+            others = [s for i, s in enumerate(game.seats) if i not in (a, b)]
+            assert others == ["random", "random"]
+            assert game.clones == (max(i for i in range(4) if i not in (a, b)),)
+        seats_used.add(frozenset((a, b)))
+    assert len(seats_used) == 6, "every pair of seats should be drawn over 100 deals"
+
+
+def test_a_fill_named_like_a_duellist_gets_a_name_of_its_own() -> None:
+    config = duel_config("elephant", "goldfish", "memorandum", players=3, fill="goldfish")
+    assert [b.name for b in config.bots] == ["elephant", "goldfish", "goldfish-fill"]
+    assert config.schedule.fill == "goldfish-fill"
+    assert canonical_toml(config).count('fill = "goldfish-fill"') == 1
+
+
+def test_a_two_seat_duel_keeps_its_round_robin_config() -> None:
+    assert "[schedule]" not in canonical_toml(duel_config("optimal", "greedy", "concentration"))
+
+
+def test_a_three_seat_memorandum_duel_decides_alike_on_one_and_two_workers(
+        tmp_path: Path) -> None:
+    config = duel_config("elephant", "goldfish", "memorandum", max_games=400, players=3,
+                         fill="random")
+    one = run_duel(config, SprtSettings(0, 20), tmp_path / "one", workers=1)
+    two = run_duel(config, SprtSettings(0, 20), tmp_path / "two", workers=2)
+    assert one.state == two.state and one.state.verdict is Verdict.H1
+    fills = {r["seats"].count("random") for r in RunDirectory(tmp_path / "one").records()}
+    assert fills == {1}
+
+
+@pytest.mark.parametrize("seed", [1, 5000])
+def test_identical_bots_among_fills_do_not_accept_h1(tmp_path: Path, seed: int) -> None:
+    config = duel_config("chancer", "chancer", "memorandum", max_games=400, seed=seed,
+                         players=3, fill="elephant")
+    report = run_duel(config, SprtSettings(0, 20), tmp_path / "d")
+    assert report.state.verdict is not Verdict.H1
