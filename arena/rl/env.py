@@ -59,7 +59,9 @@ class ArenaEnv(AECEnv):
         }
         if observe == "history":
             width = self.encoder.history.width
-            parts["history"] = spaces.Box(-1, np.inf, (history_rows, width), dtype=np.float32)
+            # numbers in events may be negative (Frogs' tadpole scores -10), not only None's -1
+            parts["history"] = spaces.Box(-np.inf, np.inf, (history_rows, width),
+                                          dtype=np.float32)
         self._observation_spaces = {a: spaces.Dict(parts) for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(self.encoder.size)
                                for a in self.possible_agents}

@@ -378,6 +378,183 @@ class CuckooEncoder(Encoder):
         lay.put(vec, "deal_limit", view.deal_limit)
 
 
+class AnimalsEncoder(Encoder):
+    """Animals: after each faced card every player still in keeps quiet or calls an animal."""
+
+    game = "animals"
+    table_module = "arena.games.animals.table"
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """`quiet`, then `("call", s)` for each seat s of the table."""
+        yield "quiet"
+        yield from (("call", s) for s in range(self.players))
+
+    def lay_out(self, layout: Layout) -> None:
+        """Each up-pile's top card, who matches you, the piles and packs, who is out, the facer."""
+        n = self.players
+        limit = float(getattr(self.params, "limit", 1000))
+        seat_cards(layout, "top", n, "the top card of the up-pile")
+        layout.add("matches", n, "onehot", 1, "1 for each player still in whose top card has "
+                   "your top card's rank: yours first (your own slot is 0)")
+        layout.add("piles", n, "scalar", 52, "cards in each up-pile: yours first")
+        layout.add("packs", n, "scalar", 52, "cards in each face-down pack: yours first")
+        layout.add("places", n, "scalar", n, "the finishing place of each player who left "
+                   "(0 while still in): yours first")
+        layout.add("dealer", n, "onehot", 1, "the dealer: you, then the next seats")
+        layout.add("facer", n, "onehot", 1, "who just faced a card: you, then the next seats")
+        layout.add("faces", 1, "scalar", limit, "cards faced so far")
+        layout.add("limit", 1, "scalar", limit, "the most cards faced in a game")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write an `AnimalsView`."""
+        from arena.games.animals.table import partners
+
+        lay, n = self.layout, self.players
+        put_seat_cards(lay, vec, "top", [[top] for top in view.tops], seat)
+        for other in partners(view.tops, seat, view.places):
+            lay.put_onehot(vec, "matches", (other - seat) % n)
+        lay.put(vec, "piles", relative(view.piles, seat))
+        lay.put(vec, "packs", relative(view.packs, seat))
+        lay.put(vec, "places", relative([p or 0 for p in view.places], seat))
+        lay.put_onehot(vec, "dealer", (view.dealer - seat) % n)
+        lay.put_onehot(vec, "facer", (view.facer - seat) % n)
+        lay.put(vec, "faces", view.faces)
+        lay.put(vec, "limit", view.limit)
+
+
+class SignedLayout(Layout):
+    """A layout with scalar features that go below -1: `lows` holds their floor by name."""
+
+    def __init__(self) -> None:
+        """An empty layout, no floors set."""
+        super().__init__()
+        self.lows: dict[str, float] = {}
+
+    def low(self) -> np.ndarray:
+        """The lower bound of every slot, the floors in `lows` included."""
+        out = super().low()
+        for name, floor in self.lows.items():
+            feature = self.by_name[name]
+            out[feature.start:feature.stop] = floor
+        return out
+
+
+class FrogsEncoder(Encoder):
+    """Frogs in the Pond: the dealer deals; each player plays a card to the trick."""
+
+    game = "frogs-in-the-pond"
+    table_module = "arena.games.frogs_in_the_pond.table"
+
+    def __init__(self, params: Params, players: int) -> None:
+        """As every encoder, with a layout whose totals may be negative (the tadpole)."""
+        super().__init__(params, players)
+        self.layout = SignedLayout()
+        self.lay_out(self.layout)
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """`deal`, then the 52 cards in pack order."""
+        yield "deal"
+        yield from (str(card) for card in PACK52)
+
+    def lay_out(self, layout: Layout) -> None:
+        """Hand, frogs, the trick and the last one by seat, out of play, sides, counts, totals."""
+        n = self.players
+        target = float(getattr(self.params, "target", 100))
+        deals = float(getattr(self.params, "max_deals", 30))
+        layout.cards("hand", "your hand")
+        layout.cards("frogs", "the frogs you took this deal")
+        seat_cards(layout, "trick", n, "the card played to the trick in progress")
+        seat_cards(layout, "last", n, "the card played to the trick won last")
+        layout.cards("removed", "the cards out of play (during a deal)")
+        layout.add("phase", 3, "onehot", 1, "deal, play, over")
+        layout.add("side", n, "onehot", 1, "1 for each seat of your side: you, then the next seats")
+        layout.add("dealer", n, "onehot", 1, "the dealer: you, then the next seats")
+        layout.add("leader", n, "onehot", 1, "who led the trick in progress: you, then the next "
+                   "seats")
+        layout.add("last_winner", n, "onehot", 1, "who won the last trick: you, then the next "
+                   "seats")
+        layout.add("deal", 1, "scalar", deals, "the deal (0-based)")
+        layout.add("number", 1, "scalar", 17, "the trick in progress (1-based)")
+        layout.add("frogs_left", 1, "scalar", 17, "frogs still in the pond")
+        layout.add("tricks_won", n, "scalar", 17, "tricks won this deal: yours first")
+        layout.add("totals", n, "scalar", target + 100, "scores of finished deals: yours first")
+        if isinstance(layout, SignedLayout):  # the tadpole costs a side up to 10 a deal
+            layout.lows["totals"] = -10 * deals
+        layout.add("target", 1, "scalar", target, "the total that ends the game")
+        layout.add("tadpole", 1, "scalar", 1, "1 when the jack of spades counts -10")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write a `FrogsView`."""
+        from arena.games.frogs_in_the_pond.table import Phase
+
+        lay, n = self.layout, self.players
+        lay.put_cards(vec, "hand", view.hand)
+        lay.put_cards(vec, "frogs", view.frogs)
+        for name, plays in (("trick", view.trick), ("last", view.last_trick)):
+            for who, card in plays:
+                lay.put_cards(vec, f"{name}_{(who - seat) % n}", [card])
+        if view.phase is Phase.PLAY:
+            lay.put_cards(vec, "removed", view.removed)
+        lay.put_onehot(vec, "phase", list(Phase).index(view.phase))
+        for side in view.sides:
+            if seat in side:
+                for who in side:
+                    lay.put_onehot(vec, "side", (who - seat) % n)
+        lay.put_onehot(vec, "dealer", (view.dealer - seat) % n)
+        lay.put_onehot(vec, "leader", (view.leader - seat) % n)
+        lay.put_onehot(vec, "last_winner",
+                       None if view.last_winner is None else (view.last_winner - seat) % n)
+        lay.put(vec, "deal", view.deal)
+        lay.put(vec, "number", view.number)
+        lay.put(vec, "frogs_left", view.frogs_left)
+        lay.put(vec, "tricks_won", relative(view.tricks_won, seat))
+        lay.put(vec, "totals", relative(view.totals, seat))
+        lay.put(vec, "target", view.target)
+        lay.put(vec, "tadpole", float(view.tadpole))
+
+
+class SquareEncoder(Encoder):
+    """Cribbage Square: lay the card turned up at a place of your square (all seats at once)."""
+
+    game = "cribbage-square"
+    table_module = "arena.games.cribbage_square.table"
+
+    def __init__(self, params: Params, players: int) -> None:
+        """The places of a square: rows and columns -3 to 3 around the first card, or the grid."""
+        from arena.games.cribbage_square.variants import Placement
+
+        self.grid = getattr(params, "placement", None) is Placement.GRID
+        span = range(4) if self.grid else range(-3, 4)
+        self.places = [(r, c) for r in span for c in span]
+        self.place_index = {p: i for i, p in enumerate(self.places)}
+        super().__init__(params, players)
+
+    def enumerate_actions(self) -> Iterable[PlainAction]:
+        """Every place in row-major order (in `standard` not (0, 0), the table's first card)."""
+        return (p for p in self.places if self.grid or p != (0, 0))
+
+    def lay_out(self, layout: Layout) -> None:
+        """The card to lay, its number, the starter, then every seat's square place by place."""
+        layout.cards("card", "the card to lay now")
+        layout.add("number", 1, "scalar", 17, "which of the sixteen the card to lay is "
+                   "(17 once the squares are full)")
+        layout.cards("starter", "the starter (once the squares are full)")
+        for i in range(self.players):
+            whose = f"seat +{i}'s" if i else "your"
+            for k, (r, c) in enumerate(self.places):
+                layout.cards(f"square_{i}_{k}", f"the card at ({r}, {c}) of {whose} square")
+
+    def write(self, vec: np.ndarray, view: Any, seat: int) -> None:
+        """Write a `SquareView`."""
+        lay = self.layout
+        lay.put_cards(vec, "card", [view.card])
+        lay.put(vec, "number", view.number)
+        lay.put_cards(vec, "starter", [view.starter])
+        for i, cells in enumerate(relative(list(view.layouts), seat)):
+            for place, card in cells:
+                lay.put_cards(vec, f"square_{i}_{self.place_index[place]}", [card])
+
+
 def _nth(i: int) -> str:
     return ("first", "second", "third", "fourth")[i]
 
@@ -394,4 +571,5 @@ def _maker(encoder: type[Encoder]) -> Any:
 
 
 _register(DigEncoder, BundleEncoder, MemorandumEncoder, ConcentrationEncoder,
-          PavedEncoder, CuckooEncoder)
+          PavedEncoder, CuckooEncoder, AnimalsEncoder,
+          FrogsEncoder, SquareEncoder)

@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from arena.api import Bot, Observation, Reveal  # noqa: E402
 from arena.cards import Card  # noqa: E402
-from arena.engine import find_game  # noqa: E402
+from arena.engine import all_games, find_game  # noqa: E402
 from arena.match import deal_rng, play_game  # noqa: E402
 from arena.rl import LinearPolicy, PolicyBot, encoder_for, make_env  # noqa: E402
 from arena.rl.encoding import CARDS, PACK, History, card_index  # noqa: E402
@@ -49,9 +49,10 @@ def _cases() -> list[tuple[str, str, int]]:
 CASES = [pytest.param(*c, id=f"{c[0]}-{c[1]}-{c[2]}p") for c in _cases()]
 
 
-def test_the_done_games_are_encoded() -> None:
-    assert DONE == ["concentration", "cuckoo", "dig", "memorandum", "old-mans-bundle",
-                    "paved-with-gold"]
+def test_every_game_is_encoded() -> None:
+    assert DONE == ["animals", "concentration", "cribbage-square", "cuckoo", "dig",
+                    "frogs-in-the-pond", "memorandum", "old-mans-bundle", "paved-with-gold"]
+    assert sorted(game.name for game in all_games()) == DONE
     assert (DigEncoder.game, BundleEncoder.game) == ("dig", "old-mans-bundle")
 
 
@@ -149,7 +150,8 @@ class Keeper:
         pass
 
 
-SIMULTANEOUS = [c for c in CASES if c.values[0] in {"memorandum"}]
+SIMULTANEOUS = [c for c in CASES if c.values[0] in {"memorandum", "animals"}
+                or (c.values[0] == "cribbage-square" and c.values[2] > 1)]
 
 
 @pytest.mark.parametrize(("game", "preset", "players"), SIMULTANEOUS)
@@ -285,15 +287,16 @@ def test_the_env_pays_each_seat_its_result_at_the_end(mode: str) -> None:
         assert [infos[f"seat_{s}"]["reward"] for s in (0, 1)] == pytest.approx(expected)
 
 
-def test_make_env_options_and_errors() -> None:
+def test_make_env_options_and_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     env = make_env("dig", "suit-only", max_turns=40)
     assert env.variant.label == "suit-only,max_turns=40"
     assert env.action_space("seat_0").n == 52 + 4
     assert make_env("dig").action_space("seat_1").n == 52 + 4 + 12
     with pytest.raises(ValueError, match="observe"):
         make_env("dig", observe="everything")
-    with pytest.raises(NoEncodingError, match="no encoding"):
-        make_env("animals")
+    monkeypatch.delitem(ENCODERS, "cribbage-square")  # every game is encoded now
+    with pytest.raises(NoEncodingError, match="no encoding for 'cribbage-square' yet"):
+        make_env("cribbage-square")
 
 
 def test_policy_bot_plays_a_callable_and_refuses_an_illegal_index() -> None:
