@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import logging
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -18,6 +18,7 @@ from arena.ratings.output import ReportFormat
 
 if TYPE_CHECKING:
     from arena.engine import Variant
+    from arena.ratings.sprt import SprtState
     from arena.record import Fault, GameRecord
     from arena.session import SeriesTally
     from arena.tournament.runner import Progress as RunProgress
@@ -359,13 +360,8 @@ def duel_command(
     import math
     import os
 
-    from arena.ratings.sprt import SprtSettings, SprtState
+    from arena.ratings.sprt import SprtSettings
     from arena.tournament.duel import duel_config, run_duel
-
-    def show(state: SprtState) -> None:
-        if not quiet:
-            low, high = state.bounds
-            _note(f"{state.games:,} games: LLR {state.llr:+.3f} in [{low:.3f}, {high:.3f}]")
 
     def finite(x: float) -> float | None:
         return round(x, 2) if math.isfinite(x) else None
@@ -377,8 +373,9 @@ def duel_command(
         config = duel_config(a, b, game, variant, max_games, seed, isolation.value, players,
                              fill)
         target = out or Path("results") / config.name
-        report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
-                          on_test=show)
+        with _llr_bar(quiet, settings.bounds) as show:
+            report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
+                              on_test=show)
     except KeyboardInterrupt:
         typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
                    f"run the same command to resume", err=True)
@@ -577,6 +574,42 @@ def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
         def update(progress: RunProgress) -> None:
             bar.update(task, completed=progress.done, total=progress.total,
                        rate=progress.rate, faults=progress.faults)
+
+        yield update
+
+
+@contextmanager
+def _llr_bar(quiet: bool,
+             bounds: tuple[float, float]) -> Iterator[Callable[[SprtState], None] | None]:
+    """How a duel shows its test as it goes, on stderr: a bar of the LLR between its bounds on a
+    terminal, a line per test otherwise, nothing when quiet."""
+    if quiet:
+        yield None
+        return
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        def line(state: SprtState) -> None:
+            low, high = state.bounds
+            _note(f"{state.games:,} games: LLR {state.llr:+.3f} in [{low:.3f}, {high:.3f}]")
+
+        yield line
+        return
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    columns = (TextColumn("{task.fields[low]:+.2f}"), BarColumn(),
+               TextColumn("{task.fields[high]:+.2f}  LLR {task.fields[llr]:+.3f} after "
+                          "{task.fields[games]:,} games"))
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("LLR", total=1.0, completed=0.5, low=bounds[0], high=bounds[1],
+                            llr=0.0, games=0)
+
+        def update(state: SprtState) -> None:
+            low, high = state.bounds
+            where = min(max((state.llr - low) / (high - low), 0.0), 1.0)
+            bar.update(task, completed=where, low=low, high=high, llr=state.llr,
+                       games=state.games)
 
         yield update
 
