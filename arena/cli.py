@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -312,9 +312,7 @@ def run_command(
                                         deals_like, yes)
         text = write_ratings(target)
     except KeyboardInterrupt:
-        typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
-                   f"run the same command to resume", err=True)
-        raise typer.Exit(130) from None
+        _stopped(target)
     except ArenaError as exc:
         _fail(str(exc))
     typer.echo(text)
@@ -377,9 +375,7 @@ def duel_command(
             report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
                               on_test=show)
     except KeyboardInterrupt:
-        typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
-                   f"run the same command to resume", err=True)
-        raise typer.Exit(130) from None
+        _stopped(target)
     except ArenaError as exc:
         _fail(str(exc))
     state = report.state
@@ -576,6 +572,13 @@ def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
                        rate=progress.rate, faults=progress.faults)
 
         yield update
+
+
+def _stopped(target: Path) -> NoReturn:
+    """After Ctrl-C: say where the games played so far are, and exit 130."""
+    typer.echo(f"arena: stopped; the games played so far are saved in {target}; "
+               f"run the same command to resume", err=True)
+    raise typer.Exit(130) from None
 
 
 @contextmanager

@@ -373,3 +373,22 @@ def test_run_deals_like(runner: CliRunner, tmp_path: Path) -> None:
                     "--deals-like", str(tmp_path)),
                 f"{tmp_path}: not a run directory (no config.toml)")
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "configs/quick.toml"],
+    ["duel", "optimal", "greedy", "--game", "concentration"]])
+def test_ctrl_c_says_where_the_games_are_and_exits_130(runner: CliRunner, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       command: list[str]) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("arena.tournament.run.run_tournament", interrupted)
+    monkeypatch.setattr("arena.tournament.duel.run_tournament", interrupted)
+    root = Path(__file__).resolve().parent.parent
+    args = [str(root / a) if a.endswith(".toml") else a for a in command]
+    result = run(runner, *args, "--out", str(tmp_path / "out"), "-q")
+    assert result.exit_code == 130
+    assert result.stderr.strip() == (f"arena: stopped; the games played so far are saved in "
+                                     f"{tmp_path / 'out'}; run the same command to resume")
