@@ -34,12 +34,13 @@ class BotFault(Exception):
         self.detail = detail
 
 
-def exception_detail(exc: BaseException, method: str, bot: type) -> str:
+def exception_detail(exc: BaseException, method: str, bot: type | None) -> str:
     """The one-line detail of what a bot's `method` raised: its type, the first line of its
-    message, and where in the bot's own files it was raised (`file.py:LINE in act`)."""
+    message, and where in the bot's own files it was raised (`file.py:LINE in act`; not known
+    without the bot's class)."""
     text = str(exc).strip().splitlines()
     described = f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-    place = bot_place(exc, bot)
+    place = None if bot is None else bot_place(exc, bot)
     return f"{method} raised {described}" + (f" (at {place})" if place else "")
 
 

@@ -20,7 +20,7 @@ from multiprocessing.connection import Connection
 
 import numpy as np
 
-from arena.ratings.fold import Rater
+from arena.ratings.fold import fold
 from arena.ratings.pools import Match
 from arena.ratings.posterior import posterior
 from arena.ratings.settings import TrueSkillSettings
@@ -57,17 +57,9 @@ def league(seats: int, games: int, bots: int, seed: int = 1) -> list[Match]:
 
 
 def one_pass(matches: list[Match]) -> None:
-    """The fold `tables._rate_pool` makes today: one TrueSkill update per match, in order."""
-    rater = Rater(SETTINGS)
-    ratings: dict[str, tuple[float, float]] = {}
-    for match in matches:
-        for bot in match.bots:
-            ratings.setdefault(bot, (SETTINGS.mu, SETTINGS.sigma))
-        if len(set(match.bots)) < 2:
-            continue
-        updated = rater.rate(match, ratings)
-        if updated is not None:
-            ratings.update(updated)
+    """The one-pass fold the ratings table made before the posterior: one TrueSkill update per
+    match, in order."""
+    fold(matches, SETTINGS)
 
 
 def by_posterior(matches: list[Match]) -> str:

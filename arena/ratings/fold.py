@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import trueskill
 
@@ -50,3 +50,24 @@ class Rater:
         return {bot: (math.fsum(float(r.mu) for r in rs) / len(rs),
                       math.fsum(float(r.sigma) for r in rs) / len(rs))
                 for bot, rs in per_bot.items()}
+
+
+def fold(matches: Iterable[Match], settings: TrueSkillSettings,
+         on_step: Callable[[int, Mapping[str, tuple[float, float]]], None] | None = None,
+         ) -> dict[str, tuple[float, float]]:
+    """Every bot's rating after one TrueSkill update per match, in the matches' order (a match
+    of one bot changes nothing; an unratable one is passed over); `on_step` hears the position
+    and the ratings after each rated match."""
+    rater = Rater(settings)
+    ratings: dict[str, tuple[float, float]] = {}
+    for match in matches:
+        for bot in match.bots:
+            ratings.setdefault(bot, (settings.mu, settings.sigma))
+        if len(set(match.bots)) < 2:
+            continue
+        updated = rater.rate(match, ratings)
+        if updated is not None:
+            ratings.update(updated)
+            if on_step is not None:
+                on_step(match.position, ratings)
+    return ratings

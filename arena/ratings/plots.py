@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
-from arena.ratings.fold import Rater
+from arena.ratings.fold import fold
 from arena.ratings.formats import format_ratings
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.settings import TrueSkillSettings
@@ -308,16 +308,6 @@ def rating_history(records: Iterable[Mapping[str, Any]],
 def _fold(matches: list[Match], settings: TrueSkillSettings) -> History:
     """The one-pass TrueSkill fold over the matches in task order; a step after every match
     that was rated."""
-    rater = Rater(settings)
-    ratings: dict[str, tuple[float, float]] = {}
     steps: list[Step] = []
-    for match in matches:
-        for bot in match.bots:
-            ratings.setdefault(bot, (settings.mu, settings.sigma))
-        if len(set(match.bots)) < 2:
-            continue
-        updated = rater.rate(match, ratings)
-        if updated is not None:
-            ratings.update(updated)
-            steps.append(Step(match.position, dict(ratings)))
+    fold(matches, settings, lambda position, ratings: steps.append(Step(position, dict(ratings))))
     return History((settings.mu, settings.sigma), tuple(steps))

@@ -814,13 +814,10 @@ class _Player:
         traceback goes to the game's output (the bot's log, or the terminal in `arena play`)."""
         cls = type(self.bot) if self.bot is not None else (
             self.spec.cls if self.spec is not None else None)
-        if cls is None:
-            lines = str(exc).strip().splitlines()
-            text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
-            return f"{op} raised {text}"
-        with contextlib.suppress(Exception):
-            traceback.print_exception(exc, file=sys.stderr)
-            sys.stderr.flush()
+        if cls is not None:
+            with contextlib.suppress(Exception):
+                traceback.print_exception(exc, file=sys.stderr)
+                sys.stderr.flush()
         return exception_detail(exc, op, cls)
 
 
