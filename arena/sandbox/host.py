@@ -51,8 +51,9 @@ from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.record import exception_detail
-from arena.sandbox import landlock
+from arena.sandbox import landlock, namespaces
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
+from arena.sandbox.cgroups import CgroupHost, GameGroup, join
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -146,6 +147,9 @@ def main(argv: list[str]) -> int:
         if reads is not None:  # kept open, out of the way, for every game process to apply
             settings["reads"] = fcntl.fcntl(reads, fcntl.F_DUPFD_CLOEXEC, 100)
             os.close(reads)
+    cgroups, settings["cgroup_problem"] = _open_cgroups(settings)
+    trial = os.path.join(home, "trial")  # where the forker's trial game mounts its directory
+    os.mkdir(trial, 0o700)
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
@@ -156,47 +160,73 @@ def main(argv: list[str]) -> int:
         try:
             control.close()
             requests.close()
-            _forker(spec, settings, excerpt, forker_end)
+            _forker(spec, settings, excerpt, forker_end, trial)
         finally:
             os._exit(0)
     forker_end.close()
     if "reads" in settings:
         os.close(settings["reads"])
-    return _Host(control, requests, forker, settings, home).serve()
+    return _Host(control, requests, forker, settings, home, cgroups).serve()
 
 
+GAME_MEMORY_BASE_MB = 64
+"""What a game's memory group allows beyond `memory_mb`: the interpreter's own pages, which a
+game process copies from its forker as it writes to them."""
+
+
+def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
+    """This host's control groups, unless the arena's environment turns them off; or why not."""
+    if os.environ.get("ARENA_SANDBOX_CGROUPS", "1") == "0":
+        return None, "turned off (ARENA_SANDBOX_CGROUPS=0)"
+    memory = (int(settings.get("memory_mb") or 0) + GAME_MEMORY_BASE_MB) << 20
+    return CgroupHost.open(memory)
+
+
+def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
+    """The forker's namespaces (see `arena.sandbox.namespaces`), unless the arena's environment
+    turns them off."""
+    if os.environ.get("ARENA_SANDBOX_NAMESPACES", "1") == "0":
+        return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
+    return namespaces.confine_forker(settings.get("private") or (),
+                                     shared_network=landlock.version() >= 6, trial=trial)
+
+
+_MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
 _RECORD = struct.Struct("=cii")
 """What the forker tells the host: b"F" and a new game process's id, or b"E", the id of one that
 ended and its wait status."""
 
 
 def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
-            requests: socket.socket) -> None:
-    """Fork a game process for every request (its directory; its socket and output pipe) until
-    the host closes `requests`; answer each with the new process's id, and any ended ones.
+            requests: socket.socket, trial: str) -> None:
+    """Fork a game process for every request (its directory; its socket, output pipe and control
+    groups) until the host closes `requests`; answer each with the new process's id, and any
+    ended ones. The forker first enters its namespaces, and clones each game into its own.
 
     This loop does as little as it can: what it writes after a fork, it writes to memory it then
     shares with that game process, and every page of that is copied, once, by one of them.
     """
     die_with_parent()
     name_process("arena-forker")
-    record, ended = _RECORD.pack, _ended
+    confinement = _confine(settings, trial)
+    record, ended, clone = _RECORD.pack, _ended, namespaces.clone_game
+    flags = confinement.game_flags
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(requests, 4096, 2)
+            message, fds, _, _ = socket.recv_fds(requests, 4096, _MAX_FDS)
         except OSError:
             message, fds = b"", []
-        if not message or len(fds) != 2:
+        if not message or len(fds) < 2:
             break
-        pid = os.fork()
+        pid = clone(flags)
         if pid == 0:  # the game process
             try:
                 requests.close()
-                _play_one_game(spec, fds[0], fds[1], message.decode(), settings, rehearsal)
+                _play_one_game(spec, fds, message.decode(), settings, rehearsal, confinement)
             finally:
                 os._exit(0)
-        os.close(fds[0])
-        os.close(fds[1])
+        for fd in fds:
+            os.close(fd)
         with contextlib.suppress(OSError):
             requests.sendall(record(b"F", pid, 0) + ended(record, block=False))
     # the host is going (it has killed every game process): report the last ones as they end
@@ -234,7 +264,7 @@ class _Host:
     the arena, logs what they print, and cleans up after each."""
 
     def __init__(self, control: socket.socket, requests: socket.socket, forker: int,
-                 settings: dict[str, Any], home: str) -> None:
+                 settings: dict[str, Any], home: str, cgroups: CgroupHost | None) -> None:
         self.control, self.requests, self.forker = control, requests, forker
         self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
         self.cap = int(settings.get("output_bytes", 65536))
@@ -245,10 +275,12 @@ class _Host:
         self.selector.register(control, selectors.EVENT_READ, "control")
         self.selector.register(requests, selectors.EVENT_READ, "forker")
         self.outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
-        self.children: dict[int, str] = {}  # game process -> its directory
-        self.asked: list[tuple[socket.socket, str]] = []  # requested, not forked yet
+        self.children: dict[int, tuple[str, GameGroup | None]] = {}  # game process -> its
+        # directory and control groups
+        self.asked: list[tuple[socket.socket, str, GameGroup | None]] = []  # not forked yet
         self.closing = False
         self.home = home  # where the games' directories are made
+        self.cgroups = cgroups
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -278,14 +310,19 @@ class _Host:
         read_end, write_end = os.pipe()
         workdir = os.path.join(self.home, os.urandom(16).hex())
         os.mkdir(workdir, 0o700)
+        group = self.cgroups.take() if self.cgroups is not None else None
+        procs = group.procs() if group is not None else []
         try:
-            socket.send_fds(self.requests, [workdir.encode()], [theirs.fileno(), write_end])
+            socket.send_fds(self.requests, [workdir.encode()],
+                            [theirs.fileno(), write_end, *procs])
         finally:
             theirs.close()
             os.close(write_end)
+            for fd in procs:
+                os.close(fd)
         self.outputs[read_end] = 0
         self.selector.register(read_end, selectors.EVENT_READ, "output")
-        self.asked.append((ours, workdir))
+        self.asked.append((ours, workdir, group))
 
     def answered(self, data: bytes) -> bool:
         """Act on the forker's records; False if it is gone."""
@@ -293,14 +330,16 @@ class _Host:
             return False
         for kind, pid, status in _RECORD.iter_unpack(data):
             if kind == b"F":
-                ours, workdir = self.asked.pop(0)
-                self.children[pid] = workdir
+                ours, workdir, group = self.asked.pop(0)
+                self.children[pid] = workdir, group
+                freezer = group.freezer if group is not None else None
+                handover = struct.pack("ii", pid, self.forker) + (
+                    os.fsencode(freezer) if freezer is not None else b"")
                 try:
                     if self.closing:
                         _kill(pid)
                     else:
-                        socket.send_fds(self.control, [struct.pack("ii", pid, self.forker)],
-                                        [ours.fileno()])
+                        socket.send_fds(self.control, [handover], [ours.fileno()])
                 finally:
                     ours.close()
             else:
@@ -309,11 +348,13 @@ class _Host:
 
     def ended(self, pid: int, status: int) -> None:
         """A game process has ended: kill what it left behind, remove its directory."""
-        workdir = self.children.pop(pid, None)
-        if workdir is not None:
-            _remove(workdir)
+        workdir, group = self.children.pop(pid, (None, None))
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
+        if group is not None and self.cgroups is not None:
+            self.cgroups.give_back(group)  # and anything that left its group
+        if workdir is not None:
+            _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
         if self.log is not None and code not in (0, -signal.SIGKILL):
@@ -379,8 +420,10 @@ class _Host:
                         self.selector.unregister(self.requests)
         for pid in list(self.children):  # not reported in time
             self.ended(pid, 0)
-        for ours, _ in self.asked:  # never forked
+        for ours, _, _ in self.asked:  # never forked
             ours.close()
+        if self.cgroups is not None:
+            self.cgroups.close()
         shutil.rmtree(self.home, ignore_errors=True)
         with contextlib.suppress(OSError):
             os.kill(self.forker, signal.SIGKILL)
@@ -513,12 +556,18 @@ def _remove(directory: str) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: str,
-                   settings: dict[str, Any], rehearsal: bytes) -> None:
+def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
+                   settings: dict[str, Any], rehearsal: bytes,
+                   confinement: namespaces.Confinement) -> None:
     """Lock this process down, load the bot, warm up, then answer the arena for one game."""
+    game_fd, output_fd = fds[0], fds[1]
     os.setpgid(0, 0)
     die_with_parent()
     name_process("arena-game")
+    join(fds[2:])  # its control groups, before anything else
+    fresh_proc = False
+    if confinement.per_game:  # its directory a tmpfs, its own /proc, no capabilities
+        fresh_proc = namespaces.enter_game(workdir, GAME_ENTRIES * GAME_FILE_BYTES, GAME_ENTRIES)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -528,8 +577,18 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
         game_fd = 3
     os.chdir(workdir)
     _limit_resources(settings)
+    abi = 0
+    # what the arena keeps is covered by empty mounts where the file system is read-only;
+    # elsewhere Landlock keeps it from being read (its rules would not cover a fresh /proc)
+    reads = None if confinement.read_only else settings.get("reads")
     with contextlib.suppress(OSError):  # the audit hook holds all the same
-        landlock.confine(workdir, settings.get("reads"))
+        abi = landlock.confine(workdir, reads)
+    facts = {"landlock": abi, "user_namespace": confinement.user,
+             "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
+             "network_namespace": confinement.network, "pid_namespace": os.getpid() == 1,
+             "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
+             "namespace_problem": confinement.problem,
+             "cgroup_problem": settings.get("cgroup_problem") or ""}
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     _forget_libc()
     _guard(workdir, settings.get("private") or ())
@@ -543,7 +602,7 @@ def _play_one_game(spec: BotSpec | None, game_fd: int, output_fd: int, workdir: 
         except BaseException as exc:  # reported when the arena asks for the bot
             problem = exc
     _replay(rehearsal)
-    player = _Player(spec, problem)
+    player = _Player(spec, problem, facts)
     player.make()  # while it waits for its game, as the arena makes in-process bots before theirs
     _serve(player, socket.socket(fileno=game_fd))
 
@@ -554,6 +613,7 @@ def _forget_libc() -> None:
     global _LIBC
     _LIBC = None
     landlock.forget()
+    namespaces.forget()
 
 
 def _limit_resources(settings: dict[str, Any]) -> None:
@@ -768,8 +828,10 @@ def _serve(player: _Player, game: socket.socket) -> None:
 class _Player:
     """The bot's side of one game: each message answered with one JSON line."""
 
-    def __init__(self, spec: BotSpec | None, problem: BaseException | None) -> None:
+    def __init__(self, spec: BotSpec | None, problem: BaseException | None,
+                 facts: dict[str, Any] | None = None) -> None:
         self.spec, self.problem = spec, problem
+        self.facts = facts or {}  # how this game process is confined (see `arena.sandbox.promises`)
         self.bot: Bot | None = None
         self.unmade: BaseException | None = None  # what making the bot ahead raised
 
@@ -791,6 +853,8 @@ class _Player:
             assert spec is not None
             if op == "probe":
                 return _answer(["ok", spec.name])
+            if op == "facts":
+                return _answer(["ok", self.facts])
             if op == "start":
                 if self.unmade is not None:
                     raise self.unmade

@@ -29,6 +29,7 @@ from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.errors import BotSpecError
 from arena.loader import anchored, bot_file, by_target, display_name, is_bundled
 from arena.record import BotFault, FaultKind
+from arena.sandbox.cgroups import Freezer
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -104,8 +105,9 @@ class BotHost:
         self._control = ours
         return ours
 
-    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int]:
-        """A socket to a fresh game process, and that process's id (its process group).
+    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int, str | None]:
+        """A socket to a fresh game process, that process's id (its process group), and its
+        freezer file if it has control groups (see `arena.sandbox.cgroups`).
 
         The host has handed the process over already (it forks one game ahead); taking it tells
         the host to fork the next one, which it does while this game is played, on `cpus` if
@@ -113,23 +115,24 @@ class BotHost:
         """
         control = self._control or self._start()
         try:
-            message, fds, _, _ = socket.recv_fds(control, 16, 1)
+            message, fds, _, _ = socket.recv_fds(control, 4096, 1)
             if cpus is not None and cpus != self._cpus and self._process is not None \
-                    and len(message) == _HANDOVER.size:
+                    and len(message) >= _HANDOVER.size:
                 with contextlib.suppress(OSError):
                     os.sched_setaffinity(self._process.pid, cpus)
-                    os.sched_setaffinity(_HANDOVER.unpack(message)[1], cpus)  # the forker
+                    os.sched_setaffinity(_HANDOVER.unpack_from(message)[1], cpus)  # the forker
                     self._cpus = cpus
             control.sendall(b"n")
         except TimeoutError:
             raise BotFault(FaultKind.TIMEOUT, "the bot process did not start in time") from None
         except OSError:
             message, fds = b"", []
-        if not fds or len(message) != _HANDOVER.size:
+        if not fds or len(message) < _HANDOVER.size:
             for fd in fds:
                 os.close(fd)
             raise BotFault(FaultKind.CRASH, "the bot's host process has ended")
-        return socket.socket(fileno=fds[0]), _HANDOVER.unpack(message)[0]
+        freezer = os.fsdecode(message[_HANDOVER.size:]) or None
+        return socket.socket(fileno=fds[0]), _HANDOVER.unpack_from(message)[0], freezer
 
     def close(self) -> None:
         """End the host and every game process it still has."""
@@ -155,6 +158,8 @@ class SandboxedBot(Bot):
         self.limits = host.limits
         self.sock: socket.socket | None = None
         self.group = 0
+        self.freezer_path: str | None = None  # the game's freezer file, if it has one
+        self._freezer: Freezer | None = None  # that file, open once the game is first paused
         self._outbox: Outbox | None = None
         self._waits = math.inf  # the receive timeout the socket has (inf: none)
         self._pinned = False
@@ -167,7 +172,7 @@ class SandboxedBot(Bot):
 
     def begin(self, cpus: set[int] | None = None) -> None:
         """Take a fresh game process from the host (which is to run on `cpus`, if given)."""
-        self.sock, self.group = self.host.new_game(cpus)
+        self.sock, self.group, self.freezer_path = self.host.new_game(cpus)
         self._outbox = Outbox()
         # a process that stops reading cannot block the arena: sending gives up after a while
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
@@ -215,6 +220,9 @@ class SandboxedBot(Bot):
         if self.group:
             self.signal_group(signal.SIGKILL)
             self.group = 0
+        if self._freezer is not None:  # thawed, so that its processes can die
+            self._freezer.close()
+            self._freezer = None
 
     def _call(self, op: str, payload: Any, timeout: float) -> tuple[list[Any], float]:
         sock, outbox = self.sock, self._outbox
@@ -286,6 +294,24 @@ class SandboxedBot(Bot):
             except OSError:
                 pass
 
+    def pause(self, paused: bool) -> None:
+        """Stop every process of the game (its freezer, where it has one: whatever they did to
+        their process group), or let them run again."""
+        if not self.group:
+            return
+        if self._freezer is None and self.freezer_path is not None:
+            try:
+                self._freezer = Freezer(self.freezer_path)
+            except OSError:
+                self.freezer_path = None
+        if self._freezer is None:
+            self.signal_group(signal.SIGSTOP if paused else signal.SIGCONT)
+            return
+        try:  # noqa: SIM105  (cheaper than contextlib.suppress, at every change of turn)
+            (self._freezer.freeze if paused else self._freezer.thaw)()
+        except OSError:
+            pass
+
     def _timed_out(self, op: str, timeout: float) -> None:
         self.close()
         raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {max(timeout, 0.0):.3g} s")
@@ -293,8 +319,9 @@ class SandboxedBot(Bot):
 
 class Turns:
     """Pauses each sandboxed bot between its turns: when another sandboxed bot's turn begins
-    (the arena is about to send it a message), the game process of the bot whose turn it was is
-    stopped (SIGSTOP, to its process group), and it is continued when its own turn comes again.
+    (the arena is about to send it a message), the game of the bot whose turn it was is stopped
+    (frozen, every process of it, where it has control groups; else SIGSTOP to its process
+    group), and it is continued when its own turn comes again.
 
     A bot's own threads would otherwise keep computing while another bot thinks, on the one CPU
     a game is played on (see `arena.sandbox.pinning`), and slow that bot's thinking, which is
@@ -312,10 +339,10 @@ class Turns:
         before, even if pausing has been turned off since)."""
         current = self.current
         if current is not None and current is not bot and self.enabled:
-            current.signal_group(signal.SIGSTOP)
+            current.pause(True)
             current.paused = True
         if bot.paused:
-            bot.signal_group(signal.SIGCONT)
+            bot.pause(False)
             bot.paused = False
         self.current = bot if self.enabled else None
 
@@ -338,7 +365,7 @@ def _timeval(seconds: float) -> bytes:
 
 
 _ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", "error"),
-            "probe": ("ok", "error")}
+            "probe": ("ok", "error"), "facts": ("ok", "error")}
 _BOT_FAULTS = ("exception", "memory", "malformed")
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
@@ -401,3 +428,19 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
         raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
                                                       trusted=is_bundled(spec), echo=echo))
+
+
+def confinement_facts(game: str = "concentration") -> dict[str, Any]:
+    """How a sandboxed game process is confined on this machine, as one reports it from inside
+    (see `arena.sandbox.promises`); raises BotFault if no game process could be had."""
+    host = BotHost("random", game, Limits())
+    bot = SandboxedBot(host)
+    try:
+        bot.begin()
+        reply, _ = bot._call("facts", None, host.limits.start_seconds)
+    finally:
+        with contextlib.suppress(Exception):
+            bot.close()
+        host.close()
+    facts = reply[1] if len(reply) > 1 and isinstance(reply[1], dict) else {}
+    return facts

@@ -77,9 +77,11 @@ class Exiter(Hostile):
 
 class Segfaulter(Hostile):
     def misbehave(self, obs: Observation[Any]) -> Any:
-        import faulthandler
+        import ctypes
 
-        faulthandler._sigsegv()
+        # a real fault: a signal a process sends itself (faulthandler._sigsegv) is ignored by
+        # the first process of a PID namespace, which a game process is
+        ctypes.string_at(0)
 
 
 class Hog(Hostile):
@@ -511,6 +513,8 @@ class NoteLeaver(Hostile):
                 return db.execute("select text from note").fetchone()[0]
 
         def by_scheduling(leave: bool) -> Any:
+            if not forker:  # a PID namespace of its own: the forker is out of its view (pid 0
+                raise ProcessLookupError(forker)  # would be the game process itself)
             if leave:
                 os.sched_setaffinity(forker, {min(os.sched_getaffinity(forker))})
                 os.setpriority(os.PRIO_PROCESS, forker, 3)

@@ -1,0 +1,221 @@
+"""Kernel confinement of a bot's games with Linux namespaces: what the game processes can see.
+
+The forker (see `arena.sandbox.host`) enters, once, a user namespace of its own (its root is the
+arena's user, with capabilities over nothing but the forker's own namespaces), a mount namespace
+where the whole file system is read-only and what the arena keeps to itself (the run directory
+with its key, the other bots' code) is covered by empty mounts, and a network namespace with no
+network at all. Every game process is then cloned into namespaces of its own: a PID namespace
+(it is process 1 there, sees and signals only the processes it started, and when it ends the
+kernel ends them all, whatever they did to their session or group), an IPC namespace, and a
+mount namespace where its working directory is a size-limited tmpfs (the disk ration, exact)
+and /proc shows only its own processes; then it drops every capability, for good, before any
+of the bot's code runs. Where the kernel lacks a feature (no user namespaces for this user, say),
+`confine_forker` says so and the host plays with what it has (`arena doctor` shows which).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import platform
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+_SIGCHLD = 17
+
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
+_MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID = 0x1, 0x2
+_AT_FDCWD, _AT_RECURSIVE = -100, 0x8000
+
+# system call numbers that differ between architectures: clone, and mount_setattr (generic table)
+_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(platform.machine())
+_MOUNT_SETATTR = 442
+
+_PR_CAPBSET_DROP, _PR_SET_SECUREBITS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 28, 47, 4
+# no root privileges on exec, no setuid fix-ups, no ambient raising: each locked
+_SECUREBITS = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _libraries() -> tuple[Any, Any]:
+    """The C library twice: as C (the GIL released in calls) and as Python's own (held, for
+    `clone`, which must not let another thread run in between)."""
+    with contextlib.suppress(OSError):
+        return ctypes.CDLL(None, use_errno=True), ctypes.PyDLL(None, use_errno=True)
+    return None, None
+
+
+_LIBC, _PYLIBC = _libraries()  # opened when the host starts, before any bot code runs
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
+                ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What the forker's namespaces hold, and how to clone a game process into its own."""
+
+    user: bool = False  # a user namespace: capabilities over the forker's namespaces only
+    read_only: bool = False  # the whole file system read-only, what the arena keeps covered
+    network: bool = False  # no network (a namespace of the forker's, or of each game's)
+    game_flags: int = 0  # the namespaces each game gets of its own (0: games are forked)
+    fresh_proc: bool = False  # each game's /proc shows its own processes only
+    problem: str = ""  # why a namespace could not be had, if one could not
+
+    @property
+    def per_game(self) -> bool:
+        """Whether every game process gets PID, IPC and mount namespaces of its own."""
+        return bool(self.game_flags & CLONE_NEWPID)
+
+
+def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> Confinement:
+    """Enter this process's namespaces (see the module docstring). `shared_network`: one network
+    namespace for all games of this forker (where Landlock keeps each game's abstract unix
+    sockets to itself), else one per game; `trial`: an empty folder where a trial game mounts its
+    directory. Never raises: what could not be had is reported."""
+    if _LIBC is None or _CLONE is None:
+        return Confinement(problem="namespaces need Linux on x86_64, aarch64 or riscv64")
+    uid, gid = os.geteuid(), os.getegid()
+    flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if shared_network else 0)
+    try:
+        _check(_LIBC.unshare(flags), "unshare")
+    except OSError as exc:
+        return Confinement(problem=f"no user namespace for this user ({exc.strerror})")
+    try:
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"0 {uid} 1")
+        _write("/proc/self/gid_map", f"0 {gid} 1")
+        _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    except OSError as exc:
+        return Confinement(user=True, network=shared_network,
+                           problem=f"no private mounts in the user namespace ({exc.strerror})")
+    problem = ""
+    try:
+        for path in private:
+            _cover(path)
+        attr = _MountAttr(_MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID, 0, 0, 0)
+        _check(_PYLIBC.syscall(ctypes.c_long(_MOUNT_SETATTR), _AT_FDCWD, b"/", _AT_RECURSIVE,
+                               ctypes.byref(attr), ctypes.sizeof(attr)), "mount_setattr")
+        read_only = True
+    except OSError as exc:
+        read_only, problem = False, f"the file system is not read-only ({exc.strerror})"
+    game_flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | (0 if shared_network else CLONE_NEWNET)
+    fresh_proc = False
+    try:  # one trial game, to know that games can have their namespaces before relying on it
+        child = clone_game(game_flags)
+        if child == 0:
+            code = 1
+            with contextlib.suppress(BaseException):
+                code = 0 if enter_game(trial, 4096, 1) else 3
+            os._exit(code)
+        code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+        if code not in (0, 3):
+            raise OSError(0, "a trial game could not mount its directory")
+        fresh_proc = code == 0
+    except OSError as exc:
+        game_flags = 0
+        problem = problem or f"no namespaces of a game's own ({exc.strerror})"
+    return Confinement(user=True, read_only=read_only, network=True, game_flags=game_flags,
+                       fresh_proc=fresh_proc, problem=problem)
+
+
+def clone_game(flags: int) -> int:
+    """`os.fork`, with the child in new namespaces (`flags`): 0 in the child, its id (as this
+    process sees it) in the parent."""
+    if not flags:
+        return os.fork()
+    api = _PYLIBC
+    api.PyOS_BeforeFork()
+    pid = api.syscall(ctypes.c_long(_CLONE), ctypes.c_ulong(flags | _SIGCHLD), 0, 0, 0, 0)
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        return 0
+    error = ctypes.get_errno()
+    api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise OSError(error, os.strerror(error))
+    return int(pid)
+
+
+def enter_game(workdir: str, disk_bytes: int, entries: int) -> bool:
+    """In a game process cloned into its namespaces: mount its directory (a tmpfs of `disk_bytes`
+    and `entries` files and folders) and a /proc of its own, then drop every capability for
+    good. False if /proc could not be mounted (the old one, which shows every process, stays)."""
+    _mount("tmpfs", workdir, "tmpfs", _MS_NOSUID | _MS_NODEV,
+           f"size={disk_bytes},nr_inodes={entries + 1},mode=700")
+    try:
+        _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+        fresh_proc = True
+    except OSError:
+        fresh_proc = False
+    drop_capabilities()
+    return fresh_proc
+
+
+def drop_capabilities() -> None:
+    """Drop every capability this process has (in its user namespace), so that neither it nor
+    anything it runs can have one again."""
+    libc = _LIBC
+    _check(libc.prctl(_PR_SET_SECUREBITS, _SECUREBITS, 0, 0, 0), "securebits")
+    last = int(_read("/proc/sys/kernel/cap_last_cap", "40"))
+    for capability in range(last + 1):
+        libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _check(libc.capset(header, data), "capset")
+
+
+def forget() -> None:
+    """Drop this module's handles on the C library (see `arena.sandbox.host._forget_libc`)."""
+    global _LIBC, _PYLIBC
+    _LIBC = _PYLIBC = None
+
+
+def _cover(path: str) -> None:
+    """Put an empty, read-only mount over `path`: a folder becomes an empty one nobody may list,
+    a file an empty one."""
+    if os.path.isdir(path):
+        _mount("tmpfs", path, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV,
+               "size=4k,nr_inodes=1,mode=0")
+    elif os.path.exists(path):
+        _mount(os.devnull, path, None, _MS_BIND)
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int,
+           data: str | None = None) -> None:
+    _check(_LIBC.mount(source and source.encode(), target.encode(), fstype and fstype.encode(),
+                       ctypes.c_ulong(flags), data and data.encode()), f"mount {target}")
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _read(path: str, default: str) -> str:
+    try:
+        with open(path) as file:
+            return file.read().strip()
+    except OSError:
+        return default
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"{what}: {os.strerror(error)}")
+    return result
