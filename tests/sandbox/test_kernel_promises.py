@@ -77,6 +77,7 @@ def spec(name: str, bot: Path = KERNEL, **params: object) -> str:
 
 
 def _greedy() -> Bot:
+    """A fresh in-process greedy bot."""
     return resolve_bot("greedy").make()
 
 
@@ -203,6 +204,7 @@ def received(sock: socket.socket, seconds: float = 0.5) -> set[str]:
 
 @pytest.mark.parametrize("how", ["session", "setsid"])
 def test_a_helper_outlives_its_game_in_process(marker: str, how: str) -> None:
+    """A helper in a new session, by fork_exec or fork and setsid, outlives an in-process game."""
     play_in_process(spec("Outliver", marker=marker, how=how))
     assert marked(marker), "the helper should outlive a game played in-process"
 
@@ -211,6 +213,7 @@ def test_a_helper_outlives_its_game_in_process(marker: str, how: str) -> None:
 @pytest.mark.parametrize("how", ["session", "setsid"])
 def test_a_helper_does_not_outlive_its_sandboxed_game(tmp_path: Path, marker: str,
                                                       how: str) -> None:
+    """Ending a sandboxed game ends every process it started (its PID namespace)."""
     log = tmp_path / "outliver.log"
     with sandboxed_games(spec("Outliver", marker=marker, how=how), log) as play:
         play(1)
@@ -225,6 +228,7 @@ def test_a_helper_does_not_outlive_its_sandboxed_game(tmp_path: Path, marker: st
 
 def test_a_note_by_xattr_reaches_the_next_game_in_process(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """An extended attribute of the bot's own file carries a note to its next game."""
     bot = tmp_path / "kernel.py"
     shutil.copyfile(KERNEL, bot)
     play_in_process(spec("XattrNote", bot, token="xattr-7"), games=2)
@@ -233,6 +237,7 @@ def test_a_note_by_xattr_reaches_the_next_game_in_process(
 
 @needs_kernel
 def test_a_note_by_xattr_does_not_reach_the_next_sandboxed_game(tmp_path: Path) -> None:
+    """The bot's own file is read-only to its games: no note by extended attribute."""
     bot = tmp_path / "kernel.py"  # the bot's own file: a copy, tagged if the attack works
     shutil.copyfile(KERNEL, bot)
     said = play_sandboxed(spec("XattrNote", bot, token="xattr-7"), tmp_path / "x.log", games=2)
@@ -248,6 +253,7 @@ def test_a_note_by_xattr_does_not_reach_the_next_sandboxed_game(tmp_path: Path) 
 @pytest.mark.parametrize("way", ["udp", "unix"])
 def test_a_note_by_socket_reaches_the_next_game_in_process(
         capfd: pytest.CaptureFixture[str], way: str) -> None:
+    """A datagram reaches the next game's bot, made (and listening) ahead of its game."""
     token = uuid.uuid4().hex[:8]
     play_in_process(spec("UdpNote", port=free_ports(4), token=token, way=way), games=2)
     assert f"udpnote {way} received note {token}" in capfd.readouterr().out
@@ -257,6 +263,7 @@ def test_a_note_by_socket_reaches_the_next_game_in_process(
 @pytest.mark.parametrize("way", ["udp", "unix"])
 def test_a_note_by_socket_does_not_reach_the_next_sandboxed_game(tmp_path: Path,
                                                                  way: str) -> None:
+    """No datagram reaches the next game's process, forked ahead: no network between games."""
     token = uuid.uuid4().hex[:8]
     said = play_sandboxed(spec("UdpNote", port=free_ports(4), token=token, way=way),
                           tmp_path / "udpnote.log", games=2)
@@ -269,6 +276,7 @@ def test_a_note_by_socket_does_not_reach_the_next_sandboxed_game(tmp_path: Path,
 
 def test_a_surviving_helper_answers_the_next_game_in_process(
         marker: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """A helper left listening on UDP by one game answers the next with its note."""
     play_in_process(spec("Lingerer", port=free_ports(1), token="linger-7", marker=marker),
                     games=2)
     assert "lingerer asked and heard linger-7" in capfd.readouterr().out
@@ -276,6 +284,7 @@ def test_a_surviving_helper_answers_the_next_game_in_process(
 
 @needs_kernel
 def test_no_helper_answers_the_next_sandboxed_game(tmp_path: Path, marker: str) -> None:
+    """No helper of one sandboxed game answers the next on UDP."""
     said = play_sandboxed(spec("Lingerer", port=free_ports(1), token="linger-7", marker=marker),
                           tmp_path / "lingerer.log", games=2)
     assert said.count("lingerer asked") == 2, said
@@ -296,6 +305,7 @@ def _forker_notes(said: str) -> tuple[list[str], dict[str, str]]:
 
 def test_a_note_in_the_parent_s_settings_reaches_the_next_game_in_process(
         marker: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """A process's nice value, core limit and CPUs, set by one game, are read by the next."""
     # in-process, a stand-in plays the forker (the bot's real parent would be the test runner's)
     forker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", marker])
     try:
@@ -313,6 +323,7 @@ def test_a_note_in_the_parent_s_settings_reaches_the_next_game_in_process(
 @needs_kernel
 def test_no_note_in_the_forker_s_settings_reaches_the_next_sandboxed_game(
         tmp_path: Path) -> None:
+    """A sandboxed game cannot leave a note in its forker's settings (it cannot even see it)."""
     said = play_sandboxed(spec("ForkerNote", token=7), tmp_path / "forkernote.log", games=2)
     assert said.count("forkernote") >= 2, said  # both games tried
     reads, left = _forker_notes(said)
@@ -334,6 +345,8 @@ def _timeouts(record: GameRecord, seat: int) -> list[str]:
 
 def test_renicing_the_opponent_makes_it_time_out_in_process(tmp_path: Path,
                                                             marker: str) -> None:
+    """The details of the timeouts `seat` had in a game."""
+    """An opponent set to nice 19 and SCHED_IDLE, with every CPU kept busy, times out."""
     variant = find_game("concentration").variant("standard")
     thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
     renicer = resolve_bot(spec("Renicer", near=tmp_path, marker=marker))
@@ -347,6 +360,7 @@ def test_renicing_the_opponent_makes_it_time_out_in_process(tmp_path: Path,
 @needs_kernel
 @needs_cgroups
 def test_renicing_the_opponent_is_contained_when_sandboxed(tmp_path: Path, marker: str) -> None:
+    """A sandboxed game cannot see, renice or starve another game: the calm opponent plays on."""
     variant = find_game("concentration").variant("standard")
     log = tmp_path / "renicer.log"
     thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
@@ -368,6 +382,7 @@ def test_renicing_the_opponent_is_contained_when_sandboxed(tmp_path: Path, marke
 
 
 def _target(tmp_path: Path) -> Path:
+    """A file outside any game's directory, readable by its owner only."""
     target = tmp_path / "secret.txt"
     target.write_text("not the bot's")
     target.chmod(0o600)
@@ -375,6 +390,7 @@ def _target(tmp_path: Path) -> Path:
 
 
 def test_metadata_outside_its_directory_can_be_changed_in_process(tmp_path: Path) -> None:
+    """Mode, owner, times and extended attributes of a file anywhere can be changed in-process."""
     target = _target(tmp_path)
     play_in_process(spec("Toucher", target=target))
     assert target.stat().st_mode & 0o777 == 0o644  # world-readable now
@@ -385,6 +401,7 @@ def test_metadata_outside_its_directory_can_be_changed_in_process(tmp_path: Path
 @needs_kernel
 def test_metadata_outside_its_directory_cannot_be_changed_when_sandboxed(
         tmp_path: Path) -> None:
+    """A sandboxed game changes no file's metadata outside its directory."""
     target = _target(tmp_path)
     before = target.stat()
     said = play_sandboxed(spec("Toucher", target=target), tmp_path / "toucher.log")
@@ -399,12 +416,14 @@ def test_metadata_outside_its_directory_cannot_be_changed_when_sandboxed(
 
 
 def test_datagrams_go_out_in_process(listener: socket.socket) -> None:
+    """The bot and a child interpreter it starts send datagrams to 127.0.0.1."""
     play_in_process(spec("Sender", port=listener.getsockname()[1], token="out-7"))
     assert received(listener) == {"bot out-7", "child out-7"}
 
 
 @needs_kernel
 def test_no_datagram_goes_out_when_sandboxed(tmp_path: Path, listener: socket.socket) -> None:
+    """No datagram leaves a sandboxed game, from the bot or a child (no network)."""
     said = play_sandboxed(spec("Sender", port=listener.getsockname()[1], token="out-7"),
                           tmp_path / "sender.log")
     assert "sender" in said, said  # it tried
@@ -423,6 +442,7 @@ def _flooded(said: str) -> int:
 @pytest.mark.parametrize("way", ["one", "many"])
 def test_a_child_floods_the_disk_in_process(ram_folder: Path, way: str,
                                             capfd: pytest.CaptureFixture[str]) -> None:
+    """A child writes a gigabyte, past the game's 512 MB ration."""
     play_in_process(spec("Flooder", megabytes=1024, way=way, folder=ram_folder))
     assert _flooded(capfd.readouterr().out) > RATION_MB
 
@@ -431,6 +451,7 @@ def test_a_child_floods_the_disk_in_process(ram_folder: Path, way: str,
 @pytest.mark.parametrize("way", ["one", "many"])
 def test_a_child_cannot_flood_the_disk_when_sandboxed(
         tmp_path: Path, ram_folder: Path, monkeypatch: pytest.MonkeyPatch, way: str) -> None:
+    """A sandboxed game's child writes no more than the 512 MB ration."""
     monkeypatch.setenv("TMPDIR", str(ram_folder))  # the hosts' games' directories, if on disk
     said = play_sandboxed(spec("Flooder", megabytes=1024, way=way), tmp_path / "flooder.log")
     assert "flooder" in said, said  # it tried

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import socket
 import sys
 import time
@@ -262,6 +263,7 @@ class Attacker(Bot):
         """The attack, at the start of a game."""
 
     def act(self, obs: Observation[Any]) -> Any:
+        """The first legal card."""
         return obs.legal[0]
 
 
@@ -345,7 +347,7 @@ class UdpNote(Attacker):
         if self.own is None:
             self.sock.close()
             self.sock = None
-        self.sock_problem = ""
+        self.problems: set[str] = set()  # why notes could not be sent
 
     def attack(self) -> None:
         if self.sock is None:
@@ -370,23 +372,25 @@ class UdpNote(Attacker):
                     self.sock.sendto(f"note {self.token}".encode(), address)
                     sent += 1
                 except OSError as exc:
-                    self.sock_problem = failure(exc)
+                    self.problems.add(failure(exc))
         return sent
 
     def act(self, obs: Observation[Any]) -> Any:
+        """Send the note again (the next game's process may be made by now); the first card."""
         self.send()
         return obs.legal[0]
 
     def end(self, result: Result) -> None:
-        # the next game's process may have been slow to bind: keep sending a little while
+        """Keep sending the note a little while (the next game's process may be slow to bind)."""
         sent, deadline = 0, time.monotonic() + 0.3
         while time.monotonic() < deadline:
             sent += self.send()
             time.sleep(0.02)
         say(f"udpnote {self.way} sent {sent} notes" + (
-            f" ({self.sock_problem})" if self.sock_problem else ""))
+            f" ({'; '.join(sorted(self.problems))})" if self.problems else ""))
 
     def close(self) -> None:
+        """Let the socket go (in the arena's own process; a game process is killed)."""
         if self.sock is not None:
             self.sock.close()
             self.sock = None
@@ -411,9 +415,11 @@ class Lingerer(Attacker):
                 try:
                     ask.sendto(b"note?", ("127.0.0.1", self.port))
                     return ask.recv(256).decode()
-                except OSError as exc:
+                except (TimeoutError, ConnectionRefusedError) as exc:  # not (yet) listening
                     problem = failure(exc)
                     time.sleep(0.01)
+                except OSError as exc:  # no network at all: asking again will not help
+                    raise OSError(failure(exc)) from None
         raise OSError(problem)
 
     def attack(self) -> None:
@@ -424,7 +430,7 @@ class Lingerer(Attacker):
             say(f"lingerer asked and heard nothing ({exc})")
         pid = launch(python(LISTENER, self.port, self.token, self.seconds, self.marker))
         try:  # until it answers: its game may be short
-            self.ask(3.0)
+            self.ask(1.5)
             say(f"lingerer left a helper {pid}, which answers")
         except OSError as exc:
             say(f"lingerer left a helper {pid}, which does not answer ({exc})")
@@ -492,10 +498,10 @@ class Renicer(Attacker):
         say(f"renicer started {len(self.spinning)} spinners")
 
     def close(self) -> None:
-        # called in the arena's own process only: a sandboxed game's spinners stay
+        """End its spinners (called in the arena's own process only: a sandboxed game's stay)."""
         for pid in self.spinning:
             try:
-                os.kill(pid, 9)
+                os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
             except OSError:
                 pass
@@ -519,6 +525,7 @@ class Renicer(Attacker):
         return found
 
     def act(self, obs: Observation[Any]) -> Any:
+        """Renice every other game process not reniced yet; the first card."""
         try:
             others = set(self.others())
             if self.reniced is None:
@@ -545,6 +552,7 @@ class Thinker(GreedyBot):
         self.cpu = cpu_ms / 1000
 
     def act(self, obs: Observation[Any]) -> int:
+        """Compute for `cpu_ms` of CPU time, then play as greedy."""
         until = time.process_time() + self.cpu
         while time.process_time() < until:
             pass
