@@ -150,6 +150,8 @@ def marker() -> Iterator[str]:
     for pid in marked(text):
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):  # started in-process: ours to reap
+            os.waitpid(pid, 0)
     gone(text, 5.0)
 
 
@@ -339,13 +341,13 @@ RENICE_LIMITS = Limits(move_seconds=0.25, game_seconds=20.0, overage_seconds=0.2
 
 
 def _timeouts(record: GameRecord, seat: int) -> list[str]:
+    """The details of the timeouts `seat` had in a game."""
     return [fault.detail for fault in record.faults
             if fault.seat == seat and fault.kind is FaultKind.TIMEOUT]
 
 
 def test_renicing_the_opponent_makes_it_time_out_in_process(tmp_path: Path,
                                                             marker: str) -> None:
-    """The details of the timeouts `seat` had in a game."""
     """An opponent set to nice 19 and SCHED_IDLE, with every CPU kept busy, times out."""
     variant = find_game("concentration").variant("standard")
     thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")

@@ -122,6 +122,7 @@ def launch(argv: list[str], session: bool = True, quiet: bool = True, cwd: str |
         failed = -1
         problem = os.read(ready, 4096)  # empty once the child has started the program
         if problem:
+            os.waitpid(pid, 0)
             raise OSError(f"could not start {argv[0]}: {problem.decode(errors='replace')}")
         return pid
     finally:
