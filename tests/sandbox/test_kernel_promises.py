@@ -1,0 +1,460 @@
+"""The kernel's promises against hostile bots (issue 23): every attack in
+`tests/sandbox/hostile/kernel.py` gets past the Python-level defences of a game process, so only
+the kernel (namespaces, a read-only file system, a size-limited tmpfs, per-game cgroups) can stop
+it. For each attack, one test shows it breaking out of a game played in the arena's own process
+(the attack is real) and one that a sandboxed game contains it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.api import Bot
+from arena.engine import find_game
+from arena.loader import resolve_bot
+from arena.match import play_game
+from arena.record import FaultKind, GameRecord
+from arena.sandbox import Limits, sandboxed
+
+KERNEL = Path(__file__).parent / "hostile" / "kernel.py"
+LIMITS = Limits(move_seconds=0.5, game_seconds=20.0, overage_seconds=0.5, memory_mb=256,
+                output_bytes=16384)
+NOTE_ATTRIBUTE = "user.arena-kernel-note"  # as in kernel.py (loaded by file, not imported)
+RATION_MB = 512  # what a game may write: 32 files of 16 MB today, a 512 MB tmpfs with the kernel
+
+
+def _user_namespaces() -> bool:
+    """Whether this machine lets a process make a user namespace (asked once)."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return False
+    try:
+        return subprocess.run([unshare, "-U", "true"], capture_output=True,
+                              timeout=5).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+NAMESPACES = all(os.path.exists(f"/proc/self/ns/{kind}")
+                 for kind in ("pid", "ipc", "mnt", "net", "user")) and _user_namespaces()
+
+
+def _cgroups() -> bool:
+    """Whether this machine has the cpu and freezer cgroup controllers (v1, or v2's own)."""
+    unified = Path("/sys/fs/cgroup/cgroup.controllers")
+    if unified.exists():
+        return "cpu" in unified.read_text().split()
+    return all(os.path.isdir(f"/sys/fs/cgroup/{kind}") for kind in ("cpu", "freezer"))
+
+
+CGROUPS = _cgroups()
+
+needs_kernel = pytest.mark.skipif(
+    not NAMESPACES, reason="the kernel confinement needs PID, IPC, mount, network and user "
+                           "namespaces, which this machine does not offer")
+needs_cgroups = pytest.mark.skipif(
+    not CGROUPS, reason="per-game CPU shares and the freezer need the cpu and freezer cgroups, "
+                        "which this machine does not offer")
+
+
+def spec(name: str, bot: Path = KERNEL, **params: object) -> str:
+    """The spec of a bot of kernel.py (or a copy of it), with its parameters."""
+    given = ",".join(f"{key}={value}" for key, value in params.items())
+    return f"{bot}:{name}" + (f":{given}" if given else "")
+
+
+def _greedy() -> Bot:
+    """A fresh in-process greedy bot."""
+    return resolve_bot("greedy").make()
+
+
+@contextlib.contextmanager
+def sandboxed_games(bot_spec: str, log: Path,
+                    limits: Limits = LIMITS) -> Iterator[Callable[[int], GameRecord]]:
+    """Play games of a sandboxed bot (seat 0) against in-process greedy, one host for all of
+    them (as a duplicate pairing's games): a function playing one game of a seed, its record."""
+    variant = find_game("concentration").variant("standard")
+    entry = sandboxed(bot_spec, "concentration", limits, log)
+
+    def play(seed: int) -> GameRecord:
+        return play_game(variant, [entry.make(), _greedy()], ["hostile", "greedy"], seed)
+
+    try:
+        yield play
+    finally:
+        entry.close()
+
+
+def play_sandboxed(bot_spec: str, log: Path, games: int = 1) -> str:
+    """Play `games` games of a sandboxed bot in a row; what it printed (its log)."""
+    with sandboxed_games(bot_spec, log) as play:
+        for seed in range(games):
+            play(seed)
+    return log.read_text() if log.exists() else ""
+
+
+def play_in_process(bot_spec: str, games: int = 1) -> list[GameRecord]:
+    """Play `games` games of a bot in the arena's own process (isolation none), each a bot of
+    its own, all made before the first game (as a sandboxed bot's processes are, ahead)."""
+    variant = find_game("concentration").variant("standard")
+    resolved = resolve_bot(bot_spec)
+    bots = [resolved.make() for _ in range(games)]
+    return [play_game(variant, [bot, _greedy()], ["hostile", "greedy"], seed)
+            for seed, bot in enumerate(bots)]
+
+
+def marked(marker: str) -> list[int]:
+    """The running processes (not zombies) with `marker` in their command line."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in command and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def gone(marker: str, seconds: float) -> bool:
+    """Whether every process with `marker` ends within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while marked(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def marker() -> Iterator[str]:
+    """A marker for the helpers a test's bots start; any still running after it are killed."""
+    text = f"arena-kernel-{uuid.uuid4().hex[:12]}"
+    yield text
+    for pid in marked(text):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):  # started in-process: ours to reap
+            os.waitpid(pid, 0)
+    gone(text, 5.0)
+
+
+@pytest.fixture
+def listener() -> Iterator[socket.socket]:
+    """A UDP socket on 127.0.0.1 for bots to send to (closed after the test)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock
+
+
+@pytest.fixture
+def ram_folder() -> Iterator[Path]:
+    """A folder on a RAM disk (where there is one) for writing a gigabyte fast; removed after."""
+    base = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(os.environ.get(
+        "TMPDIR") or "/tmp")
+    folder = base / f"arena-kernel-{uuid.uuid4().hex[:12]}"
+    folder.mkdir()
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def free_ports(count: int) -> int:
+    """The first of `count` consecutive UDP ports on 127.0.0.1 that are free now."""
+    for _ in range(100):
+        base = random.randrange(20000, 60000)
+        with contextlib.ExitStack() as stack:
+            try:
+                for port in range(base, base + count):
+                    sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
+                    sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return base
+    raise RuntimeError("no free UDP ports")
+
+
+def received(sock: socket.socket, seconds: float = 0.5) -> set[str]:
+    """The datagrams that arrive on `sock` until none has for `seconds`."""
+    got: set[str] = set()
+    sock.settimeout(seconds)
+    with contextlib.suppress(OSError):
+        while True:
+            got.add(sock.recv(256).decode(errors="replace"))
+    return got
+
+
+# 1. a helper that outlives its game
+
+
+@pytest.mark.parametrize("how", ["session", "setsid"])
+def test_a_helper_outlives_its_game_in_process(marker: str, how: str) -> None:
+    """A helper in a new session, by fork_exec or fork and setsid, outlives an in-process game."""
+    play_in_process(spec("Outliver", marker=marker, how=how))
+    assert marked(marker), "the helper should outlive a game played in-process"
+
+
+@needs_kernel
+@pytest.mark.parametrize("how", ["session", "setsid"])
+def test_a_helper_does_not_outlive_its_sandboxed_game(tmp_path: Path, marker: str,
+                                                      how: str) -> None:
+    """Ending a sandboxed game ends every process it started (its PID namespace)."""
+    log = tmp_path / "outliver.log"
+    with sandboxed_games(spec("Outliver", marker=marker, how=how), log) as play:
+        play(1)
+        said = log.read_text()
+        assert "outliver" in said, said  # it tried
+        # the game is over (its process killed): the game's PID namespace goes with it
+        assert gone(marker, 2.0), f"a helper outlived its game: {said}"
+
+
+# 2. a note by an extended attribute of its own file
+
+
+def test_a_note_by_xattr_reaches_the_next_game_in_process(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """An extended attribute of the bot's own file carries a note to its next game."""
+    bot = tmp_path / "kernel.py"
+    shutil.copyfile(KERNEL, bot)
+    play_in_process(spec("XattrNote", bot, token="xattr-7"), games=2)
+    assert "xattrnote found xattr-7" in capfd.readouterr().out
+
+
+@needs_kernel
+def test_a_note_by_xattr_does_not_reach_the_next_sandboxed_game(tmp_path: Path) -> None:
+    """The bot's own file is read-only to its games: no note by extended attribute."""
+    bot = tmp_path / "kernel.py"  # the bot's own file: a copy, tagged if the attack works
+    shutil.copyfile(KERNEL, bot)
+    said = play_sandboxed(spec("XattrNote", bot, token="xattr-7"), tmp_path / "x.log", games=2)
+    assert said.count("xattrnote found") == 2, said  # both games looked
+    assert "xattrnote found xattr-7" not in said, said
+    assert "xattrnote left" not in said, said  # the bot's file is read-only to its games
+    assert NOTE_ATTRIBUTE not in os.listxattr(bot)
+
+
+# 3. a note by UDP (or an abstract unix socket) to the next game's process, waiting ahead
+
+
+@pytest.mark.parametrize("way", ["udp", "unix"])
+def test_a_note_by_socket_reaches_the_next_game_in_process(
+        capfd: pytest.CaptureFixture[str], way: str) -> None:
+    """A datagram reaches the next game's bot, made (and listening) ahead of its game."""
+    token = uuid.uuid4().hex[:8]
+    play_in_process(spec("UdpNote", port=free_ports(4), token=token, way=way), games=2)
+    assert f"udpnote {way} received note {token}" in capfd.readouterr().out
+
+
+@needs_kernel
+@pytest.mark.parametrize("way", ["udp", "unix"])
+def test_a_note_by_socket_does_not_reach_the_next_sandboxed_game(tmp_path: Path,
+                                                                 way: str) -> None:
+    """No datagram reaches the next game's process, forked ahead: no network between games."""
+    token = uuid.uuid4().hex[:8]
+    said = play_sandboxed(spec("UdpNote", port=free_ports(4), token=token, way=way),
+                          tmp_path / "udpnote.log", games=2)
+    assert said.count("udpnote") >= 2, said  # both games looked (or could not bind)
+    assert f"received note {token}" not in said, said
+
+
+# 4. a helper left by one game answers the next on UDP
+
+
+def test_a_surviving_helper_answers_the_next_game_in_process(
+        marker: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """A helper left listening on UDP by one game answers the next with its note."""
+    play_in_process(spec("Lingerer", port=free_ports(1), token="linger-7", marker=marker),
+                    games=2)
+    assert "lingerer asked and heard linger-7" in capfd.readouterr().out
+
+
+@needs_kernel
+def test_no_helper_answers_the_next_sandboxed_game(tmp_path: Path, marker: str) -> None:
+    """No helper of one sandboxed game answers the next on UDP."""
+    said = play_sandboxed(spec("Lingerer", port=free_ports(1), token="linger-7", marker=marker),
+                          tmp_path / "lingerer.log", games=2)
+    assert said.count("lingerer asked") == 2, said
+    assert "heard linger-7" not in said, said
+
+
+# 5. notes in the forker's settings: nice value, resource limits, CPUs
+
+
+def _forker_notes(said: str) -> tuple[list[str], dict[str, str]]:
+    """What each game read of its parent's settings, and what the first game left there."""
+    reads = re.findall(r"forkernote read (.*)", said)
+    left: dict[str, str] = {}
+    for what, value in re.findall(r"forkernote left (\w+)=(\S+)", said):
+        left.setdefault(what, value)
+    return reads, left
+
+
+def test_a_note_in_the_parent_s_settings_reaches_the_next_game_in_process(
+        marker: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """A process's nice value, core limit and CPUs, set by one game, are read by the next."""
+    # in-process, a stand-in plays the forker (the bot's real parent would be the test runner's)
+    forker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", marker])
+    try:
+        play_in_process(spec("ForkerNote", token=7, parent=forker.pid), games=2)
+    finally:
+        forker.kill()
+        forker.wait()
+    reads, left = _forker_notes(capfd.readouterr().out)
+    assert len(reads) == 2 and left["nice"] == "7" and left["core"] == str(7 * 4096)
+    assert "nice=7 " in reads[1] and f"core={7 * 4096} " in reads[1], reads
+    if "cpus" in left:
+        assert reads[1].endswith(f"cpus={left['cpus']}"), (reads, left)
+
+
+@needs_kernel
+def test_no_note_in_the_forker_s_settings_reaches_the_next_sandboxed_game(
+        tmp_path: Path) -> None:
+    """A sandboxed game cannot leave a note in its forker's settings (it cannot even see it)."""
+    said = play_sandboxed(spec("ForkerNote", token=7), tmp_path / "forkernote.log", games=2)
+    assert said.count("forkernote") >= 2, said  # both games tried
+    reads, left = _forker_notes(said)
+    if len(reads) == 2:  # the games could see a parent: the next must not find the note
+        assert "nice=7 " not in reads[1] and f"core={7 * 4096} " not in reads[1], said
+        assert "cpus" not in left or not reads[1].endswith(f"cpus={left['cpus']}"), said
+
+
+# 6. renicing the opponent, and a busy helper out of reach of the pause between turns
+
+
+RENICE_LIMITS = Limits(move_seconds=0.25, game_seconds=20.0, overage_seconds=0.25, memory_mb=256)
+
+
+def _timeouts(record: GameRecord, seat: int) -> list[str]:
+    """The details of the timeouts `seat` had in a game."""
+    return [fault.detail for fault in record.faults
+            if fault.seat == seat and fault.kind is FaultKind.TIMEOUT]
+
+
+def test_renicing_the_opponent_makes_it_time_out_in_process(tmp_path: Path,
+                                                            marker: str) -> None:
+    """An opponent set to nice 19 and SCHED_IDLE, with every CPU kept busy, times out."""
+    variant = find_game("concentration").variant("standard")
+    thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
+    renicer = resolve_bot(spec("Renicer", near=tmp_path, marker=marker))
+    try:
+        record = play_game(variant, [renicer.make(), thinker.make()], ["renicer", "thinker"], 3)
+    finally:
+        thinker.close()
+    assert _timeouts(record, 1), record.faults
+
+
+@needs_kernel
+@needs_cgroups
+def test_renicing_the_opponent_is_contained_when_sandboxed(tmp_path: Path, marker: str) -> None:
+    """A sandboxed game cannot see, renice or starve another game: the calm opponent plays on."""
+    variant = find_game("concentration").variant("standard")
+    log = tmp_path / "renicer.log"
+    thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
+    renicer = sandboxed(spec("Renicer", near=tmp_path, marker=marker), "concentration",
+                        RENICE_LIMITS, log)
+    try:
+        record = play_game(variant, [renicer.make(), thinker.make()], ["renicer", "thinker"], 3)
+    finally:
+        renicer.close()
+        thinker.close()
+    said = log.read_text()
+    assert "renicer started" in said, said  # its spinners ran (in its own game's cgroup)
+    assert "renicer sees" in said, said  # and it looked for other games (none, in its namespace)
+    assert not _timeouts(record, 1), (record.faults, said)
+    assert [fault for fault in record.faults if fault.seat == 1] == [], record.faults
+
+
+# 7. metadata of a file outside its directory
+
+
+def _target(tmp_path: Path) -> Path:
+    """A file outside any game's directory, readable by its owner only."""
+    target = tmp_path / "secret.txt"
+    target.write_text("not the bot's")
+    target.chmod(0o600)
+    return target
+
+
+def test_metadata_outside_its_directory_can_be_changed_in_process(tmp_path: Path) -> None:
+    """Mode, owner, times and extended attributes of a file anywhere can be changed in-process."""
+    target = _target(tmp_path)
+    play_in_process(spec("Toucher", target=target))
+    assert target.stat().st_mode & 0o777 == 0o644  # world-readable now
+    assert target.stat().st_mtime == 1_000_000_000
+    assert NOTE_ATTRIBUTE in os.listxattr(target)
+
+
+@needs_kernel
+def test_metadata_outside_its_directory_cannot_be_changed_when_sandboxed(
+        tmp_path: Path) -> None:
+    """A sandboxed game changes no file's metadata outside its directory."""
+    target = _target(tmp_path)
+    before = target.stat()
+    said = play_sandboxed(spec("Toucher", target=target), tmp_path / "toucher.log")
+    assert said.count("toucher could not") == 4, said  # chmod, chown, utime, setxattr
+    after = target.stat()
+    assert (after.st_mode, after.st_uid, after.st_gid, after.st_mtime_ns, after.st_ctime_ns) == (
+        before.st_mode, before.st_uid, before.st_gid, before.st_mtime_ns, before.st_ctime_ns)
+    assert os.listxattr(target) == []
+
+
+# 8. UDP out, from the bot and from a child interpreter
+
+
+def test_datagrams_go_out_in_process(listener: socket.socket) -> None:
+    """The bot and a child interpreter it starts send datagrams to 127.0.0.1."""
+    play_in_process(spec("Sender", port=listener.getsockname()[1], token="out-7"))
+    assert received(listener) == {"bot out-7", "child out-7"}
+
+
+@needs_kernel
+def test_no_datagram_goes_out_when_sandboxed(tmp_path: Path, listener: socket.socket) -> None:
+    """No datagram leaves a sandboxed game, from the bot or a child (no network)."""
+    said = play_sandboxed(spec("Sender", port=listener.getsockname()[1], token="out-7"),
+                          tmp_path / "sender.log")
+    assert "sender" in said, said  # it tried
+    assert received(listener) == set(), said
+
+
+# 9. a disk flood from a child, past the ration
+
+
+def _flooded(said: str) -> int:
+    """How many MB the flood says it wrote (its last word on it)."""
+    found = re.findall(r"flood (?:wrote|at) (\d+) MB", said)
+    return int(found[-1]) if found else 0
+
+
+@pytest.mark.parametrize("way", ["one", "many"])
+def test_a_child_floods_the_disk_in_process(ram_folder: Path, way: str,
+                                            capfd: pytest.CaptureFixture[str]) -> None:
+    """A child writes a gigabyte, past the game's 512 MB ration."""
+    play_in_process(spec("Flooder", megabytes=1024, way=way, folder=ram_folder))
+    assert _flooded(capfd.readouterr().out) > RATION_MB
+
+
+@needs_kernel
+@pytest.mark.parametrize("way", ["one", "many"])
+def test_a_child_cannot_flood_the_disk_when_sandboxed(
+        tmp_path: Path, ram_folder: Path, monkeypatch: pytest.MonkeyPatch, way: str) -> None:
+    """A sandboxed game's child writes no more than the 512 MB ration."""
+    monkeypatch.setenv("TMPDIR", str(ram_folder))  # the hosts' games' directories, if on disk
+    said = play_sandboxed(spec("Flooder", megabytes=1024, way=way), tmp_path / "flooder.log")
+    assert "flooder" in said, said  # it tried
+    assert _flooded(said) <= RATION_MB, said
