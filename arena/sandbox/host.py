@@ -170,15 +170,17 @@ def main(argv: list[str]) -> int:
 
 
 GAME_MEMORY_BASE_MB = 64
-"""What a game's memory group allows beyond `memory_mb`: the interpreter's own pages, which a
-game process copies from its forker as it writes to them."""
+"""What a game's memory group allows beyond `memory_mb` and the files of its directory (which
+are memory, on a tmpfs): the interpreter's own pages, which a game process copies from its forker
+as it writes to them."""
 
 
 def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
     """This host's control groups, unless the arena's environment turns them off; or why not."""
     if os.environ.get("ARENA_SANDBOX_CGROUPS", "1") == "0":
         return None, "turned off (ARENA_SANDBOX_CGROUPS=0)"
-    memory = (int(settings.get("memory_mb") or 0) + GAME_MEMORY_BASE_MB) << 20
+    memory = ((int(settings.get("memory_mb") or 0) + GAME_MEMORY_BASE_MB) << 20) \
+        + GAME_ENTRIES * GAME_FILE_BYTES
     return CgroupHost.open(memory)
 
 
