@@ -421,6 +421,33 @@ def validate_command(
     raise typer.Exit(0 if verdict.passed else 1)
 
 
+@app.command("doctor")
+def doctor_command(
+    game: Annotated[str, typer.Option("--game", "-g", help="The game to try.")] = "concentration",
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Exit with 1 unless the kernel keeps every promise.")] = False,
+) -> None:
+    """Say which of the sandbox's promises hold on this machine, and what keeps each.
+
+    A sandboxed game process is started and reports how it is confined: the kernel (namespaces,
+    control groups, Landlock) or, where the kernel lacks a feature, the audit hook only."""
+    from arena.engine import find_game
+    from arena.record import BotFault
+    from arena.sandbox import Holder, assess_promises, confinement_facts, promises_report
+
+    try:
+        facts = confinement_facts(find_game(game).name)
+    except ArenaError as exc:
+        _fail(str(exc))
+    except BotFault as fault:
+        _say_error(f"no sandboxed game process could be started: {fault.detail}")
+        raise typer.Exit(1) from None
+    for line in promises_report(facts):
+        typer.echo(line)
+    weaker = [p for p in assess_promises(facts) if p.holder is not Holder.KERNEL]
+    raise typer.Exit(1 if strict and weaker else 0)
+
+
 @app.command("replay")
 def replay_command(
     target: Annotated[Path, typer.Argument(

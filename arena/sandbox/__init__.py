@@ -2,7 +2,8 @@
 
 The rest of the arena imports only from here: `Isolation` and `Limits` to configure it,
 `sandboxed` and `probe` to check a bot spec and make its stand-in, `BotHost` and
-`SandboxedSpec` to play it, and `validate_bot` for `arena validate`. The modules inside are the
+`SandboxedSpec` to play it, `validate_bot` for `arena validate`, and `confinement_facts` with
+the `promises_*` functions for `arena doctor`. The modules inside are the
 sandbox maintainers' own:
 
 - `stand_in`: the arena side: a bot's host process, the `SandboxedBot` that stands in for it in
@@ -10,13 +11,24 @@ sandbox maintainers' own:
 - `host`: the bot side: a host process per bot and its forker, a locked-down process per game;
 - `wire`: what the arena sends a game process;
 - `pinning`: a game's processes share one CPU while it is played;
+- `namespaces`: what a game process can see: namespaces of its own (Linux);
+- `cgroups`: memory, processes and CPU per game, and the freezer that pauses it (Linux);
 - `landlock`: kernel confinement of a game process (Linux Landlock);
+- `promises`: what the sandbox promises, and what keeps each promise on this machine;
 - `immortal`: objects made immortal before a host forks games (CPython 3.12 and 3.13);
 - `bytecode`: a bot's source compiled once by its host;
 - `validate`: `arena validate`, a sandboxed battery for a submitted bot.
 """
 
 from arena.sandbox.host import die_with_parent
+from arena.sandbox.promises import (
+    Holder,
+    Promise,
+    assess_promises,
+    confinement_problems,
+    promises_report,
+    promises_summary,
+)
 from arena.sandbox.stand_in import (
     BACKSTOP_GAME_SECONDS,
     TURNS,
@@ -25,6 +37,7 @@ from arena.sandbox.stand_in import (
     Limits,
     SandboxedBot,
     SandboxedSpec,
+    confinement_facts,
     probe,
     sandboxed,
 )
@@ -34,13 +47,20 @@ __all__ = [
     "BACKSTOP_GAME_SECONDS",
     "TURNS",
     "BotHost",
+    "Holder",
     "Isolation",
     "Limits",
+    "Promise",
     "SandboxedBot",
     "SandboxedSpec",
     "Verdict",
+    "assess_promises",
+    "confinement_facts",
+    "confinement_problems",
     "die_with_parent",
     "probe",
+    "promises_report",
+    "promises_summary",
     "sandboxed",
     "validate_bot",
 ]

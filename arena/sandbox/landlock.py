@@ -70,15 +70,6 @@ def version() -> int:
     return _VERSION
 
 
-def coverage() -> str:
-    """What confines a game process here, in a phrase."""
-    if _VERSION < 1:
-        return "the audit hook alone (this kernel has no Landlock)"
-    kept = ["no writes outside the game's directory"] + (["no TCP"] if _VERSION >= 4 else []) + (
-        ["no signals out of the game"] if _VERSION >= 6 else [])
-    return f"the audit hook and Landlock {_VERSION} ({', '.join(kept)})"
-
-
 def reading_ruleset(kept: Sequence[str]) -> int | None:
     """A ruleset (its descriptor) under which everything may be read but `kept` (files and
     folders, real paths), for `confine` to apply in the processes that inherit it; None where

@@ -17,7 +17,15 @@ from arena.errors import ArenaError
 from arena.ratings.formats import format_crosstable, format_ratings
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
-from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation
+from arena.record import BotFault
+from arena.sandbox import (
+    BACKSTOP_GAME_SECONDS,
+    Holder,
+    Isolation,
+    assess_promises,
+    confinement_facts,
+    promises_summary,
+)
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import (
@@ -154,6 +162,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                  f"Ray at {address}" if address else f"a local Ray instance of {workers} CPU(s)")
         log.info("run %r: %d of %d games already played; %s", config.name, len(finished), total,
                  where)
+        if sandboxed and not finished:  # what keeps the sandbox's promises on this machine
+            _log_promises(config.games[0].game)
         if sandboxed and config.limits.move_seconds is None and config.limits.game_seconds is None:
             log.warning("sandboxed bots have no time limit ([limits] move_seconds, game_seconds):"
                         " one that stops answering holds each of its games for %.0f minutes",
@@ -169,6 +179,17 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
         log.info("played %d games; %d of %d done", played, len(finished) + played, total)
     return RunReport(out, total, len(finished), played, repaired)
 
+
+
+def _log_promises(game: str) -> None:
+    """Log which of the sandbox's promises the kernel keeps here (a warning if not all)."""
+    try:
+        facts = confinement_facts(game)
+    except BotFault as fault:
+        log.warning("sandbox: could not say how a game process is confined (%s)", fault.detail)
+        return
+    weak = any(p.holder is not Holder.KERNEL for p in assess_promises(facts))
+    log.log(logging.WARNING if weak else logging.INFO, "sandbox: %s", promises_summary(facts))
 
 def note_in_log(path: Path, message: str) -> None:
     """Add one line to a run directory's log."""

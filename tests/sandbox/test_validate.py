@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from arena.engine import all_games, find_game
 from arena.newbot import class_name, write_bot
-from arena.sandbox import landlock
+from arena.sandbox import confinement_facts, promises_summary
 from arena.sandbox.validate import validate_bot
 from tests.helpers import run
 
@@ -22,7 +22,7 @@ def test_a_sound_bot_passes_and_the_verdict_says_how_it_was_confined() -> None:
     assert verdict.lines[0] == "PASS: 4 sandboxed games of concentration (standard), no faults"
     assert verdict.lines[1].split() == ["variant", "forgetful", "random"]
     assert verdict.lines[3].startswith("  standard  2 g, 0 f, ")
-    assert verdict.lines[-1] == f"  sandbox: {landlock.coverage()}"
+    assert verdict.lines[-1] == f"  sandbox: {promises_summary(confinement_facts())}"
 
 
 def test_every_bundled_bot_plays_it_in_every_preset() -> None:

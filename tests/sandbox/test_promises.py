@@ -1,0 +1,107 @@
+"""What the sandbox promises, and what keeps each promise: reported from inside a game process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.sandbox import (
+    Holder,
+    assess_promises,
+    confinement_facts,
+    confinement_problems,
+    promises_report,
+    promises_summary,
+)
+from tests.helpers import run
+
+KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
+                "read_only": True, "network_namespace": True, "pid_namespace": True,
+                "fresh_proc": True, "cgroups": True, "namespace_problem": "",
+                "cgroup_problem": ""}
+BARE_FACTS = {"landlock": 0, "namespace_problem": "no user namespace for this user (EPERM)",
+              "cgroup_problem": "no control groups this user may make for memory"}
+
+
+def _kernel_features() -> bool:
+    return all(Path(f"/proc/self/ns/{ns}").exists() for ns in ("user", "pid", "mnt", "net"))
+
+
+def test_every_promise_is_kept_by_the_kernel_where_it_has_every_feature() -> None:
+    promises = assess_promises(KERNEL_FACTS)
+    assert len(promises) == 10 and {p.holder for p in promises} == {Holder.KERNEL}
+    assert promises_summary(KERNEL_FACTS) == "all 10 of the sandbox's promises held by the kernel"
+    assert confinement_problems(KERNEL_FACTS) == []
+
+
+def test_without_kernel_features_each_promise_says_what_is_left() -> None:
+    promises = {p.text: p for p in assess_promises(BARE_FACTS)}
+    assert promises["nothing a game starts outlives it"].holder is Holder.HOOK
+    assert promises["no network"].mechanism == "the audit hook"
+    assert promises["memory, processes and CPU held per game"].holder is Holder.PARTLY
+    assert all(p.holder is not Holder.KERNEL for p in promises.values()) or os.geteuid() != 0
+    report = promises_report(BARE_FACTS)
+    assert report[-2:] == ["  namespaces: no user namespace for this user (EPERM)",
+                           "  control groups: no control groups this user may make for memory"]
+    assert "`arena doctor` says how and why" in promises_summary(BARE_FACTS)
+
+
+@pytest.mark.parametrize(("changed", "promise", "holder"), [
+    ({"pid_namespace": False, "fresh_proc": False}, "nothing a game starts outlives it",
+     Holder.KERNEL),  # its control groups are emptied after it
+    ({"fresh_proc": False}, "no process outside its game seen, signalled or reniced",
+     Holder.PARTLY),
+    ({"network_namespace": False}, "no network", Holder.PARTLY),
+    ({"cgroups": False}, "every process stopped between its turns", Holder.PARTLY),
+    # where a game may write outside its directory, it may leave its groups too
+    ({"read_only": False, "landlock": 0}, "memory, processes and CPU held per game",
+     Holder.PARTLY),
+])
+def test_a_missing_feature_weakens_its_promises(changed: dict[str, object], promise: str,
+                                                 holder: Holder) -> None:
+    found = {p.text: p.holder for p in assess_promises({**KERNEL_FACTS, **changed})}
+    assert found[promise] is holder
+
+
+@pytest.mark.skipif(not _kernel_features(), reason="needs user, PID, mount and network namespaces")
+def test_a_game_process_reports_the_kernel_s_confinement_from_inside() -> None:
+    facts = confinement_facts()
+    assert facts["pid_namespace"] and facts["game_namespaces"] and facts["read_only"]
+    assert facts["network_namespace"] and facts["user_namespace"]
+
+
+def test_turning_namespaces_off_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_SANDBOX_NAMESPACES", "0")
+    facts = confinement_facts()
+    assert not facts["pid_namespace"] and not facts["read_only"]
+    assert facts["namespace_problem"] == "turned off (ARENA_SANDBOX_NAMESPACES=0)"
+
+
+def test_arena_doctor_prints_every_promise(runner: CliRunner,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(runner, "doctor")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("the sandbox on this machine (Linux ")
+    assert len([line for line in lines if line.startswith("  ")]) >= 10
+    monkeypatch.setenv("ARENA_SANDBOX_NAMESPACES", "0")
+    result = run(runner, "doctor", "--strict")
+    assert result.exit_code == 1  # without namespaces, not every promise is the kernel's
+    assert "namespaces: turned off (ARENA_SANDBOX_NAMESPACES=0)" in result.output
+    result = run(runner, "doctor", "--game", "nosuch")
+    assert result.exit_code == 2 and "unknown game 'nosuch'" in result.output
+
+
+def test_a_run_with_sandboxed_bots_logs_what_keeps_the_promises(tmp_path: Path,
+                                                                 runner: CliRunner) -> None:
+    config = tmp_path / "two.toml"
+    config.write_text('name = "two"\n[deals]\nseeds = [1]\n[[bots]]\nspec = "random"\n'
+                      'isolation = "process"\n[[bots]]\nspec = "greedy"\n[[games]]\n'
+                      'game = "concentration"\nplayers = 2\nvariants = ["standard"]\n')
+    result = run(runner, "run", str(config), "--out", str(tmp_path / "run"), "-q")
+    assert result.exit_code == 0, result.output
+    logged = (tmp_path / "run" / "log.txt").read_text()
+    assert f"sandbox: {promises_summary(confinement_facts())}" in logged
