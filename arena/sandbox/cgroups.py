@@ -1,12 +1,13 @@
-"""Per-game control groups: memory, processes and CPU for every game, and the freezer that pauses
-a game between its bot's turns, every process of it at once.
+"""Per-game control groups: memory, processes and CPUs for every game, and the freezer that
+pauses a game between its bot's turns, every process of it at once.
 
 A bot's host makes a folder of its own under the arena's control group, in each hierarchy it may
-write (cgroup v2, or the v1 controllers `memory`, `pids`, `cpu` and `freezer`), and a group for
-each game in it (groups are used again once their game has ended: making one costs more than
-the game's first decisions). The game process joins its groups itself, before any of the bot's
-code runs, through files the host opened for it. Where the machine has no control groups this
-user may make, `CgroupHost.open` says why, and the rlimits of the game process hold alone.
+write (cgroup v2, or the v1 controllers `memory`, `pids`, `freezer` and, where there is one,
+`cpuset`), and a group for each game in it (groups are used again once their game has ended:
+making one costs more than the game's first decisions). The game process joins its groups
+itself, before any of the bot's code runs, through files the host opened for it. Where the
+machine has no control groups this user may make, `CgroupHost.open` says why, and the rlimits of
+the game process hold alone.
 """
 
 from __future__ import annotations
@@ -24,11 +25,8 @@ PREFIX = "arena-"
 GAME_PROCESSES = 64
 """How many processes and threads a game may have at once."""
 
-GAME_CPUS = 1
-"""How many CPUs' worth of time a game's processes may use together."""
-
-_PERIOD_US = 100_000
-_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
+_NEEDED = frozenset({"memory", "pids", "freezer"})
+_CONTROLLERS = (*sorted(_NEEDED), "cpuset")  # the CPUs a game may use: where there is cpuset
 
 
 @dataclass(frozen=True)
@@ -46,6 +44,14 @@ class GameGroup:
 
     paths: tuple[Path, ...]
     unified: tuple[bool, ...]
+
+    @property
+    def cpuset(self) -> Path | None:
+        """The file that says which CPUs the game's processes may run on (see `set_cpus`)."""
+        for path in self.paths:
+            if (path / "cpuset.cpus").exists():
+                return path / "cpuset.cpus"
+        return None
 
     @property
     def freezer(self) -> Path | None:
@@ -95,6 +101,12 @@ def join(procs: list[int]) -> None:
     for fd in procs:
         os.write(fd, b"0")
         os.close(fd)
+
+
+def set_cpus(path: str, cpus: set[int]) -> None:
+    """Let a game's processes run only on `cpus`, given its cpuset file (see `GameGroup.cpuset`):
+    none of them can move elsewhere, whatever affinity it sets itself."""
+    _write(Path(path), ",".join(map(str, sorted(cpus))))
 
 
 def thaw(path: Path | None) -> None:
@@ -148,6 +160,9 @@ class CgroupHost:
                 sweep(hierarchy.base)
                 folder = hierarchy.base / host.name
                 folder.mkdir()
+                if "cpuset" in hierarchy.controllers and not hierarchy.unified:
+                    for name in ("cpuset.cpus", "cpuset.mems"):  # empty in a new v1 group
+                        (folder / name).write_text((hierarchy.base / name).read_text())
                 if hierarchy.unified:
                     wanted = " ".join(f"+{c}" for c in sorted(hierarchy.controllers - {"freezer"}))
                     (folder / "cgroup.subtree_control").write_text(wanted)
@@ -210,8 +225,9 @@ def find_hierarchies() -> tuple[tuple[Hierarchy, ...], str]:
             available = set((base / "cgroup.controllers").read_text().split())
         except OSError:
             continue
-        if {"memory", "pids", "cpu"} <= available and os.access(base, os.W_OK):
-            return (Hierarchy(base, frozenset({"memory", "pids", "cpu", "freezer"}), True),), ""
+        if {"memory", "pids"} <= available and os.access(base, os.W_OK):
+            controllers = frozenset({"memory", "pids", "freezer"} | (available & {"cpuset"}))
+            return (Hierarchy(base, controllers, True),), ""
     found: list[Hierarchy] = []
     for mount, fstype, options in mounts:
         controllers = frozenset(options) & set(_CONTROLLERS)
@@ -224,9 +240,9 @@ def find_hierarchies() -> tuple[tuple[Hierarchy, ...], str]:
         if base.is_dir() and os.access(base, os.W_OK):
             found.append(Hierarchy(base, controllers, False))
     served = set().union(*(h.controllers for h in found)) if found else set()
-    if served >= set(_CONTROLLERS):
+    if served >= _NEEDED:
         return tuple(found), ""
-    missing = ", ".join(sorted(set(_CONTROLLERS) - served))
+    missing = ", ".join(sorted(_NEEDED - served))
     return (), f"no control groups this user may make for {missing}"
 
 
@@ -258,8 +274,7 @@ def _limit(path: Path, hierarchy: Hierarchy, memory_bytes: int) -> None:
     controllers = hierarchy.controllers
     if hierarchy.unified:
         writes = {"memory.max": str(memory_bytes), "memory.swap.max": "0",
-                  "pids.max": str(GAME_PROCESSES),
-                  "cpu.max": f"{GAME_CPUS * _PERIOD_US} {_PERIOD_US}"}
+                  "pids.max": str(GAME_PROCESSES)}
     else:
         writes = {}
         if "memory" in controllers:
@@ -267,9 +282,9 @@ def _limit(path: Path, hierarchy: Hierarchy, memory_bytes: int) -> None:
                        "memory.memsw.limit_in_bytes": str(memory_bytes)}
         if "pids" in controllers:
             writes["pids.max"] = str(GAME_PROCESSES)
-        if "cpu" in controllers:
-            writes |= {"cpu.cfs_period_us": str(_PERIOD_US),
-                       "cpu.cfs_quota_us": str(GAME_CPUS * _PERIOD_US)}
+        if "cpuset" in controllers:  # a v1 group starts with no CPUs: its folder's, to begin with
+            writes |= {name: (path.parent / name).read_text().strip()
+                       for name in ("cpuset.cpus", "cpuset.mems")}
     for name, value in writes.items():
         if not _write(path / name, value) and name not in ("memory.swap.max",
                                                            "memory.memsw.limit_in_bytes"):

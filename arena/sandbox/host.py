@@ -334,9 +334,10 @@ class _Host:
             if kind == b"F":
                 ours, workdir, group = self.asked.pop(0)
                 self.children[pid] = workdir, group
-                freezer = group.freezer if group is not None else None
-                handover = struct.pack("ii", pid, self.forker) + (
-                    os.fsencode(freezer) if freezer is not None else b"")
+                files = {} if group is None else {
+                    "freezer": group.freezer and str(group.freezer),
+                    "cpuset": group.cpuset and str(group.cpuset)}
+                handover = struct.pack("ii", pid, self.forker) + json.dumps(files).encode()
                 try:
                     if self.closing:
                         _kill(pid)

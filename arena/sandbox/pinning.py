@@ -8,6 +8,8 @@ import contextlib
 import os
 from typing import Any
 
+from arena.sandbox.cgroups import set_cpus
+
 
 class Pinning:
     """Keeps this process and the game processes of its sandboxed bots on one CPU during a game,
@@ -48,15 +50,21 @@ class Pinning:
         self.holders += 1
         return self.cpu
 
-    def adopt(self, pid: int) -> None:
-        """Pin game process `pid` to this process's CPU."""
+    def adopt(self, pid: int, cpuset: str | None = None) -> None:
+        """Pin game process `pid` to this process's CPU: by its control group's `cpuset` file
+        if it has one (every process of the game, for good), else by its affinity."""
+        if cpuset is not None:
+            set_cpus(cpuset, {self.cpu})
+            return
         with contextlib.suppress(OSError):
             os.sched_setaffinity(pid, {self.cpu})
 
-    def leave(self, pid: int) -> None:
+    def leave(self, pid: int, cpuset: str | None = None) -> None:
         """Move game process `pid` off this process's CPU (it ends elsewhere); unpin this
         process with the last."""
-        if pid:
+        if cpuset is not None:
+            set_cpus(cpuset, self.others)
+        elif pid:
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(pid, self.others)
         self.holders -= 1

@@ -105,9 +105,10 @@ class BotHost:
         self._control = ours
         return ours
 
-    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int, str | None]:
-        """A socket to a fresh game process, that process's id (its process group), and its
-        freezer file if it has control groups (see `arena.sandbox.cgroups`).
+    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int, dict[str, str]]:
+        """A socket to a fresh game process, that process's id (its process group), and the
+        files of its control groups, if it has them: "freezer", "cpuset" (see
+        `arena.sandbox.cgroups`).
 
         The host has handed the process over already (it forks one game ahead); taking it tells
         the host to fork the next one, which it does while this game is played, on `cpus` if
@@ -131,8 +132,12 @@ class BotHost:
             for fd in fds:
                 os.close(fd)
             raise BotFault(FaultKind.CRASH, "the bot's host process has ended")
-        freezer = os.fsdecode(message[_HANDOVER.size:]) or None
-        return socket.socket(fileno=fds[0]), _HANDOVER.unpack_from(message)[0], freezer
+        try:
+            files = json.loads(message[_HANDOVER.size:] or b"{}")
+        except ValueError:
+            files = {}
+        return socket.socket(fileno=fds[0]), _HANDOVER.unpack_from(message)[0], {
+            name: path for name, path in files.items() if isinstance(path, str)}
 
     def close(self) -> None:
         """End the host and every game process it still has."""
@@ -159,6 +164,7 @@ class SandboxedBot(Bot):
         self.sock: socket.socket | None = None
         self.group = 0
         self.freezer_path: str | None = None  # the game's freezer file, if it has one
+        self.cpuset_path: str | None = None  # the file of the CPUs it may use, if it has one
         self._freezer: Freezer | None = None  # that file, open once the game is first paused
         self._outbox: Outbox | None = None
         self._waits = math.inf  # the receive timeout the socket has (inf: none)
@@ -172,7 +178,8 @@ class SandboxedBot(Bot):
 
     def begin(self, cpus: set[int] | None = None) -> None:
         """Take a fresh game process from the host (which is to run on `cpus`, if given)."""
-        self.sock, self.group, self.freezer_path = self.host.new_game(cpus)
+        self.sock, self.group, files = self.host.new_game(cpus)
+        self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self._outbox = Outbox()
         # a process that stops reading cannot block the arena: sending gives up after a while
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
@@ -184,7 +191,7 @@ class SandboxedBot(Bot):
         self._pinned = cpu is not None
         self.begin(None if cpu is None else PINNING.others)
         if cpu is not None:
-            PINNING.adopt(self.group)
+            PINNING.adopt(self.group, self.cpuset_path)
         reply, _ = self._call("start", start_payload(info), self.limits.start_seconds)
         self._ends = reply[1:] != ["without end"]
 
@@ -212,7 +219,7 @@ class SandboxedBot(Bot):
         """Make sure the game process and anything it started are gone."""
         TURNS.forget(self)
         if self._pinned:  # first, so that the game process ends on another CPU
-            PINNING.leave(self.group)
+            PINNING.leave(self.group, self.cpuset_path)
             self._pinned = False
         if self.sock is not None:
             self.sock.close()
