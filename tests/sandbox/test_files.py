@@ -4,6 +4,7 @@ and contained sandboxed (the bots are in `tests/sandbox/hostile/files.py`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -18,6 +19,9 @@ from arena.match import play_game
 from arena.record import BotFault, FaultKind, GameRecord
 from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.sandbox.wire import Outbox
+from arena.tournament.config import load_config
+from arena.tournament.results import GAMES
+from arena.tournament.run import run_tournament
 
 HOSTILE_FILES = Path(__file__).parent / "hostile" / "files.py"
 LIMITS = Limits(move_seconds=0.5, game_seconds=20.0, overage_seconds=0.5, memory_mb=256)
@@ -140,6 +144,44 @@ def test_a_slow_start_or_end_counts_against_the_game_s_time(name: str, tmp_path:
     assert (seat, kind) == (0, FaultKind.TIMEOUT) and detail.startswith(f"{op}: no answer within")
     left = float(detail.split()[-2])
     assert left <= GAME_SECONDS  # the end had only what the game had left
+
+
+SLOW_CONFIG = """
+name = "slow"
+[deals]
+count = 1
+base = 3
+[limits]
+game_seconds = {game}
+end_seconds = 0.2
+[[bots]]
+spec = "{folder}/slow.py:SlowStart:seconds={slow}"
+name = "slow-start"
+[[bots]]
+spec = "{folder}/slow.py:SlowEnd:seconds={slow}"
+name = "slow-end"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard"]
+"""
+
+
+def test_a_tournament_times_slow_start_and_end_out_as_its_config_says(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "slow")
+    path = tmp_path / "slow.toml"
+    path.write_text(SLOW_CONFIG.format(game=GAME_SECONDS, folder=folder, slow=SLOW))
+    run = tmp_path / "run"
+    assert run_tournament(load_config(path), run).complete
+    records = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    assert len(records) == 2
+    for record in records:
+        seats = record["seats"]
+        assert sorted((seats[f["seat"]], f["kind"], f["detail"].split(":")[0])
+                      for f in record["faults"]) == [
+            ("slow-end", "timeout", "end"), ("slow-start", "timeout", "start")]
+        end = next(f for f in record["faults"] if seats[f["seat"]] == "slow-end")
+        assert end["detail"] == "end: no answer within 0.2 s"  # end_seconds, under the game's
 
 
 @pytest.mark.parametrize(("limits", "name", "within"), [
