@@ -19,6 +19,7 @@ sandbox maintainers' own:
 from arena.sandbox.host import die_with_parent
 from arena.sandbox.stand_in import (
     BACKSTOP_GAME_SECONDS,
+    BACKSTOP_SETUP_SECONDS,
     TURNS,
     BotHost,
     Isolation,
@@ -32,6 +33,7 @@ from arena.sandbox.validate import Verdict, validate_bot
 
 __all__ = [
     "BACKSTOP_GAME_SECONDS",
+    "BACKSTOP_SETUP_SECONDS",
     "TURNS",
     "BotHost",
     "Isolation",
