@@ -5,13 +5,13 @@ and contained sandboxed (the bots are in `tests/sandbox/hostile/files.py`)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import socket
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from arena.engine import find_game
 from arena.loader import resolve_bot
@@ -22,6 +22,7 @@ from arena.sandbox.wire import Outbox
 from arena.tournament.config import load_config
 from arena.tournament.results import GAMES
 from arena.tournament.run import run_tournament
+from tests.helpers import run
 
 HOSTILE_FILES = Path(__file__).parent / "hostile" / "files.py"
 LIMITS = Limits(move_seconds=0.5, game_seconds=20.0, overage_seconds=0.5, memory_mb=256)
@@ -171,9 +172,9 @@ def test_a_tournament_times_slow_start_and_end_out_as_its_config_says(tmp_path: 
     folder = bot_folder(tmp_path, "slow")
     path = tmp_path / "slow.toml"
     path.write_text(SLOW_CONFIG.format(game=GAME_SECONDS, folder=folder, slow=SLOW))
-    run = tmp_path / "run"
-    assert run_tournament(load_config(path), run).complete
-    records = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    out = tmp_path / "run"
+    assert run_tournament(load_config(path), out).complete
+    records = [json.loads(line) for line in (out / GAMES).read_text().splitlines()]
     assert len(records) == 2
     for record in records:
         seats = record["seats"]
@@ -235,12 +236,33 @@ def test_loading_the_bot_is_not_thinking(tmp_path: Path) -> None:
     assert faults(record) == []
 
 
-def test_a_bot_that_answers_with_a_huge_number_at_import_cannot_load(tmp_path: Path) -> None:
-    folder = bot_folder(tmp_path, "shouter")
+SHOUTER_CONFIG = """
+name = "shouter"
+[deals]
+count = 1
+base = 1
+[[bots]]
+spec = "{spec}"
+[[bots]]
+spec = "random"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard"]
+"""
+
+
+def test_a_bot_that_answers_with_a_huge_number_at_import_cannot_load(
+        tmp_path: Path, runner: CliRunner) -> None:
+    folder = bot_folder(tmp_path, "shouter")  # writes ["action",999...9] on its socket at import
     spec = f"{folder / 'shouter.py'}:Plain"
     problem = probe(spec, "concentration", LIMITS)
     assert problem == f"bot spec {spec!r}: probe: the bot process sent a malformed answer"
-    assert os.path.getsize(folder / "shouter.py") > 0
+    config = tmp_path / "shouter.toml"
+    config.write_text(SHOUTER_CONFIG.format(spec=spec))
+    result = run(runner, "run", str(config), "--out", str(tmp_path / "run"), "-q")
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert result.stderr.splitlines() == [f"arena: error: {config}: bots[0].spec: {problem}"]
 
 
 BIG = b"9" * 5001  # more digits than Python converts to an int
