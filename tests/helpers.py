@@ -1,5 +1,5 @@
-"""Helpers that tests import: a run directory's records, and the command line through a CliRunner
-(the `runner` fixture in conftest.py makes one)."""
+"""Helpers that tests import: a run directory's records, the command line through a CliRunner
+(the `runner` fixture in conftest.py makes one), and the keys sandboxed bots play with."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 from typer.testing import Result as CliResult
 
+from arena.sandbox import SandboxedBot
+from arena.tournament import playing
 from arena.tournament.results import GAMES
 
 
@@ -29,3 +32,19 @@ def run(runner: CliRunner, *args: str) -> CliResult:
     from arena.cli import app
 
     return runner.invoke(app, list(args))
+
+
+class KeysUsed:
+    """Records the key of every game a sandboxed bot plays in this process."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.keys: list[str] = []
+        real = playing.play_game
+
+        def watched(variant: Any, bots: Any, names: Any, seed: int, *args: Any,
+                    key: str = "", **kwargs: Any) -> Any:
+            if any(isinstance(bot, SandboxedBot) for bot in bots):
+                self.keys.append(key)
+            return real(variant, bots, names, seed, *args, key=key, **kwargs)
+
+        monkeypatch.setattr(playing, "play_game", watched)

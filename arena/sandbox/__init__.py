@@ -31,6 +31,7 @@ from arena.sandbox.promises import (
 )
 from arena.sandbox.stand_in import (
     BACKSTOP_GAME_SECONDS,
+    BACKSTOP_SETUP_SECONDS,
     TURNS,
     BotHost,
     Isolation,
@@ -45,6 +46,7 @@ from arena.sandbox.validate import Verdict, validate_bot
 
 __all__ = [
     "BACKSTOP_GAME_SECONDS",
+    "BACKSTOP_SETUP_SECONDS",
     "TURNS",
     "BotHost",
     "Holder",

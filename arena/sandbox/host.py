@@ -130,9 +130,9 @@ def main(argv: list[str]) -> int:
     settings: dict[str, Any] = json.loads(argv[2])
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     if spec is None:  # imported in every game: compile its files once, here, running none of them
-        kept = set(settings.get("private") or ())  # another bot's file is not its to import
-        use_compiled(compile_ahead([path for path in source_files(settings["spec"])
-                                    if os.path.realpath(path) not in kept]))
+        # only files in the bot's own folder, none of what the arena keeps from it (the run
+        # directory, the other bots' code), none too large: the files are the bot's, untrusted
+        use_compiled(compile_ahead(source_files(settings["spec"], settings.get("private") or ())))
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked

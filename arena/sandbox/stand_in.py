@@ -44,18 +44,33 @@ class Isolation(enum.Enum):
     NONE = "none"
 
 
+BACKSTOP_SETUP_SECONDS = 30.0
+"""How long the arena waits for what is not a bot's thinking: its host process to hand over the
+first game process, a game process to have the bot loaded (imported and made) before its game
+starts, a game process to take a message."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a sandboxed bot may use. None: no limit of its own, but the backstops hold (a game's
     thinking time, `BACKSTOP_GAME_SECONDS`; memory, `backstop_memory_mb()`), so that no bot can
-    hold a run forever or take the machine's memory."""
+    hold a run forever or take the machine's memory.
+
+    Thinking time is every call the bot answers: `start`, each `act`, `end`. Each counts against
+    `game_seconds` (the game's time), and is limited on its own too: a move by `move_seconds`,
+    `start` by `start_seconds` and `end` by `end_seconds` (each, when None, by `move_seconds`);
+    what a call takes over its own limit is drawn from the bank (`overage_seconds`), and a call
+    fails only when the bank is empty too. `setup_seconds` is a backstop for what is not
+    thinking (see BACKSTOP_SETUP_SECONDS)."""
 
     move_seconds: float | None = None
     game_seconds: float | None = None
     overage_seconds: float = 0.0
     memory_mb: int | None = None
     output_bytes: int = 65536
-    start_seconds: float = 30.0
+    start_seconds: float | None = None
+    end_seconds: float | None = None
+    setup_seconds: float = BACKSTOP_SETUP_SECONDS
 
 
 BACKSTOP_GAME_SECONDS = 600.0
@@ -101,7 +116,7 @@ class BotHost:
             [sys.executable, "-m", "arena.sandbox", str(theirs.fileno()), json.dumps(settings)],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         theirs.close()
-        ours.settimeout(self.limits.start_seconds)
+        ours.settimeout(self.limits.setup_seconds)
         self._control = ours
         return ours
 
@@ -183,7 +198,7 @@ class SandboxedBot(Bot):
         self._outbox = Outbox()
         # a process that stops reading cannot block the arena: sending gives up after a while
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
-                             _timeval(self.limits.start_seconds))
+                             _timeval(self.limits.setup_seconds))
 
     def start(self, info: GameInfo) -> None:
         """Start a fresh game process and hand it the game info."""
@@ -192,19 +207,15 @@ class SandboxedBot(Bot):
         self.begin(None if cpu is None else PINNING.others)
         if cpu is not None:
             PINNING.adopt(self.group, self.cpuset_path)
-        reply, _ = self._call("start", start_payload(info), self.limits.start_seconds)
+        self._ready()
+        limits = self.limits
+        own = limits.move_seconds if limits.start_seconds is None else limits.start_seconds
+        reply, _ = self._thought("start", start_payload(info), own)
         self._ends = reply[1:] != ["without end"]
 
     def act(self, obs: Observation[Any]) -> Action:
         """Ask the bot process for its action, within the time it has left."""
-        move = self.limits.move_seconds
-        if move is None:
-            reply, used = self._call("act", obs, self.game_left)
-        else:
-            reply, used = self._call("act", obs, min(move + self.bank, self.game_left))
-            if used > move:
-                self.bank = max(0.0, self.bank - (used - move))
-        self.game_left -= used
+        reply, used = self._thought("act", obs, self.limits.move_seconds)
         self.decisions += 1
         self.thinking += used
         return reply[1]
@@ -213,7 +224,32 @@ class SandboxedBot(Bot):
         """Tell the bot process the result, unless its bot does nothing with it (a bot that
         defines no `end` when its game starts: the round trip is saved)."""
         if self._ends:
-            self._call("end", end_payload(result), self.limits.start_seconds)
+            limits = self.limits
+            own = limits.move_seconds if limits.end_seconds is None else limits.end_seconds
+            self._thought("end", end_payload(result), own)
+
+    def _thought(self, op: str, payload: Any, own: float | None) -> tuple[list[Any], float]:
+        """Ask the bot process, which thinks: within its own limit for `op` (`own`, None: none)
+        and the bank, and within the game's time left; the time taken counts against the game,
+        and what went over `own` against the bank."""
+        if own is None:
+            reply, used = self._call(op, payload, self.game_left)
+        else:
+            reply, used = self._call(op, payload, min(own + self.bank, self.game_left))
+            if used > own:
+                self.bank = max(0.0, self.bank - (used - own))
+        self.game_left -= used
+        return reply, used
+
+    def _ready(self) -> None:
+        """Wait, up to the setup backstop, until the game process has the bot loaded (it
+        answers a probe once it has): a fresh host's first game process may still be importing
+        it, which is not the bot's thinking. An answer that is not a probe's is malformed; an
+        error is left to `start`, which hears it again."""
+        data, _ = self._exchange("probe", None, self.limits.setup_seconds, "start")
+        if _parsed("probe", data) is None:
+            self.close()
+            raise BotFault(FaultKind.MALFORMED, "start: the bot process sent a malformed answer")
 
     def close(self) -> None:
         """Make sure the game process and anything it started are gone."""
@@ -232,6 +268,26 @@ class SandboxedBot(Bot):
             self._freezer = None
 
     def _call(self, op: str, payload: Any, timeout: float) -> tuple[list[Any], float]:
+        """Send `op` and read its answer within `timeout` seconds: the answer, and the seconds
+        it took. Whatever the answer holds, a bad one is a BotFault (malformed), and so is an
+        error the bot process reports (of its kind)."""
+        data, used = self._exchange(op, payload, timeout, op)
+        if len(data) < _QUICK and data[:10] == b'["action",' and data[-2:] == b"]\n" \
+                and data[10:-2].isdigit():
+            return ["action", int(data[10:-2])], used  # the common answer, read quickly
+        reply = _parsed(op, data)
+        if reply is None:
+            self.close()
+            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
+        if reply[0] == "error":
+            self.close()
+            raise BotFault(*_error(reply))
+        return reply, used
+
+    def _exchange(self, op: str, payload: Any, timeout: float,
+                  said: str) -> tuple[bytes, float]:
+        """Send `op` and read one answer line within `timeout` seconds: the line, and the
+        seconds it took; a fault names the call `said`."""
         sock, outbox = self.sock, self._outbox
         assert sock is not None and outbox is not None
         message = outbox.pack(op, payload)
@@ -242,26 +298,11 @@ class SandboxedBot(Bot):
             sock.sendall(message)
         except OSError:  # the process is gone: reading says so
             pass
-        data = self._receive(op, timeout, started)
+        data = self._receive(said, timeout, started)
         used = time.perf_counter() - started
         if used > timeout:  # read in time for the socket's timeout, which may be a little long
-            self._timed_out(op, timeout)
-        if data[:10] == b'["action",' and data[-2:] == b"]\n" and data[10:-2].isdigit():
-            return ["action", int(data[10:-2])], used  # the common answer, read quickly
-        try:
-            reply = json.loads(data)
-            if op == "act" and isinstance(reply, list) and len(reply) == 2:
-                reply[1] = _hashable(reply[1])
-        except (ValueError, RecursionError):  # not JSON, or nested beyond reason
-            reply = None
-        if not (isinstance(reply, list) and reply and reply[0] in _ANSWERS[op]):
-            self.close()
-            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
-        if reply[0] == "error":
-            self.close()
-            kind = reply[1] if len(reply) == 3 and reply[1] in _BOT_FAULTS else "malformed"
-            raise BotFault(FaultKind(kind), str(reply[-1])[:300])
-        return reply, used
+            self._timed_out(said, timeout)
+        return data, used
 
     def _receive(self, op: str, timeout: float, started: float) -> bytes:
         """One answer (a JSON line), read within `timeout` seconds of `started`."""
@@ -363,6 +404,32 @@ TURNS = Turns(os.environ.get("ARENA_SANDBOX_PAUSE", "1") != "0")
 """This process's turns (it plays one game at a time)."""
 
 
+def _parsed(op: str, data: bytes) -> list[Any] | None:
+    """An answer line to `op` as JSON: a list whose first item is one of the answers `op` may
+    have (an action made hashable); None if it is anything else, or cannot be read at all (not
+    UTF-8, not JSON, nested beyond reason, a number of more digits than Python converts)."""
+    try:
+        reply = json.loads(data)
+        if not (isinstance(reply, list) and reply and isinstance(reply[0], str)
+                and reply[0] in _ANSWERS[op]):
+            return None
+        if op == "act" and len(reply) == 2:
+            reply[1] = _hashable(reply[1])
+        return reply
+    except (ValueError, TypeError, RecursionError, MemoryError):
+        return None
+
+
+def _error(reply: list[Any]) -> tuple[FaultKind, str]:
+    """The fault a bot process reports (["error", kind, detail]), with a one-line detail that
+    can be written anywhere (no line breaks, no lone surrogates); malformed if it is not one."""
+    kind, detail = (reply[1], reply[2]) if len(reply) == 3 else (None, None)
+    if kind not in _BOT_FAULTS or not isinstance(detail, str):
+        return FaultKind.MALFORMED, "the bot process reported an error in a malformed answer"
+    detail = detail[:300].replace("\n", " ").replace("\r", " ")
+    return FaultKind(kind), detail.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _timeval(seconds: float) -> bytes:
     """A socket timeout (SO_RCVTIMEO, SO_SNDTIMEO) of `seconds`; zero for none."""
     if seconds >= _FOREVER:
@@ -376,6 +443,7 @@ _ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", 
 _BOT_FAULTS = ("exception", "memory", "malformed")
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
+_QUICK = 32  # an answer shorter than this may be read by the quick path (ints below 10**19)
 _SLACK = 0.002  # how far the socket's receive timeout may be off what is left, in seconds
 _FOREVER = 1e8  # a wait this long has no timeout
 
@@ -387,10 +455,8 @@ def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
     The arena process itself never imports an untrusted bot.
     """
     host = BotHost(spec, game, limits or Limits(memory_mb=None))
-    bot = SandboxedBot(host)
     try:
-        bot.begin()
-        bot._call("probe", None, host.limits.start_seconds)
+        _ask_alone(host, "probe")  # loading is not thinking
     except BotFault as fault:
         problem = fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
         problem = problem.replace(host.spec, spec.strip())  # the file as the user named it
@@ -398,11 +464,21 @@ def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
         if given is not None and made is not None:
             problem = problem.replace(str(made), str(given))
         return problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
+    return None
+
+
+def _ask_alone(host: BotHost, op: str) -> list[Any]:
+    """Ask a fresh game process of `host` one question (`op`, within the setup backstop), then
+    end it and the host: the answer."""
+    bot = SandboxedBot(host)
+    try:
+        bot.begin()
+        reply, _ = bot._call(op, None, host.limits.setup_seconds)
+        return reply
     finally:
         with contextlib.suppress(Exception):
             bot.close()
         host.close()
-    return None
 
 
 def _hashable(value: Any) -> Any:
@@ -440,14 +516,5 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
 def confinement_facts(game: str = "concentration") -> dict[str, Any]:
     """How a sandboxed game process is confined on this machine, as one reports it from inside
     (see `arena.sandbox.promises`); raises BotFault if no game process could be had."""
-    host = BotHost("random", game, Limits())
-    bot = SandboxedBot(host)
-    try:
-        bot.begin()
-        reply, _ = bot._call("facts", None, host.limits.start_seconds)
-    finally:
-        with contextlib.suppress(Exception):
-            bot.close()
-        host.close()
-    facts = reply[1] if len(reply) > 1 and isinstance(reply[1], dict) else {}
-    return facts
+    reply = _ask_alone(BotHost("random", game, Limits()), "facts")
+    return reply[1] if len(reply) > 1 and isinstance(reply[1], dict) else {}

@@ -69,6 +69,8 @@ class Limits:
     move_seconds: float | None = None
     game_seconds: float | None = None
     overage_seconds: float = 0.0
+    start_seconds: float | None = None
+    end_seconds: float | None = None
     memory_mb: int | None = None
     output_kb: int = 64
     on_fault: OnFault = OnFault.FORFEIT
@@ -77,7 +79,8 @@ class Limits:
     def sandbox(self) -> SandboxLimits:
         """The limits a bot's sandbox enforces."""
         return SandboxLimits(self.move_seconds, self.game_seconds, self.overage_seconds,
-                             self.memory_mb, self.output_kb * 1024)
+                             self.memory_mb, self.output_kb * 1024,
+                             start_seconds=self.start_seconds, end_seconds=self.end_seconds)
 
 
 @dataclass(frozen=True)
@@ -131,8 +134,8 @@ DEALS_KEYS = ("list", "count", "base", "seeds", "source")
 BOT_KEYS = ("spec", "name", "params", "isolation")
 GAME_KEYS = ("game", "players", "variants", "trueskill")
 VARIANT_KEYS = ("preset", "name", "params")
-LIMIT_KEYS = ("move_seconds", "game_seconds", "overage_seconds", "memory_mb", "output_kb",
-              "on_fault", "fault_share")
+LIMIT_KEYS = ("move_seconds", "game_seconds", "overage_seconds", "start_seconds", "end_seconds",
+              "memory_mb", "output_kb", "on_fault", "fault_share")
 
 _REQUIRED_HINTS = {
     "name": "the tournament's name, a string",
@@ -531,8 +534,6 @@ def _with_params(r: _Reader, spec: str, pairs: list[tuple[str, str]], key: str) 
 
 def _limits(r: _Reader, value: Any) -> Limits:
     table = r.table(value, "limits", LIMIT_KEYS)
-    move = table.get("move_seconds")
-    game = table.get("game_seconds")
     memory = table.get("memory_mb")
     share = r.number(table.get("fault_share", 0.25), "limits.fault_share")
     if not 0 <= share <= 1:
@@ -541,15 +542,23 @@ def _limits(r: _Reader, value: Any) -> Limits:
     if overage < 0:
         raise r.error("limits.overage_seconds", f"must be 0 or more, not {overage}")
     return Limits(
-        move_seconds=None if move is None else r.positive(move, "limits.move_seconds"),
-        game_seconds=None if game is None else r.positive(game, "limits.game_seconds"),
+        move_seconds=_seconds(r, table, "move_seconds"),
+        game_seconds=_seconds(r, table, "game_seconds"),
         overage_seconds=float(overage),
+        start_seconds=_seconds(r, table, "start_seconds"),
+        end_seconds=_seconds(r, table, "end_seconds"),
         memory_mb=None if memory is None else r.integer(memory, "limits.memory_mb", 1),
         output_kb=r.integer(table.get("output_kb", 64), "limits.output_kb", 1),
         on_fault=r.choice(table.get("on_fault", OnFault.FORFEIT.value), "limits.on_fault",
                           OnFault),
         fault_share=float(share),
     )
+
+
+def _seconds(r: _Reader, table: dict[str, Any], key: str) -> float | None:
+    """An optional time limit of the [limits] table: None if not given."""
+    value = table.get(key)
+    return None if value is None else r.positive(value, f"limits.{key}")
 
 
 def _schedule(r: _Reader, value: Any, bots: Sequence[BotEntry],

@@ -145,11 +145,13 @@ def _package_files(roots: tuple[Path, ...]) -> list[tuple[str, Path]]:
 
 
 def _digests(files: list[tuple[str, Path]]) -> tuple[tuple[str, str], ...]:
-    """Each file's SHA-256 by its relative path, sorted; an unreadable file is its error."""
+    """Each file's SHA-256 by its relative path, sorted; an unreadable file is its error. Read
+    a block at a time: a bot's folder may hold a file of any size."""
     out: dict[str, str] = {}
     for name, path in files:
         try:
-            out[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+            with path.open("rb") as f:
+                out[name] = hashlib.file_digest(f, "sha256").hexdigest()
         except OSError as exc:
             out[name] = f"unreadable ({exc.strerror or exc})"
     return tuple(sorted(out.items()))

@@ -98,14 +98,15 @@ class RunDirectory:
         return self.path / name
 
     def key(self, create: bool = False) -> str:
-        """The run's secret key ("" if it has none); with `create`, one is made if missing
-        (readable by its owner only)."""
+        """The run's secret key ("" if it has none: no key file, or an empty one); with
+        `create`, one is made if missing (readable by its owner only)."""
         path = self.file(KEY)
         try:
-            return path.read_text(encoding="ascii").strip()
+            key = path.read_text(encoding="ascii").strip()
         except FileNotFoundError:
-            if not create:
-                return ""
+            key = ""
+        if key or not create:
+            return key
         key = secrets.token_hex(16)
         self.set_key(key)
         return key

@@ -43,6 +43,7 @@ from arena.tournament.results import (
     BOTS,
     DIGEST,
     GAMES,
+    KEY,
     LOG,
     REPORT,
     REPORT_SUFFIXES,
@@ -134,10 +135,14 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
         key = _dealt_like(run, earlier, bool(finished))
     else:
         # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
-        # `deal_rng`), made on its first start; a run begun without one (by an older version)
-        # goes on without, so that its games stay alike; a run given a key by --deals-like
-        # keeps it
+        # `deal_rng`), made on its first start; a run given a key by --deals-like keeps it
         key = run.key(create=sandboxed and not finished)
+    if sandboxed and not key:  # never: a sandboxed bot could work its deals out
+        raise RunDirectoryError(
+            f"{out}: its games were dealt without a key (begun by an older version, or its "
+            f"{KEY} removed), so a sandboxed bot could work its deals out; run with --fresh to "
+            f"start it over with a key, or play these bots in-process (--isolation none, only "
+            f"for bots you trust)")
     if recorded is None:
         write_bots(out, code)
     repaired = run.repair()

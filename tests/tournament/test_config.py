@@ -13,6 +13,7 @@ from arena.errors import ArenaError
 from arena.loader import resolve_bot
 from arena.ratings.settings import TrueSkillSettings
 from arena.sandbox import Isolation
+from arena.sandbox import Limits as SandboxLimits
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import (
     BotEntry,
@@ -101,6 +102,7 @@ variants = ["jokers"]
 [limits]
 move_seconds = 1
 game_seconds = 60.5
+start_seconds = 5
 memory_mb = 512
 on_fault = "disqualify"
 """
@@ -215,8 +217,11 @@ def test_full_config_resolves(tmp_path: Path) -> None:
     )
     assert pairs.trueskill == TrueSkillSettings(mu=30.0, draw_probability=0.2)
     assert alone.trueskill == TrueSkillSettings()
-    assert config.limits == Limits(move_seconds=1.0, game_seconds=60.5, memory_mb=512,
-                                   on_fault=OnFault.DISQUALIFY)
+    assert config.limits == Limits(move_seconds=1.0, game_seconds=60.5, start_seconds=5.0,
+                                   memory_mb=512, on_fault=OnFault.DISQUALIFY)
+    # the sandbox gets them all; `end` is limited as a move (end_seconds not given)
+    assert config.limits.sandbox() == SandboxLimits(
+        move_seconds=1.0, game_seconds=60.5, memory_mb=512, start_seconds=5.0)
     assert file_bot.isolation is Isolation.PROCESS  # not bundled: sandboxed by default
     assert config.bots[0].isolation is Isolation.NONE
 
@@ -405,7 +410,11 @@ ERRORS: list[tuple[str, str, str, str]] = [
      "limits.on_fault: expected one of 'forfeit', 'disqualify', not 'ban'"),
     ("limits key", 'name = "t"', 'name = "t"\n\n[limits]\nmove_second = 1',
      "limits: unknown key 'move_second' (allowed: move_seconds, game_seconds, overage_seconds, "
-     "memory_mb, output_kb, on_fault, fault_share)"),
+     "start_seconds, end_seconds, memory_mb, output_kb, on_fault, fault_share)"),
+    ("limits start", 'name = "t"', 'name = "t"\n\n[limits]\nstart_seconds = -2',
+     "limits.start_seconds: must be a number greater than 0, not -2"),
+    ("limits end", 'name = "t"', 'name = "t"\n\n[limits]\nend_seconds = "3"',
+     "limits.end_seconds: expected a number, got string"),
     ("deals missing", "[deals]\ncount = 3\nbase = 1", "", "deals: required, but missing"),
     ("deals empty", "count = 3\nbase = 1", "", "deals: give list = NAME"),
     ("deals count without base", "base = 1", "", "deals.base: give list = NAME"),

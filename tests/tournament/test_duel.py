@@ -20,6 +20,7 @@ from arena.tournament.canonical import canonical_toml
 from arena.tournament.duel import CHUNK_PAIRS, duel_config, pair_counts, run_duel
 from arena.tournament.results import GAMES, RunDirectory
 from arena.tournament.run import schedule_of
+from tests.helpers import KeysUsed
 
 
 def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
@@ -168,3 +169,14 @@ def test_identical_bots_among_fills_do_not_accept_h1(tmp_path: Path, seed: int) 
                          players=3, fill="elephant")
     report = run_duel(config, SprtSettings(0, 20), tmp_path / "d")
     assert report.state.verdict is not Verdict.H1
+
+
+def test_a_duel_of_sandboxed_bots_deals_every_chunk_with_its_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    used = KeysUsed(monkeypatch)
+    config = duel_config("random", "random", "concentration", max_games=2 * CHUNK_PAIRS + 4,
+                         isolation="process")
+    report = run_duel(config, SprtSettings(0, 20), tmp_path / "d")
+    assert report.state.games > 2 * CHUNK_PAIRS  # more than one chunk, each a resumed run
+    key = RunDirectory(tmp_path / "d").key()
+    assert len(key) == 32 and len(used.keys) == report.state.games and set(used.keys) == {key}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import stat
+import tracemalloc
 from importlib import metadata
 from pathlib import Path
 
@@ -304,3 +305,18 @@ def test_a_bot_cannot_read_the_key_of_the_runs_it_is_dealt_like(tmp_path: Path) 
     assert snooped.count(f"snoop could not read {first / KEY}") == games, snooped
     assert snooped.count(f"snoop could not read {second / KEY}") == games, snooped
     assert "snoop could read" not in snooped and "snoop could list" not in snooped
+
+
+def test_a_huge_file_beside_a_bot_is_hashed_a_block_at_a_time(tmp_path: Path) -> None:
+    bot = tmp_path / "mybot.py"
+    bot.write_text("from bots.random_bot import RandomBot\n\n\nclass Mine(RandomBot):\n    pass\n")
+    with (tmp_path / "huge.py").open("wb") as f:
+        f.truncate(64 << 20)  # sparse
+    tracemalloc.start()
+    try:
+        code = bot_code(f"{bot}:Mine", [])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20, peak
+    assert "huge.py" in dict(code.files)

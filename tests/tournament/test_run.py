@@ -16,9 +16,10 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.tournament.config import load_config
-from arena.tournament.results import GAMES
+from arena.tournament.results import GAMES, KEY, RunDirectory, RunDirectoryError
 from arena.tournament.run import run_ratings, run_tournament, schedule_of, write_ratings
-from tests.helpers import run_records
+from arena.tournament.stopping import run_until_confident
+from tests.helpers import KeysUsed, run_records
 
 CONFIG = """
 name = "{name}"
@@ -224,3 +225,60 @@ def test_run_says_the_size_of_its_schedule_on_stderr(tmp_path: Path) -> None:
     assert "arena: schedule: 480 games\n" in result.stderr  # 30 tables x 8 rotations x 2 deals
     seated = Counter(name for record in run_records(out).values() for name in record["seats"])
     assert set(seated.values()) == {8 * 8 * 2}  # every bot at 8 tables, every seat, both deals
+
+
+KEYED = """
+name = "keyed"
+{schedule}
+[deals]
+count = 4
+base = 1
+[[bots]]
+spec = "greedy"
+isolation = "process"
+[[bots]]
+spec = "random"
+isolation = "process"
+[[games]]
+game = "concentration"
+players = 2
+variants = ["standard"]
+"""
+
+
+@pytest.mark.parametrize("how", ["chunks", "confident", "deals-like"])
+def test_sandboxed_bots_play_every_game_with_the_run_s_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    used = KeysUsed(monkeypatch)
+    path = tmp_path / "keyed.toml"
+    stop = '[schedule]\nstop = "confident"\nround_deals = 1' if how == "confident" else ""
+    path.write_text(KEYED.format(schedule=stop))
+    run = tmp_path / "run"
+    if how == "chunks":  # as a duel plays: a chunk at a time, resuming the run
+        for until in (2, 5, 8):
+            run_tournament(load_config(path), run, until=until)
+    elif how == "confident":
+        run_until_confident(load_config(path), run)
+    else:
+        run_tournament(load_config(path), tmp_path / "earlier", until=2)
+        run_tournament(load_config(path), run, deals_like=tmp_path / "earlier")
+    key = RunDirectory(run).key()
+    assert len(key) == 32 and used.keys and set(used.keys) == {key}
+
+
+@pytest.mark.parametrize("left", ["no key", "an empty key"])
+def test_a_sandboxed_run_whose_key_is_gone_is_not_resumed_without_one(
+        tmp_path: Path, left: str) -> None:
+    path = tmp_path / "keyed.toml"
+    path.write_text(KEYED.format(schedule=""))
+    run = tmp_path / "run"
+    run_tournament(load_config(path), run, until=2)
+    if left == "no key":  # as a run begun by an older version, or its key removed
+        (run / KEY).unlink()
+    else:
+        (run / KEY).write_text("\n")
+    with pytest.raises(RunDirectoryError, match="dealt without a key"):
+        run_tournament(load_config(path), run)
+    assert len(list(RunDirectory(run).records())) == 2  # nothing more was played
+    report = run_tournament(load_config(path), run, fresh=True)  # over again, with a key
+    assert report.complete and len(RunDirectory(run).key()) == 32
