@@ -178,6 +178,59 @@ def measure(variant: Variant, trusted: bool, games: int, rounds: int,
           f"({decisions:.0f} decisions a game)")
 
 
+MECHANISMS = {  # the arena's environment for each configuration of the kernel's mechanisms
+    "neither (Landlock and the audit hook)": {"ARENA_SANDBOX_NAMESPACES": "0",
+                                              "ARENA_SANDBOX_CGROUPS": "0"},
+    "namespaces only": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "0"},
+    "control groups only": {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "1"},
+    "both (the default)": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "1"},
+}
+
+
+def started_hosts(trusted: bool, environment: dict[str, str]) -> list[BotHost]:
+    """Two greedy bots' hosts, started under `environment` (which their game processes keep)."""
+    limits = Limits(move_seconds=1.0, memory_mb=512)
+    hosts = [BotHost("greedy", "concentration", limits, trusted=trusted) for _ in range(2)]
+    saved = {name: os.environ.get(name) for name in environment}
+    os.environ.update(environment)
+    try:
+        rate(find_game("concentration").variant("standard"),
+             [SandboxedSpec(f"greedy{i}", host) for i, host in enumerate(hosts)], 5)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return hosts
+
+
+def mechanisms(variant: Variant, trusted: bool, games: int, rounds: int) -> None:
+    """Sandboxed play with each configuration of the kernel's mechanisms, in alternating rounds
+    (so that all see the same load): games per second, and what each adds per game."""
+    kind = "trusted" if trusted else "untrusted"
+    print(f"kernel mechanisms, {kind} bots (games/s, best of {rounds} alternating rounds):")
+    hosts = {name: started_hosts(trusted, env) for name, env in MECHANISMS.items()}
+    best: dict[str, float] = dict.fromkeys(MECHANISMS, 0.0)
+    try:
+        in_process = max(rate(variant, [resolve_bot("greedy"), resolve_bot("greedy")],
+                              games * 5) for _ in range(rounds))
+        for _ in range(rounds):
+            for name, pair in hosts.items():
+                seats = [SandboxedSpec(f"greedy{i}", host) for i, host in enumerate(pair)]
+                best[name] = max(best[name], rate(variant, seats, games))
+    finally:
+        for pair in hosts.values():
+            for host in pair:
+                host.close()
+    base = best["neither (Landlock and the audit hook)"]
+    print(f"  {'in-process':<38}: {in_process:6.0f}")
+    for name, games_per_second in best.items():
+        extra = (1 / games_per_second - 1 / base) * 1e3
+        print(f"  {name:<38}: {games_per_second:6.0f}  ({games_per_second / in_process:5.1%} of "
+              f"in-process; {extra:+.2f} ms a game against neither)")
+
+
 class Recording(Bot):
     """Greedy, keeping what the arena sends it (as the sandbox would send it)."""
 
@@ -303,6 +356,8 @@ def main() -> None:
                         help="do not stop each bot's process between its turns")
     parser.add_argument("--fresh-cost", action="store_true",
                         help="also measure what a fresh process per game costs a message")
+    parser.add_argument("--mechanisms", action="store_true",
+                        help="only compare the kernel's mechanisms: namespaces, control groups")
     args = parser.parse_args()
     PINNING.enabled = PINNING.enabled and not args.no_pin
     TURNS.enabled = TURNS.enabled and not args.no_pause
@@ -314,7 +369,10 @@ def main() -> None:
     for trusted in (True, False):
         if (args.trusted and not trusted) or (args.untrusted and trusted):
             continue
-        measure(variant, trusted, args.games, args.rounds, decisions)
+        if args.mechanisms:
+            mechanisms(variant, trusted, args.games, args.rounds)
+        else:
+            measure(variant, trusted, args.games, args.rounds, decisions)
     if args.fresh_cost:
         fresh_cost(variant, args.games // 2, args.rounds)
 

@@ -63,7 +63,7 @@ class GameGroup:
                 return path / "freezer.state"
         return None
 
-    def procs(self) -> list[int]:
+    def open_procs(self) -> list[int]:
         """Descriptors of each group's process list, open for writing: a process joins by
         writing "0" to each (see `join`)."""
         return [os.open(path / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC) for path in self.paths]
@@ -97,7 +97,7 @@ class GameGroup:
 
 
 def join(procs: list[int]) -> None:
-    """Move this process into a game's groups, through the descriptors `GameGroup.procs` made."""
+    """Move this process into a game's groups, through descriptors `GameGroup.open_procs` made."""
     for fd in procs:
         os.write(fd, b"0")
         os.close(fd)
@@ -110,9 +110,15 @@ def set_cpus(path: str, cpus: set[int]) -> None:
 
 
 def thaw(path: Path | None) -> None:
-    """Thaw a game by its freezer file's path (if it has one)."""
-    if path is not None:
-        _write(path, "0" if path.name == "cgroup.freeze" else "THAWED")
+    """Thaw a game by its freezer file's path (if it has one and the game is not thawed: a
+    write to a v1 freezer costs some 90 microseconds even then)."""
+    if path is None:
+        return
+    thawed = "0" if path.name == "cgroup.freeze" else "THAWED"
+    with contextlib.suppress(OSError):
+        if path.read_text().strip() == thawed:
+            return
+    _write(path, thawed)
 
 
 class Freezer:
@@ -147,6 +153,7 @@ class CgroupHost:
     name: str
     free: list[GameGroup] = field(default_factory=list)
     made: list[GameGroup] = field(default_factory=list)
+    procs: dict[GameGroup, list[int]] = field(default_factory=dict)  # kept open for every game
 
     @classmethod
     def open(cls, memory_bytes: int) -> tuple[CgroupHost | None, str]:
@@ -183,20 +190,15 @@ class CgroupHost:
             _limit(path, hierarchy, self.memory_bytes)
         group = GameGroup(tuple(paths), tuple(h.unified for h in self.hierarchies))
         self.made.append(group)
+        self.procs[group] = group.open_procs()
         return group
 
-    def take(self) -> GameGroup:
-        """A group for the next game: a free one (emptied, thawed), else a new one."""
-        while self.free:
-            group = self.free.pop()
-            if not group.members():
-                thaw(group.freezer)
-                return group
-            group.end()  # not empty yet: used again later
-            self.free.insert(0, group)
-            if len(self.free) == 1:
-                break
-        return self.make()
+    def take(self) -> tuple[GameGroup, list[int]]:
+        """A group for the next game (a free one, thawed, else a new one), and the descriptors
+        its game process joins it through (see `join`; they stay this host's)."""
+        group = self.free.pop() if self.free else self.make()
+        thaw(group.freezer)
+        return group, self.procs[group]
 
     def give_back(self, group: GameGroup) -> None:
         """A game has ended: its group may be used again (its processes are ended first)."""
@@ -206,8 +208,12 @@ class CgroupHost:
 
     def close(self) -> None:
         """End every process in this host's groups and remove them."""
+        for fds in self.procs.values():
+            for fd in fds:
+                os.close(fd)
         for hierarchy in self.hierarchies:
             remove(hierarchy.base / self.name)
+        self.procs.clear()
         self.made.clear()
         self.free.clear()
 

@@ -312,16 +312,13 @@ class _Host:
         read_end, write_end = os.pipe()
         workdir = os.path.join(self.home, os.urandom(16).hex())
         os.mkdir(workdir, 0o700)
-        group = self.cgroups.take() if self.cgroups is not None else None
-        procs = group.procs() if group is not None else []
+        group, procs = self.cgroups.take() if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
                             [theirs.fileno(), write_end, *procs])
         finally:
             theirs.close()
             os.close(write_end)
-            for fd in procs:
-                os.close(fd)
         self.outputs[read_end] = 0
         self.selector.register(read_end, selectors.EVENT_READ, "output")
         self.asked.append((ours, workdir, group))
@@ -336,7 +333,8 @@ class _Host:
                 self.children[pid] = workdir, group
                 files = {} if group is None else {
                     "freezer": group.freezer and str(group.freezer),
-                    "cpuset": group.cpuset and str(group.cpuset)}
+                    "cpuset": group.cpuset and str(group.cpuset),
+                    "procs": str(group.paths[0] / "cgroup.procs")}
                 handover = struct.pack("ii", pid, self.forker) + json.dumps(files).encode()
                 try:
                     if self.closing:
