@@ -74,16 +74,14 @@ class GameGroup:
             return {int(line) for line in (self.paths[0] / "cgroup.procs").read_text().split()}
         return set()
 
-    def oom_kills(self) -> int:
-        """How many of its processes the kernel has killed for memory, in all."""
+    @property
+    def oom_file(self) -> Path | None:
+        """The file that counts the processes the kernel killed for memory (see `oom_kills`)."""
         for path, unified in zip(self.paths, self.unified, strict=True):
             name = "memory.events" if unified else "memory.oom_control"
-            with contextlib.suppress(OSError):
-                for line in (path / name).read_text().splitlines():
-                    key, _, value = line.partition(" ")
-                    if key == "oom_kill":
-                        return int(value)
-        return 0
+            if (path / name).exists():
+                return path / name
+        return None
 
     def end(self) -> None:
         """Kill every process in the game's groups (thawed, so that they can die)."""
@@ -94,6 +92,17 @@ class GameGroup:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         thaw(self.freezer)
+
+
+def oom_kills(path: str) -> int:
+    """How many processes the kernel has killed for memory in a group, given its `oom_file`
+    (0 if it cannot be read)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(path).read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+    return 0
 
 
 def join(procs: list[int]) -> None:

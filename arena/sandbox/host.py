@@ -334,7 +334,8 @@ class _Host:
                 files = {} if group is None else {
                     "freezer": group.freezer and str(group.freezer),
                     "cpuset": group.cpuset and str(group.cpuset),
-                    "procs": str(group.paths[0] / "cgroup.procs")}
+                    "procs": str(group.paths[0] / "cgroup.procs"),
+                    "oom": group.oom_file and str(group.oom_file)}
                 handover = struct.pack("ii", pid, self.forker) + json.dumps(files).encode()
                 try:
                     if self.closing:

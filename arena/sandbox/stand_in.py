@@ -29,7 +29,7 @@ from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.errors import BotSpecError
 from arena.loader import anchored, bot_file, by_target, display_name, is_bundled
 from arena.record import BotFault, FaultKind
-from arena.sandbox.cgroups import Freezer
+from arena.sandbox.cgroups import Freezer, oom_kills
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -180,6 +180,8 @@ class SandboxedBot(Bot):
         self.group = 0
         self.freezer_path: str | None = None  # the game's freezer file, if it has one
         self.procs_path: str | None = None  # the list of its processes, if it has one
+        self.oom_path: str | None = None
+        self._ooms = 0
         self._procs = -1  # that file, open once the game is first paused
         self._frozen = False  # paused by its freezer (not by a signal)
         self.cpuset_path: str | None = None  # the file of the CPUs it may use, if it has one
@@ -199,6 +201,8 @@ class SandboxedBot(Bot):
         self.sock, self.group, files = self.host.new_game(cpus)
         self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self.procs_path = files.get("procs")
+        self.oom_path = files.get("oom")  # the kernel's count of its kills for memory, and
+        self._ooms = oom_kills(self.oom_path) if self.oom_path else 0  # that count now
         self._outbox = Outbox()
         # a process that stops reading cannot block the arena: sending gives up after a while
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
@@ -332,6 +336,10 @@ class SandboxedBot(Bot):
                 chunk = b""
             if not chunk:
                 self.close()
+                if self.oom_path and oom_kills(self.oom_path) > self._ooms:
+                    raise BotFault(FaultKind.MEMORY, f"{op}: ran out of memory (the kernel ended "
+                                   "a process of the game: it and its files held more than its "
+                                   "memory group allows)")
                 raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
                                                 "(a crash, os._exit, a signal or the memory limit)")
             data = data + chunk if data else chunk
