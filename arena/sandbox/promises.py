@@ -76,7 +76,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (games, kernel, "its directory is a tmpfs of that size"),
             (True, partly, "16 MB a file (a resource limit); 32 files counted by the audit hook"))),
         ("memory, processes and CPU held per game", pick(
-            (cgroups, kernel, "control groups: memory, pids and cpu"),
+            (cgroups, kernel, "control groups: memory, pids and cpuset"),
             (True, partly, "an address-space limit per process"))),
         ("every process stopped between its turns", pick(
             (cgroups, kernel, "the freezer of its control group"),
