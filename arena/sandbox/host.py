@@ -148,8 +148,10 @@ def main(argv: list[str]) -> int:
             settings["reads"] = fcntl.fcntl(reads, fcntl.F_DUPFD_CLOEXEC, 100)
             os.close(reads)
     cgroups, settings["cgroup_problem"] = _open_cgroups(settings)
-    trial = os.path.join(home, "trial")  # where the forker's trial game mounts its directory
-    os.mkdir(trial, 0o700)
+    # where every game mounts its directory, each in its own mount namespace (and the forker's
+    # trial game first); without namespaces each game gets a folder of its own instead
+    shared = os.path.join(home, os.urandom(16).hex())
+    os.mkdir(shared, 0o700)
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
@@ -160,13 +162,13 @@ def main(argv: list[str]) -> int:
         try:
             control.close()
             requests.close()
-            _forker(spec, settings, excerpt, forker_end, trial)
+            _forker(spec, settings, excerpt, forker_end, shared)
         finally:
             os._exit(0)
     forker_end.close()
     if "reads" in settings:
         os.close(settings["reads"])
-    return _Host(control, requests, forker, settings, home, cgroups).serve()
+    return _Host(control, requests, forker, settings, home, cgroups, shared).serve()
 
 
 GAME_MEMORY_BASE_MB = 64
@@ -196,7 +198,7 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
 _MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
 _RECORD = struct.Struct("=cii")
 """What the forker tells the host: b"F" and a new game process's id, or b"E", the id of one that
-ended and its wait status."""
+ended and its wait status; first, b"C" and whether every game has namespaces of its own."""
 
 
 def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
@@ -213,6 +215,8 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
     confinement = _confine(settings, trial)
     record, ended, clone = _RECORD.pack, _ended, namespaces.clone_game
     flags = confinement.game_flags
+    with contextlib.suppress(OSError):  # the host then needs no folder per game
+        requests.sendall(record(b"C", int(confinement.per_game), 0))
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(requests, 4096, _MAX_FDS)
@@ -266,7 +270,8 @@ class _Host:
     the arena, logs what they print, and cleans up after each."""
 
     def __init__(self, control: socket.socket, requests: socket.socket, forker: int,
-                 settings: dict[str, Any], home: str, cgroups: CgroupHost | None) -> None:
+                 settings: dict[str, Any], home: str, cgroups: CgroupHost | None,
+                 shared: str) -> None:
         self.control, self.requests, self.forker = control, requests, forker
         self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
         self.cap = int(settings.get("output_bytes", 65536))
@@ -283,6 +288,9 @@ class _Host:
         self.closing = False
         self.home = home  # where the games' directories are made
         self.cgroups = cgroups
+        self.handovers: dict[GameGroup, bytes] = {}  # what the arena is told of each group
+        self.shared = shared  # every game's directory, once games have mount namespaces
+        self.sharing = False
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -310,8 +318,11 @@ class _Host:
         """Have the forker fork the next game's process."""
         ours, theirs = socket.socketpair()
         read_end, write_end = os.pipe()
-        workdir = os.path.join(self.home, os.urandom(16).hex())
-        os.mkdir(workdir, 0o700)
+        if self.sharing:
+            workdir = self.shared
+        else:
+            workdir = os.path.join(self.home, os.urandom(16).hex())
+            os.mkdir(workdir, 0o700)
         group, procs = self.cgroups.take() if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
@@ -328,15 +339,12 @@ class _Host:
         if not data:
             return False
         for kind, pid, status in _RECORD.iter_unpack(data):
-            if kind == b"F":
+            if kind == b"C":
+                self.sharing = bool(pid)
+            elif kind == b"F":
                 ours, workdir, group = self.asked.pop(0)
                 self.children[pid] = workdir, group
-                files = {} if group is None else {
-                    "freezer": group.freezer and str(group.freezer),
-                    "cpuset": group.cpuset and str(group.cpuset),
-                    "procs": str(group.paths[0] / "cgroup.procs"),
-                    "oom": group.oom_file and str(group.oom_file)}
-                handover = struct.pack("ii", pid, self.forker) + json.dumps(files).encode()
+                handover = struct.pack("ii", pid, self.forker) + self.files(group)
                 try:
                     if self.closing:
                         _kill(pid)
@@ -348,6 +356,19 @@ class _Host:
                 self.ended(pid, status)
         return True
 
+    def files(self, group: GameGroup | None) -> bytes:
+        """What the arena is told of a game's control groups: the files of its freezer, its
+        CPUs, its processes and its kills for memory (JSON)."""
+        if group is None:
+            return b"{}"
+        if group not in self.handovers:
+            self.handovers[group] = json.dumps({
+                "freezer": group.freezer and str(group.freezer),
+                "cpuset": group.cpuset and str(group.cpuset),
+                "procs": str(group.paths[0] / "cgroup.procs"),
+                "oom": group.oom_file and str(group.oom_file)}).encode()
+        return self.handovers[group]
+
     def ended(self, pid: int, status: int) -> None:
         """A game process has ended: kill what it left behind, remove its directory."""
         workdir, group = self.children.pop(pid, (None, None))
@@ -355,7 +376,7 @@ class _Host:
             os.killpg(pid, signal.SIGKILL)  # anything the game process left behind
         if group is not None and self.cgroups is not None:
             self.cgroups.give_back(group)  # and anything that left its group
-        if workdir is not None:
+        if workdir is not None and workdir != self.shared:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
