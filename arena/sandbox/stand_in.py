@@ -122,8 +122,8 @@ class BotHost:
 
     def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int, dict[str, str]]:
         """A socket to a fresh game process, that process's id (its process group), and the
-        files of its control groups, if it has them: "freezer", "cpuset" (see
-        `arena.sandbox.cgroups`).
+        files of its control groups, if it has them: "freezer", "cpuset", "procs" and "oom"
+        (see `arena.sandbox.cgroups`).
 
         The host has handed the process over already (it forks one game ahead); taking it tells
         the host to fork the next one, which it does while this game is played, on `cpus` if
@@ -178,14 +178,15 @@ class SandboxedBot(Bot):
         self.limits = host.limits
         self.sock: socket.socket | None = None
         self.group = 0
-        self.freezer_path: str | None = None  # the game's freezer file, if it has one
-        self.procs_path: str | None = None  # the list of its processes, if it has one
-        self.oom_path: str | None = None
-        self._ooms = 0
-        self._procs = -1  # that file, open once the game is first paused
+        # the files of the game's control groups, if it has them (see `pause`, `_receive`):
+        self.freezer_path: str | None = None  # its freezer
+        self._freezer: Freezer | None = None  # that file, open once the game is first frozen
         self._frozen = False  # paused by its freezer (not by a signal)
-        self.cpuset_path: str | None = None  # the file of the CPUs it may use, if it has one
-        self._freezer: Freezer | None = None  # that file, open once the game is first paused
+        self.procs_path: str | None = None  # the list of its processes
+        self._procs = -1  # that file, open once the game is first paused
+        self.cpuset_path: str | None = None  # the CPUs it may use
+        self.oom_path: str | None = None  # the kernel's count of its kills for memory
+        self._ooms = 0  # that count when the game began
         self._outbox: Outbox | None = None
         self._waits = math.inf  # the receive timeout the socket has (inf: none)
         self._pinned = False
@@ -201,8 +202,8 @@ class SandboxedBot(Bot):
         self.sock, self.group, files = self.host.new_game(cpus)
         self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self.procs_path = files.get("procs")
-        self.oom_path = files.get("oom")  # the kernel's count of its kills for memory, and
-        self._ooms = oom_kills(self.oom_path) if self.oom_path else 0  # that count now
+        self.oom_path = files.get("oom")
+        self._ooms = oom_kills(self.oom_path) if self.oom_path else 0
         self._outbox = Outbox()
         # a process that stops reading cannot block the arena: sending gives up after a while
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
