@@ -13,8 +13,10 @@ the game process hold alone.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -220,6 +222,8 @@ class CgroupHost:
         for fds in self.procs.values():
             for fd in fds:
                 os.close(fd)
+        for group in self.made:  # in every hierarchy at once: a frozen process dies only thawed
+            group.end()
         for hierarchy in self.hierarchies:
             remove(hierarchy.base / self.name)
         self.procs.clear()
@@ -271,17 +275,36 @@ def sweep(base: Path) -> None:
                 remove(entry)
 
 
+REMOVE_SECONDS = 1.0
+"""How long `remove` waits for the processes it killed to be gone: a group cannot be removed
+while one of them is still exiting."""
+
+
 def remove(folder: Path) -> None:
     """End the processes in a host's folder of groups, and remove it."""
     with contextlib.suppress(OSError):
-        for child in folder.iterdir():
-            if child.is_dir():
-                unified = (child / "cgroup.kill").exists() or (child / "cgroup.freeze").exists()
-                group = GameGroup((child,), (unified,))
-                group.end()
-                with contextlib.suppress(OSError):
-                    child.rmdir()
+        groups = [child for child in folder.iterdir() if child.is_dir()]
+        for child in groups:
+            unified = (child / "cgroup.kill").exists() or (child / "cgroup.freeze").exists()
+            GameGroup((child,), (unified,)).end()
+        deadline = time.monotonic() + REMOVE_SECONDS
+        for child in groups:
+            with contextlib.suppress(OSError):
+                _rmdir(child, deadline)
         folder.rmdir()
+
+
+def _rmdir(group: Path, deadline: float) -> None:
+    """Remove a group whose processes were killed, once they are gone (it is busy until then),
+    or raise at `deadline`."""
+    while True:
+        try:
+            group.rmdir()
+            return
+        except OSError as exc:
+            if exc.errno != errno.EBUSY or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.002)
 
 
 def _limit(path: Path, hierarchy: Hierarchy, memory_bytes: int) -> None:

@@ -125,7 +125,9 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> 
     except OSError as exc:
         game_flags = 0
         problem = problem or f"no namespaces of a game's own ({exc.strerror})"
-    return Confinement(user=True, read_only=read_only, network=True, game_flags=game_flags,
+    # no network: the forker's namespace, else each game's (none if games are merely forked)
+    network = shared_network or bool(game_flags & CLONE_NEWNET)
+    return Confinement(user=True, read_only=read_only, network=network, game_flags=game_flags,
                        fresh_proc=fresh_proc, problem=problem)
 
 
