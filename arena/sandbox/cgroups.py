@@ -76,6 +76,11 @@ class GameGroup:
             return {int(line) for line in (self.paths[0] / "cgroup.procs").read_text().split()}
         return set()
 
+    def oom_kills(self) -> int:
+        """How many of its processes the kernel has killed for memory, in all."""
+        found = self.oom_file
+        return oom_kills(str(found)) if found is not None else 0
+
     @property
     def oom_file(self) -> Path | None:
         """The file that counts the processes the kernel killed for memory (see `oom_kills`)."""

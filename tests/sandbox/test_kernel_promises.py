@@ -30,8 +30,10 @@ from arena.record import FaultKind, GameRecord
 from arena.sandbox import Limits, sandboxed
 
 KERNEL = Path(__file__).parent / "hostile" / "kernel.py"
+# the attacks are made in `start`, which may take its time (a flood, under load): they are not
+# about time
 LIMITS = Limits(move_seconds=0.5, game_seconds=20.0, overage_seconds=0.5, memory_mb=256,
-                output_bytes=16384)
+                output_bytes=16384, start_seconds=10.0)
 NOTE_ATTRIBUTE = "user.arena-kernel-note"  # as in kernel.py (loaded by file, not imported)
 RATION_MB = 512  # what a game may write: 32 files of 16 MB today, a 512 MB tmpfs with the kernel
 
