@@ -179,8 +179,10 @@ class CgroupHost:
             return None, problem
         host = cls(hierarchies, memory_bytes, f"{PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
         try:
-            for hierarchy in hierarchies:
+            # a dead host's frozen processes die only once thawed: its freezer's folder first
+            for hierarchy in sorted(hierarchies, key=lambda h: "freezer" not in h.controllers):
                 sweep(hierarchy.base)
+            for hierarchy in hierarchies:
                 folder = hierarchy.base / host.name
                 folder.mkdir()
                 if "cpuset" in hierarchy.controllers and not hierarchy.unified:
