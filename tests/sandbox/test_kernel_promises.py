@@ -28,6 +28,8 @@ from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import FaultKind, GameRecord
 from arena.sandbox import Limits, sandboxed
+from arena.sandbox.cgroups import find_hierarchies
+from tests.sandbox.support import NAMESPACES
 
 KERNEL = Path(__file__).parent / "hostile" / "kernel.py"
 # the attacks are made in `start`, which may take its time (a flood, under load): they are not
@@ -38,38 +40,14 @@ NOTE_ATTRIBUTE = "user.arena-kernel-note"  # as in kernel.py (loaded by file, no
 RATION_MB = 512  # what a game may write: 32 files of 16 MB today, a 512 MB tmpfs with the kernel
 
 
-def _user_namespaces() -> bool:
-    """Whether this machine lets a process make a user namespace (asked once)."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return False
-    try:
-        return subprocess.run([unshare, "-U", "true"], capture_output=True,
-                              timeout=5).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
-NAMESPACES = all(os.path.exists(f"/proc/self/ns/{kind}")
-                 for kind in ("pid", "ipc", "mnt", "net", "user")) and _user_namespaces()
-
-
-def _cgroups() -> bool:
-    """Whether this machine has the cpu and freezer cgroup controllers (v1, or v2's own)."""
-    unified = Path("/sys/fs/cgroup/cgroup.controllers")
-    if unified.exists():
-        return "cpu" in unified.read_text().split()
-    return all(os.path.isdir(f"/sys/fs/cgroup/{kind}") for kind in ("cpu", "freezer"))
-
-
-CGROUPS = _cgroups()
+CGROUPS = bool(find_hierarchies()[0])  # what the sandbox would make games' groups in
 
 needs_kernel = pytest.mark.skipif(
     not NAMESPACES, reason="the kernel confinement needs PID, IPC, mount, network and user "
                            "namespaces, which this machine does not offer")
 needs_cgroups = pytest.mark.skipif(
-    not CGROUPS, reason="per-game CPU shares and the freezer need the cpu and freezer cgroups, "
-                        "which this machine does not offer")
+    not CGROUPS, reason="per-game groups need the memory, pids and freezer cgroups, which this "
+                        "user may not make here")
 
 
 def spec(name: str, bot: Path = KERNEL, **params: object) -> str:

@@ -8,7 +8,6 @@ import ctypes
 import errno
 import json
 import os
-import platform
 import select
 import signal
 import socket
@@ -34,46 +33,11 @@ from arena.sandbox.namespaces import (
     confine_forker,
     enter_game,
 )
+from tests.sandbox.support import needs_namespaces
 
 Report = Callable[[dict[str, Any]], None]
 RATION = 1 << 20  # a game's directory in these tests: 1 MiB
 ENTRIES = 4  # and 4 files and folders
-
-
-def _kernel_at_least(major: int, minor: int) -> bool:
-    """Whether the running kernel is at least `major.minor`."""
-    try:
-        found = tuple(int(part) for part in platform.release().split("-")[0].split(".")[:2])
-    except ValueError:
-        return False
-    return found >= (major, minor)
-
-
-def _unshare_allowed() -> bool:
-    """Whether a (forked) process may enter user, mount and network namespaces of its own."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return False
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        with contextlib.suppress(BaseException):
-            code = 0 if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) == 0 else 1
-        os._exit(code)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
-
-
-CLONE_NEWUSER = namespaces.CLONE_NEWUSER
-NAMESPACES = (sys.platform == "linux" and platform.machine() in ("x86_64", "aarch64", "riscv64")
-              and all(os.path.exists(f"/proc/self/ns/{kind}")
-                      for kind in ("user", "mnt", "net", "pid", "ipc"))
-              and _kernel_at_least(5, 12)  # mount_setattr
-              and _unshare_allowed())
-
-needs_namespaces = pytest.mark.skipif(
-    not NAMESPACES, reason="needs Linux 5.12+ (mount_setattr) on x86_64, aarch64 or riscv64 with "
-                           "user, mount, network, PID and IPC namespaces allowed for this user")
 
 
 class Child:

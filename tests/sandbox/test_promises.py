@@ -17,6 +17,7 @@ from arena.sandbox import (
     promises_summary,
 )
 from tests.helpers import run
+from tests.sandbox.support import needs_namespaces
 
 KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "read_only": True, "network_namespace": True, "pid_namespace": True,
@@ -24,10 +25,6 @@ KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "cgroup_problem": ""}
 BARE_FACTS = {"landlock": 0, "namespace_problem": "no user namespace for this user (EPERM)",
               "cgroup_problem": "no control groups this user may make for memory"}
-
-
-def _kernel_features() -> bool:
-    return all(Path(f"/proc/self/ns/{ns}").exists() for ns in ("user", "pid", "mnt", "net"))
 
 
 def test_every_promise_is_kept_by_the_kernel_where_it_has_every_feature() -> None:
@@ -66,7 +63,7 @@ def test_a_missing_feature_weakens_its_promises(changed: dict[str, object], prom
     assert found[promise] is holder
 
 
-@pytest.mark.skipif(not _kernel_features(), reason="needs user, PID, mount and network namespaces")
+@needs_namespaces
 def test_a_game_process_reports_the_kernel_s_confinement_from_inside() -> None:
     facts = confinement_facts()
     assert facts["pid_namespace"] and facts["game_namespaces"] and facts["read_only"]

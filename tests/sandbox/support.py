@@ -1,0 +1,52 @@
+"""What the sandbox tests need to know of this machine: whether the kernel's namespaces can be
+had here (asked once, in a forked child)."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import platform
+import sys
+
+import pytest
+
+from arena.sandbox import namespaces
+
+
+def _kernel_at_least(major: int, minor: int) -> bool:
+    """Whether the running kernel is at least `major.minor`."""
+    try:
+        found = tuple(int(part) for part in platform.release().split("-")[0].split(".")[:2])
+    except ValueError:
+        return False
+    return found >= (major, minor)
+
+
+def _unshare_allowed() -> bool:
+    """Whether a (forked) process may enter user, mount and network namespaces of its own."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        with contextlib.suppress(BaseException):
+            code = 0 if libc.unshare(namespaces.CLONE_NEWUSER | namespaces.CLONE_NEWNS
+                                        | namespaces.CLONE_NEWNET) == 0 else 1
+        os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
+NAMESPACES = (sys.platform == "linux" and platform.machine() in ("x86_64", "aarch64", "riscv64")
+              and all(os.path.exists(f"/proc/self/ns/{kind}")
+                      for kind in ("user", "mnt", "net", "pid", "ipc"))
+              and _kernel_at_least(5, 12)  # mount_setattr
+              and _unshare_allowed())
+
+needs_namespaces = pytest.mark.skipif(
+    not NAMESPACES, reason="needs Linux 5.12+ (mount_setattr) on x86_64, aarch64 or riscv64 with "
+                           "user, mount, network, PID and IPC namespaces allowed for this user")
+
+
