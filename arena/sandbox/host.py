@@ -594,6 +594,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     fresh_proc = False
     if confinement.per_game:  # its directory a tmpfs, its own /proc, no capabilities
         fresh_proc = namespaces.enter_game(workdir, GAME_ENTRIES * GAME_FILE_BYTES, GAME_ENTRIES)
+    elif confinement.user:  # forked in the forker's namespaces: none of the forker's capabilities
+        namespaces.drop_capabilities()  # (which could undo the mounts that cover what is kept)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -880,7 +882,7 @@ class _Player:
             if op == "probe":
                 return _answer(["ok", spec.name])
             if op == "facts":
-                return _answer(["ok", self.facts])
+                return _answer(["ok", {**self.facts, "capabilities": _capabilities()}])
             if op == "start":
                 if self.unmade is not None:
                     raise self.unmade
@@ -909,6 +911,18 @@ class _Player:
                 traceback.print_exception(exc, file=sys.stderr)
                 sys.stderr.flush()
         return exception_detail(exc, op, cls)
+
+
+def _capabilities() -> int | None:
+    """The capabilities this process has (its effective set, as a number), None if unknown."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("CapEff:"):
+                    return int(line.split()[1], 16)
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 _OK = b'["ok"]\n'

@@ -37,6 +37,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     read_only, games = bool(facts.get("read_only")), bool(facts.get("game_namespaces"))
     network, cgroups = bool(facts.get("network_namespace")), bool(facts.get("cgroups"))
     user = bool(facts.get("user_namespace"))
+    capabilities = facts.get("capabilities")  # its effective set, as it read it
     # a game process may not leave its groups where it may write no file outside its directory
     cgroups = cgroups and (read_only or landlock >= 1)
     kernel, partly, hook = Holder.KERNEL, Holder.PARTLY, Holder.HOOK
@@ -82,9 +83,10 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (cgroups, kernel, "the freezer of its control group"),
             (True, partly, "SIGSTOP to its process group"))),
         ("no privileges", pick(
-            (user and games, kernel, "no capabilities, in a user namespace of its own"),
-            (os.geteuid() != 0, kernel, "the arena's user, with no capabilities"),
-            (True, hook, "it runs as root, like the arena: run the arena as another user"))),
+            (user and capabilities == 0, kernel, "no capabilities, in a user namespace of its own"),
+            (os.geteuid() != 0 and capabilities == 0, kernel,
+             "the arena's user, with no capabilities"),
+            (True, hook, "it has capabilities (the arena runs as root): run it as another user"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)
 

@@ -22,7 +22,7 @@ from tests.sandbox.support import needs_namespaces
 KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "read_only": True, "network_namespace": True, "pid_namespace": True,
                 "fresh_proc": True, "cgroups": True, "namespace_problem": "",
-                "cgroup_problem": ""}
+                "cgroup_problem": "", "capabilities": 0}
 BARE_FACTS = {"landlock": 0, "namespace_problem": "no user namespace for this user (EPERM)",
               "cgroup_problem": "no control groups this user may make for memory"}
 
@@ -56,6 +56,7 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
     # where a game may write outside its directory, it may leave its groups too
     ({"read_only": False, "landlock": 0}, "memory, processes and CPU held per game",
      Holder.PARTLY),
+    ({"capabilities": 1 << 21}, "no privileges", Holder.HOOK),  # CAP_SYS_ADMIN, say
 ])
 def test_a_missing_feature_weakens_its_promises(changed: dict[str, object], promise: str,
                                                  holder: Holder) -> None:
@@ -68,6 +69,7 @@ def test_a_game_process_reports_the_kernel_s_confinement_from_inside() -> None:
     facts = confinement_facts()
     assert facts["pid_namespace"] and facts["game_namespaces"] and facts["read_only"]
     assert facts["network_namespace"] and facts["user_namespace"]
+    assert facts["capabilities"] == 0  # read by the game process itself
 
 
 def test_turning_namespaces_off_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,6 +77,9 @@ def test_turning_namespaces_off_is_reported(monkeypatch: pytest.MonkeyPatch) -> 
     facts = confinement_facts()
     assert not facts["pid_namespace"] and not facts["read_only"]
     assert facts["namespace_problem"] == "turned off (ARENA_SANDBOX_NAMESPACES=0)"
+    no_privileges = {p.text: p for p in assess_promises(facts)}["no privileges"]
+    assert (no_privileges.holder is Holder.KERNEL) == (os.geteuid() != 0 and
+                                                       facts["capabilities"] == 0)
 
 
 def test_arena_doctor_prints_every_promise(runner: CliRunner,
