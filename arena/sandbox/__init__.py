@@ -13,6 +13,7 @@ sandbox maintainers' own:
 - `pinning`: a game's processes share one CPU while it is played;
 - `namespaces`: what a game process can see: namespaces of its own (Linux);
 - `cgroups`: memory, processes and CPU per game, and the freezer that pauses it (Linux);
+- `seccomp`: the system calls a game process may not make (Linux);
 - `landlock`: kernel confinement of a game process (Linux Landlock);
 - `promises`: what the sandbox promises, and what keeps each promise on this machine;
 - `immortal`: objects made immortal before a host forks games (CPython 3.12 and 3.13);

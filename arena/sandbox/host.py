@@ -54,7 +54,7 @@ from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.record import exception_detail
-from arena.sandbox import landlock, namespaces
+from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
 from arena.sandbox.immortal import immortalize
@@ -611,7 +611,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     reads = None if confinement.read_only else settings.get("reads")
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         abi = landlock.confine(workdir, reads)
-    facts = {"landlock": abi, "user_namespace": confinement.user,
+    filtered = seccomp.apply()
+    facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
              "network_namespace": confinement.network, "pid_namespace": os.getpid() == 1,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,

@@ -178,6 +178,11 @@ def drop_capabilities() -> None:
     _check(libc.capset(header, data), "capset")
 
 
+def libc() -> Any:
+    """The C library, as this module opened it (None once forgotten, or where there is none)."""
+    return _LIBC
+
+
 def forget() -> None:
     """Drop this module's handles on the C library (see `arena.sandbox.host._forget_libc`)."""
     global _LIBC, _PYLIBC

@@ -38,6 +38,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     network, cgroups = bool(facts.get("network_namespace")), bool(facts.get("cgroups"))
     user = bool(facts.get("user_namespace"))
     capabilities = facts.get("capabilities")  # its effective set, as it read it
+    filtered = bool(facts.get("seccomp"))
     # a game process may not leave its groups where it may write no file outside its directory
     cgroups = cgroups and (read_only or landlock >= 1)
     kernel, partly, hook = Holder.KERNEL, Holder.PARTLY, Holder.HOOK
@@ -87,6 +88,9 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (os.geteuid() != 0 and capabilities == 0, kernel,
              "the arena's user, with no capabilities"),
             (True, hook, "it has capabilities (the arena runs as root): run it as another user"))),
+        ("a narrowed kernel interface", pick(
+            (filtered, kernel, "seccomp: no new namespaces, mount, ptrace, BPF, io_uring, keys"),
+            (True, hook, "the audit hook (no seccomp filter on this architecture)"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)
 

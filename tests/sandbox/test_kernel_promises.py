@@ -446,3 +446,22 @@ def test_a_child_cannot_flood_the_disk_when_sandboxed(
     said = play_sandboxed(spec("Flooder", megabytes=1024, way=way), tmp_path / "flooder.log")
     assert "flooder" in said, said  # it tried
     assert _flooded(said) <= RATION_MB, said
+
+
+# 10. a user namespace of its own (the kernel's less-trodden code in reach)
+
+
+@needs_kernel  # where this user may make one at all
+def test_a_bot_makes_a_user_namespace_in_process(tmp_path: Path) -> None:
+    """In the arena's own process, a bot's child can make a user namespace of its own."""
+    log = tmp_path / "out.txt"
+    with contextlib.redirect_stdout(log.open("w")):
+        play_in_process(spec("NamespaceMaker"))
+    assert "namespacemaker made a user namespace" in log.read_text()
+
+
+@needs_kernel
+def test_a_sandboxed_bot_makes_no_namespace(tmp_path: Path) -> None:
+    """A sandboxed game's seccomp filter refuses new namespaces, to its children too."""
+    said = play_sandboxed(spec("NamespaceMaker"), tmp_path / "maker.log")
+    assert "namespacemaker could not make a user namespace" in said, said

@@ -22,15 +22,15 @@ from tests.sandbox.support import needs_namespaces
 KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "read_only": True, "network_namespace": True, "pid_namespace": True,
                 "fresh_proc": True, "cgroups": True, "namespace_problem": "",
-                "cgroup_problem": "", "capabilities": 0}
+                "cgroup_problem": "", "capabilities": 0, "seccomp": True}
 BARE_FACTS = {"landlock": 0, "namespace_problem": "no user namespace for this user (EPERM)",
               "cgroup_problem": "no control groups this user may make for memory"}
 
 
 def test_every_promise_is_kept_by_the_kernel_where_it_has_every_feature() -> None:
     promises = assess_promises(KERNEL_FACTS)
-    assert len(promises) == 10 and {p.holder for p in promises} == {Holder.KERNEL}
-    assert promises_summary(KERNEL_FACTS) == "all 10 of the sandbox's promises held by the kernel"
+    assert len(promises) == 11 and {p.holder for p in promises} == {Holder.KERNEL}
+    assert promises_summary(KERNEL_FACTS) == "all 11 of the sandbox's promises held by the kernel"
     assert confinement_problems(KERNEL_FACTS) == []
 
 
@@ -57,6 +57,7 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
     ({"read_only": False, "landlock": 0}, "memory, processes and CPU held per game",
      Holder.PARTLY),
     ({"capabilities": 1 << 21}, "no privileges", Holder.HOOK),  # CAP_SYS_ADMIN, say
+    ({"seccomp": False}, "a narrowed kernel interface", Holder.HOOK),
 ])
 def test_a_missing_feature_weakens_its_promises(changed: dict[str, object], promise: str,
                                                  holder: Holder) -> None:
@@ -88,7 +89,7 @@ def test_arena_doctor_prints_every_promise(runner: CliRunner,
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("the sandbox on this machine (Linux ")
-    assert len([line for line in lines if line.startswith("  ")]) >= 10
+    assert len([line for line in lines if line.startswith("  ")]) >= 11
     monkeypatch.setenv("ARENA_SANDBOX_NAMESPACES", "0")
     result = run(runner, "doctor", "--strict")
     assert result.exit_code == 1  # without namespaces, not every promise is the kernel's

@@ -614,3 +614,20 @@ class Flooder(Attacker):
         pid = launch(python(FLOOD, self.way, self.megabytes), session=False, quiet=False,
                      cwd=self.folder or None)
         say(f"flooder: the child ended ({wait_for(pid, 25.0)})")
+
+
+class NamespaceMaker(Attacker):
+    """Makes a user namespace of its own (in a forked child: where it gets one, it has every
+    capability over it, and the kernel's code for namespaces in reach), and says whether it
+    could."""
+
+    def attack(self) -> None:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pid = os.fork()
+        if pid == 0:
+            code = 0 if libc.unshare(0x10000000) == 0 else 1  # CLONE_NEWUSER
+            os._exit(code)
+        made = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+        say(f"namespacemaker {'made' if made else 'could not make'} a user namespace")

@@ -1,0 +1,107 @@
+"""A seccomp filter for game processes: the system calls a bot has no use for, and that widen what
+of the kernel it can reach, fail (Linux, x86_64 and aarch64).
+
+Namespaces and control groups confine a game; what is left is the kernel's own interface. This
+filter narrows it as container runtimes' default profiles do: no new namespaces (a user namespace
+would give back capabilities over it, the commonest way into the kernel's less-trodden code),
+no `mount` and its relatives, no `ptrace` or reading other processes' memory, no keyrings, BPF,
+perf events, `userfaultfd` or io_uring, no loading kernel modules. Each fails with EPERM
+(`clone3`, whose flags a filter cannot read, with ENOSYS, so that the C library falls back to
+`clone`, whose flags it can). Applied once per game process, before any of the bot's code runs,
+for good: it is inherited by everything the game starts.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import platform
+import struct
+from typing import Any
+
+from arena.sandbox import namespaces
+
+_ARCHES = {  # the audit architecture, and the numbers of the system calls refused
+    "x86_64": (0xC000003E, {
+        "ptrace": 101, "syslog": 103, "acct": 163, "mount": 165, "umount2": 166,
+        "pivot_root": 155, "swapon": 167, "swapoff": 168, "reboot": 169, "init_module": 175,
+        "delete_module": 176, "kexec_load": 246, "add_key": 248, "request_key": 249,
+        "keyctl": 250, "unshare": 272, "perf_event_open": 298, "name_to_handle_at": 303,
+        "open_by_handle_at": 304, "setns": 308, "process_vm_readv": 310,
+        "process_vm_writev": 311, "finit_module": 313, "bpf": 321, "userfaultfd": 323,
+        "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
+        "fspick": 433, "mount_setattr": 442}, 56, 435),
+    "aarch64": (0xC00000B7, {
+        "ptrace": 117, "syslog": 116, "acct": 89, "mount": 40, "umount2": 39,
+        "pivot_root": 41, "swapon": 224, "swapoff": 225, "reboot": 142, "init_module": 105,
+        "delete_module": 106, "kexec_load": 104, "add_key": 217, "request_key": 218,
+        "keyctl": 219, "unshare": 97, "perf_event_open": 241, "name_to_handle_at": 264,
+        "open_by_handle_at": 265, "setns": 268, "process_vm_readv": 270,
+        "process_vm_writev": 271, "finit_module": 273, "bpf": 280, "userfaultfd": 282,
+        "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
+        "fspick": 433, "mount_setattr": 442}, 220, 435),
+}
+REFUSED = tuple(sorted(next(iter(_ARCHES.values()))[1]))
+"""The system calls a game process may not make (and `clone` with namespace flags, `clone3`)."""
+
+_NAMESPACE_FLAGS = (namespaces.CLONE_NEWNS | namespaces.CLONE_NEWIPC | namespaces.CLONE_NEWUSER
+                    | namespaces.CLONE_NEWPID | namespaces.CLONE_NEWNET
+                    | 0x02000000 | 0x04000000 | 0x00000080)  # CLONE_NEWCGROUP, _NEWUTS, _NEWTIME
+_X32 = 0x40000000  # x86_64's x32 system calls: refused whole
+_LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+
+
+class _Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def filter_program(machine: str | None = None) -> bytes | None:
+    """The filter as classic BPF instructions (8 bytes each), for this machine's architecture
+    (or `machine`'s); None where there is none."""
+    found = _ARCHES.get(machine or platform.machine())
+    if found is None:
+        return None
+    arch, refused, clone, clone3 = found
+    # (code, jump if true: label or 0, jump if false: label or 0, k); labels resolved below
+    code: list[tuple[int, Any, Any, int]] = [(_LOAD, 0, 0, 4), (_JEQ, 0, "eperm", arch),
+                                             (_LOAD, 0, 0, 0)]
+    if arch == _ARCHES["x86_64"][0]:
+        code.append((_JGE, "eperm", 0, _X32))
+    code += [(_JEQ, "eperm", 0, number) for number in sorted(refused.values())]
+    code += [(_JEQ, "enosys", 0, clone3), (_JEQ, "clone", 0, clone), (_RET, 0, 0, _ALLOW)]
+    labels = {"clone": len(code)}
+    code += [(_LOAD, 0, 0, 16), (_JSET, "eperm", 0, _NAMESPACE_FLAGS), (_RET, 0, 0, _ALLOW)]
+    labels["eperm"] = len(code)
+    code.append((_RET, 0, 0, _ERRNO | errno.EPERM))
+    labels["enosys"] = len(code)
+    code.append((_RET, 0, 0, _ERRNO | errno.ENOSYS))
+
+    def offset(at: int, target: Any) -> int:
+        return 0 if target == 0 else labels[target] - at - 1
+
+    return b"".join(struct.pack("=HBBI", op, offset(at, yes), offset(at, no), k)
+                    for at, (op, yes, no, k) in enumerate(code))
+
+
+_PROGRAM = filter_program()  # made once in the host, applied in every game process
+
+
+def available() -> bool:
+    """Whether game processes are filtered on this machine's architecture."""
+    return _PROGRAM is not None
+
+
+def apply() -> bool:
+    """Filter this process and all it will start, for good; False if it could not be."""
+    libc, program = namespaces.libc(), _PROGRAM
+    if libc is None or program is None:
+        return False
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    return libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) == 0
