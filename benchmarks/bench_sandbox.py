@@ -179,11 +179,17 @@ def measure(variant: Variant, trusted: bool, games: int, rounds: int,
 
 
 MECHANISMS = {  # the arena's environment for each configuration of the kernel's mechanisms
-    "neither (Landlock and the audit hook)": {"ARENA_SANDBOX_NAMESPACES": "0",
-                                              "ARENA_SANDBOX_CGROUPS": "0"},
-    "namespaces only": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "0"},
-    "control groups only": {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "1"},
-    "both (the default)": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "1"},
+    "none (Landlock and the audit hook)": {"ARENA_SANDBOX_NAMESPACES": "0",
+                                           "ARENA_SANDBOX_CGROUPS": "0",
+                                           "ARENA_SANDBOX_SECCOMP": "0"},
+    "namespaces only": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "0",
+                        "ARENA_SANDBOX_SECCOMP": "0"},
+    "control groups only": {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "1",
+                            "ARENA_SANDBOX_SECCOMP": "0"},
+    "seccomp only": {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "0",
+                     "ARENA_SANDBOX_SECCOMP": "1"},
+    "all (the default)": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "1",
+                          "ARENA_SANDBOX_SECCOMP": "1"},
 }
 
 
@@ -223,12 +229,12 @@ def mechanisms(variant: Variant, trusted: bool, games: int, rounds: int) -> None
         for pair in hosts.values():
             for host in pair:
                 host.close()
-    base = best["neither (Landlock and the audit hook)"]
+    base = best["none (Landlock and the audit hook)"]
     print(f"  {'in-process':<38}: {in_process:6.0f}")
     for name, games_per_second in best.items():
         extra = (1 / games_per_second - 1 / base) * 1e3
         print(f"  {name:<38}: {games_per_second:6.0f}  ({games_per_second / in_process:5.1%} of "
-              f"in-process; {extra:+.2f} ms a game against neither)")
+              f"in-process; {extra:+.2f} ms a game against none)")
 
 
 class Recording(Bot):
@@ -357,7 +363,7 @@ def main() -> None:
     parser.add_argument("--fresh-cost", action="store_true",
                         help="also measure what a fresh process per game costs a message")
     parser.add_argument("--mechanisms", action="store_true",
-                        help="only compare the kernel's mechanisms: namespaces, control groups")
+                        help="only compare the kernel mechanisms: namespaces, cgroups, seccomp")
     args = parser.parse_args()
     PINNING.enabled = PINNING.enabled and not args.no_pin
     TURNS.enabled = TURNS.enabled and not args.no_pause

@@ -31,7 +31,7 @@ _ARCHES = {  # the audit architecture, and the numbers of the system calls refus
         "process_vm_writev": 311, "finit_module": 313, "bpf": 321, "userfaultfd": 323,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-        "fspick": 433, "mount_setattr": 442}, 56, 435),
+        "fspick": 433, "mount_setattr": 442}, 56, 435, 317),
     "aarch64": (0xC00000B7, {
         "ptrace": 117, "syslog": 116, "acct": 89, "mount": 40, "umount2": 39,
         "pivot_root": 41, "swapon": 224, "swapoff": 225, "reboot": 142, "init_module": 105,
@@ -41,7 +41,7 @@ _ARCHES = {  # the audit architecture, and the numbers of the system calls refus
         "process_vm_writev": 271, "finit_module": 273, "bpf": 280, "userfaultfd": 282,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-        "fspick": 433, "mount_setattr": 442}, 220, 435),
+        "fspick": 433, "mount_setattr": 442}, 220, 435, 277),
 }
 REFUSED = tuple(sorted(next(iter(_ARCHES.values()))[1]))
 """The system calls a game process may not make (and `clone` with namespace flags, `clone3`)."""
@@ -52,7 +52,8 @@ _NAMESPACE_FLAGS = (namespaces.CLONE_NEWNS | namespaces.CLONE_NEWIPC | namespace
 _X32 = 0x40000000  # x86_64's x32 system calls: refused whole
 _LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
-_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+_PR_SET_NO_NEW_PRIVS = 38
+_SET_MODE_FILTER, _FLAG_SPEC_ALLOW = 1, 4
 
 
 class _Program(ctypes.Structure):
@@ -65,7 +66,7 @@ def filter_program(machine: str | None = None) -> bytes | None:
     found = _ARCHES.get(machine or platform.machine())
     if found is None:
         return None
-    arch, refused, clone, clone3 = found
+    arch, refused, clone, clone3, _ = found
     # (code, jump if true: label or 0, jump if false: label or 0, k); labels resolved below
     code: list[tuple[int, Any, Any, int]] = [(_LOAD, 0, 0, 4), (_JEQ, 0, "eperm", arch),
                                              (_LOAD, 0, 0, 0)]
@@ -88,6 +89,7 @@ def filter_program(machine: str | None = None) -> bytes | None:
 
 
 _PROGRAM = filter_program()  # made once in the host, applied in every game process
+_SECCOMP = _ARCHES[platform.machine()][4] if _PROGRAM is not None else None
 
 
 def available() -> bool:
@@ -104,4 +106,8 @@ def apply() -> bool:
     fprog = _Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         return False
-    return libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) == 0
+    # without SPEC_ALLOW, a filter turns on the speculative store bypass mitigation for the
+    # process, which slows all it runs (the filter cost 0.56 ms a game with it, 0.28 without);
+    # it guards code from other code in its own process, which a game process has none of
+    return libc.syscall(ctypes.c_long(_SECCOMP), _SET_MODE_FILTER, _FLAG_SPEC_ALLOW,
+                        ctypes.byref(fprog)) == 0
