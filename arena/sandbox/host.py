@@ -591,11 +591,9 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     die_with_parent()
     name_process("arena-game")
     join(fds[2:])  # its control groups, before anything else
-    fresh_proc = False
-    if confinement.per_game:  # its directory a tmpfs, its own /proc, no capabilities
-        fresh_proc = namespaces.enter_game(workdir, GAME_ENTRIES * GAME_FILE_BYTES, GAME_ENTRIES)
-    elif confinement.user:  # forked in the forker's namespaces: none of the forker's capabilities
-        namespaces.drop_capabilities()  # (which could undo the mounts that cover what is kept)
+    # its directory a tmpfs, its own /proc, no capabilities
+    fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
+                                  GAME_ENTRIES)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)

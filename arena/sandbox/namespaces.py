@@ -164,6 +164,18 @@ def enter_game(workdir: str, disk_bytes: int, entries: int) -> bool:
     return fresh_proc
 
 
+def enter(confinement: Confinement, workdir: str, disk_bytes: int, entries: int) -> bool:
+    """In a game process of a forker so confined: its own directory and /proc where it has its
+    own namespaces (see `enter_game`), and no capabilities wherever it is in the forker's user
+    namespace (the forker's capabilities could undo the mounts that cover what the arena
+    keeps). Whether it has a /proc of its own."""
+    if confinement.per_game:
+        return enter_game(workdir, disk_bytes, entries)
+    if confinement.user:
+        drop_capabilities()
+    return False
+
+
 def drop_capabilities() -> None:
     """Drop every capability this process has (in its user namespace), so that neither it nor
     anything it runs can have one again."""

@@ -519,6 +519,31 @@ def test_a_trial_game_that_cannot_mount_leaves_games_forked(tmp_path: Path) -> N
 
 
 @needs_namespaces
+def test_a_game_forked_in_the_forker_s_namespaces_cannot_undo_its_covers(tmp_path: Path) -> None:
+    """A game forked (not cloned) in the forker's user namespace drops the forker's
+    capabilities, which could unmount what covers the arena's secrets."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "key").write_text("secret")
+
+    def work() -> dict[str, Any]:
+        confinement = confine_forker([str(kept)], True, str(tmp_path / "missing"))
+        child = os.fork()
+        if child == 0:  # the game: what `host._play_one_game` does first
+            code = 2
+            with contextlib.suppress(BaseException):
+                namespaces.enter(confinement, str(tmp_path), 1 << 20, 4)
+                libc = ctypes.CDLL(None, use_errno=True)
+                unmounted = libc.umount2(str(kept).encode(), 2) == 0  # MNT_DETACH
+                code = 0 if not unmounted and not os.path.exists(kept / "key") else 1
+            os._exit(code)
+        game = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+        return {"per_game": confinement.per_game, "user": confinement.user, "game": game}
+
+    assert in_child(work) == {"per_game": False, "user": True, "game": 0}
+
+
+@needs_namespaces
 def test_games_without_namespaces_have_the_network_unless_the_forker_shares_none(
         tmp_path: Path, listener: socket.socket) -> None:
     """A forker that left the network to each game's namespace, whose games cannot have theirs,
