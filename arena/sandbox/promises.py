@@ -66,7 +66,8 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (landlock >= 1, partly, "Landlock refuses reading it"),
             (True, hook, "the audit hook"))),
         ("no network", pick(
-            (network, kernel, "a network namespace with no network"),
+            (network and filtered, kernel, "a network namespace with no network; no unix socket"),
+            (network, partly, "a network namespace (unix sockets on the machine in reach)"),
             (landlock >= 4, partly, "Landlock refuses TCP; UDP by the audit hook"),
             (True, hook, "the audit hook"))),
         ("no note from one game to the next", pick(

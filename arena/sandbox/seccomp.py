@@ -5,7 +5,9 @@ Namespaces and control groups confine a game; what is left is the kernel's own i
 filter narrows it as container runtimes' default profiles do: no new namespaces (a user namespace
 would give back capabilities over it, the commonest way into the kernel's less-trodden code),
 no `mount` and its relatives, no `ptrace` or reading other processes' memory, no keyrings, BPF,
-perf events, `userfaultfd` or io_uring, no loading kernel modules. Each fails with EPERM
+perf events, `userfaultfd` or io_uring, no loading kernel modules; and no unix socket of its own
+(`socket(AF_UNIX)`; `socketpair` is fine), since one could reach a socket on the machine by its
+path, which the network namespace does not hold. Each fails with EPERM
 (`clone3`, whose flags a filter cannot read, with ENOSYS, so that the C library falls back to
 `clone`, whose flags it can). Applied once per game process, before any of the bot's code runs,
 for good: it is inherited by everything the game starts.
@@ -31,7 +33,7 @@ _ARCHES = {  # the audit architecture, and the numbers of the system calls refus
         "process_vm_writev": 311, "finit_module": 313, "bpf": 321, "userfaultfd": 323,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-        "fspick": 433, "mount_setattr": 442}, 56, 435, 317),
+        "fspick": 433, "mount_setattr": 442}, 56, 435, 317, 41),
     "aarch64": (0xC00000B7, {
         "ptrace": 117, "syslog": 116, "acct": 89, "mount": 40, "umount2": 39,
         "pivot_root": 41, "swapon": 224, "swapoff": 225, "reboot": 142, "init_module": 105,
@@ -41,7 +43,7 @@ _ARCHES = {  # the audit architecture, and the numbers of the system calls refus
         "process_vm_writev": 271, "finit_module": 273, "bpf": 280, "userfaultfd": 282,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-        "fspick": 433, "mount_setattr": 442}, 220, 435, 277),
+        "fspick": 433, "mount_setattr": 442}, 220, 435, 277, 198),
 }
 REFUSED = tuple(sorted(next(iter(_ARCHES.values()))[1]))
 """The system calls a game process may not make (and `clone` with namespace flags, `clone3`)."""
@@ -50,6 +52,7 @@ _NAMESPACE_FLAGS = (namespaces.CLONE_NEWNS | namespaces.CLONE_NEWIPC | namespace
                     | namespaces.CLONE_NEWPID | namespaces.CLONE_NEWNET
                     | 0x02000000 | 0x04000000 | 0x00000080)  # CLONE_NEWCGROUP, _NEWUTS, _NEWTIME
 _X32 = 0x40000000  # x86_64's x32 system calls: refused whole
+_AF_UNIX = 1  # a unix socket could reach one on the machine by its path: socketpair() is fine
 _LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _PR_SET_NO_NEW_PRIVS = 38
@@ -66,16 +69,19 @@ def filter_program(machine: str | None = None) -> bytes | None:
     found = _ARCHES.get(machine or platform.machine())
     if found is None:
         return None
-    arch, refused, clone, clone3, _ = found
+    arch, refused, clone, clone3, _, socket = found
     # (code, jump if true: label or 0, jump if false: label or 0, k); labels resolved below
     code: list[tuple[int, Any, Any, int]] = [(_LOAD, 0, 0, 4), (_JEQ, 0, "eperm", arch),
                                              (_LOAD, 0, 0, 0)]
     if arch == _ARCHES["x86_64"][0]:
         code.append((_JGE, "eperm", 0, _X32))
     code += [(_JEQ, "eperm", 0, number) for number in sorted(refused.values())]
-    code += [(_JEQ, "enosys", 0, clone3), (_JEQ, "clone", 0, clone), (_RET, 0, 0, _ALLOW)]
+    code += [(_JEQ, "enosys", 0, clone3), (_JEQ, "clone", 0, clone),
+             (_JEQ, "socket", 0, socket), (_RET, 0, 0, _ALLOW)]
     labels = {"clone": len(code)}
     code += [(_LOAD, 0, 0, 16), (_JSET, "eperm", 0, _NAMESPACE_FLAGS), (_RET, 0, 0, _ALLOW)]
+    labels["socket"] = len(code)
+    code += [(_LOAD, 0, 0, 16), (_JEQ, "eperm", 0, _AF_UNIX), (_RET, 0, 0, _ALLOW)]
     labels["eperm"] = len(code)
     code.append((_RET, 0, 0, _ERRNO | errno.EPERM))
     labels["enosys"] = len(code)

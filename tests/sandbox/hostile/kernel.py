@@ -7,6 +7,7 @@ it found in lines of its own (`<bot> ...`), which go to its log when it plays sa
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import signal
@@ -336,16 +337,18 @@ class UdpNote(Attacker):
         family = socket.AF_INET if way == "udp" else socket.AF_UNIX
         self.addresses: list[Any] = [("127.0.0.1", port + i) if way == "udp"
                                      else f"\0arena-kernel-{token}-{i}" for i in range(SLOTS)]
-        self.sock: socket.socket | None = socket.socket(family, socket.SOCK_DGRAM)
         self.own: Any = None
-        for address in self.addresses:
+        self.sock: socket.socket | None = None
+        with contextlib.suppress(OSError):  # a sandbox may allow no such socket at all
+            self.sock = socket.socket(family, socket.SOCK_DGRAM)
+        for address in self.addresses if self.sock is not None else ():
             try:
                 self.sock.bind(address)
                 self.own = address
                 break
             except OSError:
                 continue
-        if self.own is None:
+        if self.own is None and self.sock is not None:
             self.sock.close()
             self.sock = None
         self.problems: set[str] = set()  # why notes could not be sent
@@ -631,3 +634,20 @@ class NamespaceMaker(Attacker):
             os._exit(code)
         made = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
         say(f"namespacemaker {'made' if made else 'could not make'} a user namespace")
+
+
+class UnixSender(Attacker):
+    """Sends a datagram to a unix socket outside its game, at `path` (a file on the machine: a
+    network namespace does not hold those)."""
+
+    def __init__(self, path: str = "/dev/log", token: str = "note") -> None:
+        super().__init__()
+        self.path, self.token = path, token
+
+    def attack(self) -> None:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as out:
+                out.sendto(f"unix {self.token}".encode(), self.path)
+            say("unixsender sent")
+        except OSError as exc:
+            say(f"unixsender could not send: {failure(exc)}")
