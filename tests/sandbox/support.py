@@ -1,5 +1,5 @@
-"""What the sandbox tests need to know of this machine: whether the kernel's namespaces can be
-had here (asked once, in a forked child)."""
+"""What the sandbox tests share: whether the kernel's namespaces can be had on this machine (asked
+once, in a forked child), and finding the processes a test's bots started."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import ctypes
 import os
 import platform
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +51,20 @@ needs_namespaces = pytest.mark.skipif(
                            "user, mount, network, PID and IPC namespaces allowed for this user")
 
 
+
+
+def marked(marker: str) -> list[int]:
+    """The live processes (not zombies) with `marker` as one of their arguments (the sandbox's
+    own processes carry a bot's spec, the marker inside it, not as an argument)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in command.split(b"\0") and state != "Z":
+            found.append(int(entry))
+    return found

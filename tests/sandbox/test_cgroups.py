@@ -580,7 +580,7 @@ def test_a_v1_group_without_a_freezer_or_memory_files(tmp_path: Path) -> None:
 
 
 LIMITS = Limits(move_seconds=1.0, game_seconds=20.0, overage_seconds=1.0, memory_mb=256)
-BOMB = Path(__file__).parent / "hostile" / "limits.py"
+BOMB = Path(__file__).parent / "hostile" / "kernel.py"
 
 
 def _descendants() -> set[int]:

@@ -29,7 +29,7 @@ from arena.match import play_game
 from arena.record import FaultKind, GameRecord
 from arena.sandbox import Limits, sandboxed
 from arena.sandbox.cgroups import find_hierarchies
-from tests.sandbox.support import NAMESPACES
+from tests.sandbox.support import NAMESPACES, marked
 
 KERNEL = Path(__file__).parent / "hostile" / "kernel.py"
 # the attacks are made in `start`, which may take its time (a flood, under load): they are not
@@ -94,24 +94,6 @@ def play_in_process(bot_spec: str, games: int = 1) -> list[GameRecord]:
     bots = [resolved.make() for _ in range(games)]
     return [play_game(variant, [bot, _greedy()], ["hostile", "greedy"], seed)
             for seed, bot in enumerate(bots)]
-
-
-def marked(marker: str) -> list[int]:
-    """The running processes (not zombies) with `marker` in their command line, but for the
-    sandbox's own."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        # a bot's host, forker and game processes carry its spec (with the marker) in theirs
-        if marker.encode() in command and state != "Z" and b"arena.sandbox" not in command:
-            found.append(int(entry))
-    return found
 
 
 def gone(marker: str, seconds: float) -> bool:

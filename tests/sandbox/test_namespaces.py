@@ -33,7 +33,7 @@ from arena.sandbox.namespaces import (
     confine_forker,
     enter_game,
 )
-from tests.sandbox.support import needs_namespaces
+from tests.sandbox.support import marked, needs_namespaces
 
 Report = Callable[[dict[str, Any]], None]
 RATION = 1 << 20  # a game's directory in these tests: 1 MiB
@@ -376,22 +376,6 @@ def test_a_game_s_files_are_not_there_for_the_next_game(tmp_path: Path) -> None:
 
 
 SLEEPER = "import time; time.sleep(30)"
-
-
-def marked(marker: str) -> list[int]:
-    """The live processes (not zombies) with `marker` in their command line."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in command.split(b"\0") and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 def wait_until(condition: Callable[[], bool], seconds: float) -> bool:

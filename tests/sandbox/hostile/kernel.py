@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 import types
 from typing import Any
@@ -651,3 +652,36 @@ class UnixSender(Attacker):
             say("unixsender sent")
         except OSError as exc:
             say(f"unixsender could not send: {failure(exc)}")
+
+
+class ForkBomb(Bot):
+    """Plays the first legal card; when its game starts, starts up to `count` processes (each
+    `sleeper` sleeping `marker` seconds, a number to find them by: `fork_exec` raises no audit
+    event) or threads (`way`), until the kernel refuses, and says how many it got and what
+    stopped it."""
+
+    games = ("concentration",)
+
+    def __init__(self, count: int = 500, way: str = "processes", sleeper: str = "/bin/sleep",
+                 marker: int = 3600) -> None:
+        self.count, self.way, self.sleeper, self.marker = count, way, sleeper, marker
+
+    def start(self, info: GameInfo) -> None:
+        """Start as many as it can, then say how many."""
+        super().start(info)
+        started, stopped = 0, "nothing"
+        threading.stack_size(256 << 10)  # threads that are cheap in address space
+        try:
+            for _ in range(self.count):
+                if self.way == "threads":
+                    threading.Thread(target=time.sleep, args=(self.marker,), daemon=True).start()
+                else:
+                    launch([self.sleeper, str(self.marker)], session=False)
+                started += 1
+        except Exception as exc:
+            stopped = f"{type(exc).__name__}: {exc}"[:200]
+        say(f"forkbomb {self.way} started {started}, stopped by {stopped}")
+
+    def act(self, obs: Observation[Any]) -> Any:
+        """The first legal card."""
+        return obs.legal[0]
