@@ -27,6 +27,7 @@ from arena.sandbox.promises import (
     Promise,
     assess_promises,
     confinement_problems,
+    promised_here,
     promises_report,
     promises_summary,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "confinement_problems",
     "die_with_parent",
     "probe",
+    "promised_here",
     "promises_report",
     "promises_summary",
     "sandboxed",

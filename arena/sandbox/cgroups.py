@@ -125,12 +125,17 @@ def set_cpus(path: str, cpus: set[int]) -> None:
     _write(Path(path), ",".join(map(str, sorted(cpus))))
 
 
+def _freezer_states(path: str | Path) -> tuple[bytes, bytes]:
+    """What a freezer file is written to freeze, and to thaw (cgroup v2, or v1)."""
+    return (b"1", b"0") if os.fspath(path).endswith("cgroup.freeze") else (b"FROZEN", b"THAWED")
+
+
 def thaw(path: Path | None) -> None:
     """Thaw a game by its freezer file's path (if it has one and the game is not thawed: a
     write to a v1 freezer costs some 90 microseconds even then)."""
     if path is None:
         return
-    thawed = "0" if path.name == "cgroup.freeze" else "THAWED"
+    thawed = _freezer_states(path)[1].decode()
     with contextlib.suppress(OSError):
         if path.read_text().strip() == thawed:
             return
@@ -142,8 +147,7 @@ class Freezer:
 
     def __init__(self, path: str) -> None:
         self.fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-        unified = path.endswith("cgroup.freeze")
-        self.frozen, self.thawed = (b"1", b"0") if unified else (b"FROZEN", b"THAWED")
+        self.frozen, self.thawed = _freezer_states(path)
 
     def freeze(self) -> None:
         """Stop every process of the game (they stay stopped until `thaw`)."""

@@ -181,8 +181,7 @@ def drop_capabilities() -> None:
     anything it runs can have one again."""
     libc = _LIBC
     _check(libc.prctl(_PR_SET_SECUREBITS, _SECUREBITS, 0, 0, 0), "securebits")
-    last = int(_read("/proc/sys/kernel/cap_last_cap", "40"))
-    for capability in range(last + 1):
+    for capability in range(_LAST_CAPABILITY + 1):
         libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
     libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
@@ -238,3 +237,6 @@ def _check(result: int, what: str) -> int:
         error = ctypes.get_errno()
         raise OSError(error, f"{what}: {os.strerror(error)}")
     return result
+
+
+_LAST_CAPABILITY = int(_read("/proc/sys/kernel/cap_last_cap", "40"))  # asked once, in the host

@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena.record import BotFault
+from arena.sandbox.stand_in import confinement_facts
+
 
 class Holder(enum.Enum):
     """What keeps a promise: the kernel, the kernel in part, or only the audit hook."""
@@ -116,6 +119,17 @@ def promises_report(facts: Mapping[str, Any]) -> list[str]:
     lines += [f"  {p.holder.value:<9} {p.text:<{width}}  {p.mechanism}" for p in promises]
     lines += [f"  {line}" for line in confinement_problems(facts)]
     return lines
+
+
+def promised_here(game: str) -> tuple[str, bool]:
+    """The promises on this machine in one line (`promises_summary`), asked of a game process of
+    `game`, and whether the kernel keeps them all (False, with why, if none could be asked)."""
+    try:
+        facts = confinement_facts(game)
+    except BotFault as fault:
+        return f"could not say how a game process is confined ({fault.detail})", False
+    kept = all(p.holder is Holder.KERNEL for p in assess_promises(facts))
+    return promises_summary(facts), kept
 
 
 def promises_summary(facts: Mapping[str, Any]) -> str:

@@ -103,13 +103,22 @@ def available() -> bool:
     return _PROGRAM is not None
 
 
+def _made(program: bytes | None) -> tuple[Any, Any]:
+    """The filter as the kernel takes it (its buffer, kept alive, and its header), or Nones."""
+    if program is None:
+        return None, None
+    buffer = ctypes.create_string_buffer(program, len(program))
+    return buffer, _Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+
+
+_BUFFER, _FPROG = _made(_PROGRAM)  # made once in the host, for every game process
+
+
 def apply() -> bool:
     """Filter this process and all it will start, for good; False if it could not be."""
-    libc, program = namespaces.libc(), _PROGRAM
-    if libc is None or program is None:
+    libc, fprog = namespaces.libc(), _FPROG
+    if libc is None or fprog is None:
         return False
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = _Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         return False
     # without SPEC_ALLOW, a filter turns on the speculative store bypass mitigation for the

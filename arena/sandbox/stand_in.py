@@ -72,6 +72,14 @@ class Limits:
     end_seconds: float | None = None
     setup_seconds: float = BACKSTOP_SETUP_SECONDS
 
+    def own_seconds(self, op: str) -> float | None:
+        """The limit of one call on its own ("start", "act" or "end"; None: none)."""
+        if op == "start" and self.start_seconds is not None:
+            return self.start_seconds
+        if op == "end" and self.end_seconds is not None:
+            return self.end_seconds
+        return self.move_seconds
+
 
 BACKSTOP_GAME_SECONDS = 600.0
 """A sandboxed bot's thinking time over a game when no limit is set."""
@@ -217,14 +225,12 @@ class SandboxedBot(Bot):
         if cpu is not None:
             PINNING.adopt(self.group, self.cpuset_path)
         self._ready()
-        limits = self.limits
-        own = limits.move_seconds if limits.start_seconds is None else limits.start_seconds
-        reply, _ = self._thought("start", start_payload(info), own)
+        reply, _ = self._thought("start", start_payload(info))
         self._ends = reply[1:] != ["without end"]
 
     def act(self, obs: Observation[Any]) -> Action:
         """Ask the bot process for its action, within the time it has left."""
-        reply, used = self._thought("act", obs, self.limits.move_seconds)
+        reply, used = self._thought("act", obs)
         self.decisions += 1
         self.thinking += used
         return reply[1]
@@ -233,14 +239,13 @@ class SandboxedBot(Bot):
         """Tell the bot process the result, unless its bot does nothing with it (a bot that
         defines no `end` when its game starts: the round trip is saved)."""
         if self._ends:
-            limits = self.limits
-            own = limits.move_seconds if limits.end_seconds is None else limits.end_seconds
-            self._thought("end", end_payload(result), own)
+            self._thought("end", end_payload(result))
 
-    def _thought(self, op: str, payload: Any, own: float | None) -> tuple[list[Any], float]:
-        """Ask the bot process, which thinks: within its own limit for `op` (`own`, None: none)
-        and the bank, and within the game's time left; the time taken counts against the game,
-        and what went over `own` against the bank."""
+    def _thought(self, op: str, payload: Any) -> tuple[list[Any], float]:
+        """Ask the bot process, which thinks: within the limit of `op` on its own (see
+        `Limits.own_seconds`) and the bank, and within the game's time left; the time taken
+        counts against the game, and what went over its own limit against the bank."""
+        own = self.limits.own_seconds(op)
         if own is None:
             reply, used = self._call(op, payload, self.game_left)
         else:
@@ -415,9 +420,9 @@ class SandboxedBot(Bot):
 
 class Turns:
     """Pauses each sandboxed bot between its turns: when another sandboxed bot's turn begins
-    (the arena is about to send it a message), the game of the bot whose turn it was is stopped
-    (frozen, every process of it, where it has control groups; else SIGSTOP to its process
-    group), and it is continued when its own turn comes again.
+    (the arena is about to send it a message), the game of the bot whose turn it was is stopped,
+    every process of it (see `SandboxedBot.pause`), and it is continued when its own turn comes
+    again.
 
     A bot's own threads would otherwise keep computing while another bot thinks, on the one CPU
     a game is played on (see `arena.sandbox.pinning`), and slow that bot's thinking, which is

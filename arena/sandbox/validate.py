@@ -10,16 +10,9 @@ from arena.api import Bot
 from arena.engine import find_game
 from arena.errors import ArenaError
 from arena.loader import BotSpec, registered_bots, resolve_bot
-from arena.record import BotFault, Fault
-from arena.sandbox.promises import promises_summary
-from arena.sandbox.stand_in import (
-    Limits,
-    SandboxedBot,
-    SandboxedSpec,
-    confinement_facts,
-    probe,
-    sandboxed,
-)
+from arena.record import Fault
+from arena.sandbox.promises import promised_here
+from arena.sandbox.stand_in import Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.session import play_series
 
 DEFAULT_LIMITS = Limits(move_seconds=1.0, game_seconds=60.0, overage_seconds=2.0, memory_mb=512)
@@ -125,15 +118,7 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
     labels = chosen[0].label if len(chosen) == 1 else f"{len(chosen)} presets"
     return Verdict(True, played, (
         f"PASS: {played} sandboxed games of {found.name} ({labels}), no faults", *table,
-        f"  sandbox: {_promised(found.name)}"), tuple(cells))
-
-
-def _promised(game: str) -> str:
-    """What the sandbox promises on this machine, in one line."""
-    try:
-        return promises_summary(confinement_facts(game))
-    except BotFault as fault:
-        return f"could not say how a game process is confined ({fault.detail})"
+        f"  sandbox: {promised_here(found.name)[0]}"), tuple(cells))
 
 
 def _table(cells: Sequence[Cell]) -> list[str]:

@@ -17,15 +17,7 @@ from arena.errors import ArenaError
 from arena.ratings.formats import format_crosstable, format_ratings
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
-from arena.record import BotFault
-from arena.sandbox import (
-    BACKSTOP_GAME_SECONDS,
-    Holder,
-    Isolation,
-    assess_promises,
-    confinement_facts,
-    promises_summary,
-)
+from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation, promised_here
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import (
@@ -188,13 +180,9 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
 
 def _log_promises(game: str) -> None:
     """Log which of the sandbox's promises the kernel keeps here (a warning if not all)."""
-    try:
-        facts = confinement_facts(game)
-    except BotFault as fault:
-        log.warning("sandbox: could not say how a game process is confined (%s)", fault.detail)
-        return
-    weak = any(p.holder is not Holder.KERNEL for p in assess_promises(facts))
-    log.log(logging.WARNING if weak else logging.INFO, "sandbox: %s", promises_summary(facts))
+    summary, kept = promised_here(game)
+    log.log(logging.INFO if kept else logging.WARNING, "sandbox: %s", summary)
+
 
 def note_in_log(path: Path, message: str) -> None:
     """Add one line to a run directory's log."""
