@@ -1,0 +1,53 @@
+"""Commands for ratings: a run's tables and crosstables, and two runs compared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.app import app, fail
+from arena.errors import ArenaError
+from arena.ratings.output import ReportFormat
+
+
+@app.command("ratings")
+def ratings_command(
+    run: Annotated[Path, typer.Argument(help="A run directory.")],
+    variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", help="Output format.")] = ReportFormat.TABLE,
+    crosstable: Annotated[bool, typer.Option(
+        "--crosstable", help="Only the crosstables (head to head on shared deals).")] = False,
+) -> None:
+    """Ratings tables (one per variant) and crosstables of a run, from its records."""
+    from arena.tournament.run import run_report
+
+    try:
+        typer.echo(run_report(run, fmt.value, variant, crosstable))
+    except ArenaError as exc:
+        fail(str(exc))
+
+
+@app.command("compare")
+def compare_command(
+    before: Annotated[Path, typer.Argument(help="The earlier run directory.")],
+    after: Annotated[Path, typer.Argument(help="The later run directory.")],
+    variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", help="Output format.")] = ReportFormat.TABLE,
+) -> None:
+    """Who moved between two runs, by how much (95%), and whether it is significant.
+
+    Rank changes, head-to-head edges that changed, new and gone bots; a note first when the
+    runs were not played on the same deals."""
+    from arena.ratings.comparison import compare, format_comparison
+    from arena.tournament.identity import deals_differ
+    from arena.tournament.run import run_ratings
+
+    try:
+        comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after))
+        typer.echo(format_comparison(comparison, fmt, variant))
+    except ArenaError as exc:
+        fail(str(exc))

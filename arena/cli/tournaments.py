@@ -1,0 +1,320 @@
+"""Commands for tournaments: run, duel, replay, report, and how they show progress."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from arena.cli.app import BackendChoice, IsolationChoice, app, duration, fail, note, stopped, warn
+from arena.errors import ArenaError
+
+if TYPE_CHECKING:
+    from arena.ratings.sprt import SprtState
+    from arena.tournament.runner import Progress as RunProgress
+    from arena.tournament.runner import ProgressHook
+
+
+@app.command("run")
+def run_command(
+    config: Annotated[Path, typer.Argument(help="Tournament config (TOML).")],
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Run directory (default: results/<config name>).")] = None,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Start the run directory over instead of resuming it.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    isolation: Annotated[IsolationChoice | None, typer.Option(
+        help="Override the config: auto, process (sandbox every bot) or none.")] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        min=0.001, help="Override the config's seconds per decision.")] = None,
+    backend: Annotated[BackendChoice, typer.Option(
+        help="Where games are played: local processes, or Ray (pip install 'card-arena\\[ray]')."
+    )] = BackendChoice.LOCAL,
+    address: Annotated[str | None, typer.Option(
+        help="With --backend ray: the cluster to join ('auto', 'HOST:PORT' or 'ray://HOST:PORT'); "
+             "default: start a local Ray instance of --workers CPUs.")] = None,
+    deals_like: Annotated[Path | None, typer.Option(
+        "--deals-like", metavar="RUN",
+        help="Play on the deals of an earlier run directory (its seeds and key), whatever the "
+             "config's [deals] says.")] = None,
+    yes: Annotated[bool, typer.Option(
+        "--yes", help="Play a schedule of more than 10 million games (refused without).")
+    ] = False,
+) -> None:
+    """Run a tournament, or resume it: finished games are kept, the rest are played."""
+    import os
+
+    from arena.tournament.config import Stop, load_config, overridden
+    from arena.tournament.run import run_tournament, write_ratings
+    from arena.tournament.runner import Backend
+    from arena.tournament.stopping import (
+        RoundState,
+        StopReport,
+        rounds_plan,
+        run_until_confident,
+        unseparated_text,
+    )
+
+    if address is not None and backend is not BackendChoice.RAY:
+        fail("--address joins a Ray cluster: use it with --backend ray")
+
+    def show(state: RoundState) -> None:
+        if not quiet:
+            note(f"round {state.round} of {state.rounds}, {state.games:,} games: "
+                  f"{unseparated_text(state)}")
+
+    target = out
+    stop: StopReport | None = None
+    try:
+        loaded = overridden(load_config(config), isolation and isolation.value, time_limit)
+        target = out or Path("results") / loaded.name
+        with _progress_bar(quiet) as on_progress:
+            if loaded.stopping.rule is Stop.CONFIDENT:
+                note(rounds_plan(loaded, deals_like))
+                stop = run_until_confident(loaded, target, workers or os.cpu_count() or 1,
+                                           fresh, on_progress, Backend(backend.value), address,
+                                           deals_like, yes, show)
+                report = stop.run
+            else:
+                report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
+                                        _sizing(on_progress), Backend(backend.value), address,
+                                        deals_like, yes)
+        text = write_ratings(target)
+    except KeyboardInterrupt:
+        stopped(target)
+    except ArenaError as exc:
+        fail(str(exc))
+    typer.echo(text)
+    if stop is not None:
+        note(stop.describe())
+    typer.echo(f"{report.before + report.played} of {report.total} games in {target} "
+               f"({report.played} played now)", err=True)
+
+
+@app.command("duel")
+def duel_command(
+    a: Annotated[str, typer.Argument(metavar="A", help="The bot under test (a bot spec).")],
+    b: Annotated[str, typer.Argument(metavar="B", help="The bot it plays (a bot spec).")],
+    game: Annotated[str, typer.Option(help="The game.")],
+    variant: Annotated[str, typer.Option(help="The variant preset.")] = "standard",
+    players: Annotated[int, typer.Option(help="Seats at the table; above two, with --fill.")
+                       ] = 2,
+    fill: Annotated[str | None, typer.Option(
+        metavar="BOT", help="The bot in every seat but A's and B's (a bot spec).")] = None,
+    elo0: Annotated[float, typer.Option(help="H0: A is this many Elo above B.")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="H1: A is this many Elo above B.")] = 20.0,
+    alpha: Annotated[float, typer.Option(help="The chance of accepting H1 when H0 holds.")
+                     ] = 0.05,
+    beta: Annotated[float, typer.Option(help="The chance of accepting H0 when H1 holds.")
+                    ] = 0.05,
+    max_games: Annotated[int, typer.Option(help="Stop here, inconclusive, if not decided.")
+                         ] = 10_000,
+    seed: Annotated[int, typer.Option(help="The first deal seed.")] = 1,
+    out: Annotated[Path | None, typer.Option(
+        help="Run directory (default: results/duel-A-vs-B).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Worker processes (default: all cores).")] = None,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Start the run directory over instead of resuming it.")] = False,
+    isolation: Annotated[IsolationChoice, typer.Option(
+        help="auto (sandbox what is not bundled), process (sandbox both) or none.")
+    ] = IsolationChoice.AUTO,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play A against B on deal pairs until a sequential test (SPRT) decides which is better."""
+    import json
+    import math
+    import os
+
+    from arena.ratings.sprt import SprtSettings
+    from arena.tournament.duel import duel_config, run_duel
+
+    def finite(x: float) -> float | None:
+        return round(x, 2) if math.isfinite(x) else None
+
+    settings = SprtSettings(elo0, elo1, alpha, beta)
+    target = out
+    try:
+        settings.validate()
+        config = duel_config(a, b, game, variant, max_games, seed, isolation.value, players,
+                             fill)
+        target = out or Path("results") / config.name
+        with _llr_bar(quiet, settings.bounds) as show:
+            report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
+                              on_test=show)
+    except KeyboardInterrupt:
+        stopped(target)
+    except ArenaError as exc:
+        fail(str(exc))
+    state = report.state
+    if as_json:
+        typer.echo(json.dumps({
+            "verdict": state.verdict.value, "games": state.games, "llr": round(state.llr, 4),
+            "bounds": [round(x, 4) for x in state.bounds], "elo": finite(state.elo.elo),
+            "elo_ci95": [finite(state.elo.low), finite(state.elo.high)]}))
+        return
+    typer.echo(f"{state.verdict.value} after {state.games:,} games: {a} - {b} "
+               f"{state.elo.elo:+.1f} Elo, 95% interval [{state.elo.low:+.1f}, "
+               f"{state.elo.high:+.1f}] (LLR {state.llr:+.2f}, bounds {state.bounds[0]:.2f}, "
+               f"{state.bounds[1]:.2f})")
+
+
+@app.command("replay")
+def replay_command(
+    target: Annotated[Path, typer.Argument(
+        help="A run directory, or a file of game records (one JSON record a line).")],
+    task: Annotated[int | None, typer.Argument(
+        help="The game's task id ('task' in games.jsonl).")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Narrate the game as it replays.")] = False,
+    delay: Annotated[float, typer.Option(
+        min=0.0, help="With --show: seconds to pause after each step.")] = 0.0,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", help="Record files: a bot spec per seat, in seat order.")] = None,
+    config: Annotated[Path | None, typer.Option(
+        help="Record files: the config naming the record's bots and variants.")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help="Replay every game of a run directory and list those that differ.")] = False,
+) -> None:
+    """Replay a recorded game from its seed and seating and check it gives the recorded result.
+
+    Exit code 0 when it does, 1 when it does not."""
+    from arena.show import ShowPrinter
+    from arena.tournament.identity import changed_code
+    from arena.tournament.replay import replay_all, replay_path, replayed_run
+    from arena.tournament.results import RunDirectory
+
+    try:
+        played_on = replayed_run(target, bot or (), config)
+        change = changed_code(played_on) if played_on is not None else None
+        if change is not None:
+            warn(f"{change}; a replay may differ from the record")
+        if every:
+            mismatches = replay_all(target)
+            total = len(RunDirectory(target).finished())
+            for result in mismatches:
+                for line in result.lines():
+                    typer.echo(line)
+            typer.echo(f"{total - len(mismatches)} of {total} games reproduce")
+            raise typer.Exit(1 if mismatches else 0)
+        watcher = ShowPrinter(typer.echo, delay) if show else None
+        result = replay_path(target, task, bot or (), config, watcher)
+    except ArenaError as exc:
+        fail(str(exc))
+    for line in result.lines():
+        typer.echo(line)
+    raise typer.Exit(0 if result.reproduced else 1)
+
+
+@app.command("report")
+def report_command(run: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
+    """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]')."""
+    from arena.tournament.identity import changed_code
+    from arena.tournament.run import write_report
+
+    try:
+        change = changed_code(run) if run.is_dir() else None
+        if change is not None:
+            warn(f"{change}; the report shows the games it played before")
+        written = write_report(run)
+    except ArenaError as exc:
+        fail(str(exc))
+    for path in written:
+        typer.echo(str(path))
+
+
+@contextmanager
+def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
+    """A rich progress bar on stderr (games, rate, ETA, faults), or nothing when quiet."""
+    if quiet:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]:>7.0f}/s"), TimeRemainingColumn(),
+               TextColumn("faults {task.fields[faults]}"))
+    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task("games", total=None, rate=0.0, faults=0)
+
+        def update(progress: RunProgress) -> None:
+            bar.update(task, completed=progress.done, total=progress.total,
+                       rate=progress.rate, faults=progress.faults)
+
+        yield update
+
+
+@contextmanager
+def _llr_bar(quiet: bool,
+             bounds: tuple[float, float]) -> Iterator[Callable[[SprtState], None] | None]:
+    """How a duel shows its test as it goes, on stderr: a bar of the LLR between its bounds on a
+    terminal, a line per test otherwise, nothing when quiet."""
+    if quiet:
+        yield None
+        return
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        def line(state: SprtState) -> None:
+            low, high = state.bounds
+            note(f"{state.games:,} games: LLR {state.llr:+.3f} in [{low:.3f}, {high:.3f}]")
+
+        yield line
+        return
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    columns = (TextColumn("{task.fields[low]:+.2f}"), BarColumn(),
+               TextColumn("{task.fields[high]:+.2f}  LLR {task.fields[llr]:+.3f} after "
+                          "{task.fields[games]:,} games"))
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("LLR", total=1.0, completed=0.5, low=bounds[0], high=bounds[1],
+                            llr=0.0, games=0)
+
+        def update(state: SprtState) -> None:
+            low, high = state.bounds
+            where = min(max((state.llr - low) / (high - low), 0.0), 1.0)
+            bar.update(task, completed=where, low=low, high=high, llr=state.llr,
+                       games=state.games)
+
+        yield update
+
+
+ESTIMATE_AFTER = 1.0
+"""Seconds of play after which a run's time is estimated (on stderr)."""
+
+
+def _sizing(bar: ProgressHook | None) -> ProgressHook:
+    """A progress hook that says on stderr, as plain lines (terminal or not), how many games the
+    schedule has, and once the first games are timed how long the rest should take; then
+    passes each report on to the progress bar, if any."""
+    said = {"size": False, "time": False}
+
+    def update(progress: RunProgress) -> None:
+        if not said["size"]:
+            said["size"] = True
+            left = progress.total - progress.done
+            note(f"schedule: {progress.total:,} games"
+                  + (f", {left:,} left to play" if progress.done else ""))
+        elif (not said["time"] and progress.seconds >= ESTIMATE_AFTER and progress.played
+              and progress.done < progress.total):
+            said["time"] = True
+            left = (progress.total - progress.done) / progress.rate
+            note(f"about {duration(left)} to go at {progress.rate:,.0f} games/s "
+                  f"(timed on {progress.played:,} games)")
+        if bar is not None:
+            bar(progress)
+
+    return update
