@@ -14,7 +14,6 @@ from typer.core import TyperGroup
 
 from arena.errors import ArenaError
 
-
 HELP_ORDER = ("games", "bots", "play", "run", "duel", "validate", "doctor", "replay", "report",
               "new-bot", "ratings", "compare", "score", "solve")
 """The order `arena --help` lists the commands in (those not listed follow, as registered)."""
