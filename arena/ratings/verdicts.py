@@ -141,11 +141,11 @@ def difference(after: float, after_se: float, before: float, before_se: float) -
 @dataclass(frozen=True)
 class WelchDifference:
     """A difference of two independent means, each known by its standard error and the degrees
-    of freedom of that error, with its 95% interval and two-sided p-value from Student's t on
+    of freedom of that error, with its two-sided p-value and 95% interval from Student's t on
     the Welch-Satterthwaite degrees of freedom `df`."""
 
     delta: float
-    ci95: float
+    se: float
     df: float
     p_value: float
 
@@ -153,6 +153,12 @@ class WelchDifference:
     def significant(self) -> bool:
         """Whether the difference is significant at 95% (p below 5%)."""
         return self.p_value < 1 - LEVEL
+
+    @property
+    def ci95(self) -> float:
+        """Half-width of the 95% interval (worked out on demand: a t quantile at a fractional
+        df costs a root search)."""
+        return _real_t_quantile(round(self.df, 9)) * self.se
 
 
 def welch_difference(after: float, after_se: float, after_df: int, before: float,
@@ -170,7 +176,7 @@ def welch_difference(after: float, after_se: float, after_df: int, before: float
     delta = after - before
     t = abs(delta) / se
     p = float(mpmath.betainc(df / 2.0, 0.5, 0, df / (df + t * t), regularized=True))
-    return WelchDifference(delta, _real_t_quantile(round(df, 9)) * se, df, p)
+    return WelchDifference(delta, se, df, p)
 
 
 @cache
