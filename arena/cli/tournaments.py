@@ -166,11 +166,14 @@ def duel_command(
             "unit": report.unit, "mirror": report.mirrored,
             "summary": report.summary(settings)}))
         return
-    what = "mirror images" if report.mirrored else state.verdict.value
-    typer.echo(f"{what} after {state.games:,} games: {a} - {b} {_elo(state.elo.elo)} Elo, 95% "
-               f"interval [{_elo(state.elo.low)}, {_elo(state.elo.high)}]; "
-               f"{margin_text(margin, report.unit)} (LLR {state.llr:+.2f}, bounds "
-               f"{state.bounds[0]:.2f}, {state.bounds[1]:.2f})")
+    test = f"(LLR {state.llr:+.2f}, bounds {state.bounds[0]:.2f}, {state.bounds[1]:.2f})"
+    if report.mirrored:
+        typer.echo(f"mirror images after {state.games:,} games: {a} - {b}, every deal's two "
+                   f"games alike seat for seat {test}")
+    else:
+        typer.echo(f"{state.verdict.value} after {state.games:,} games: {a} - {b} "
+                   f"{_elo(state.elo.elo)} Elo, 95% interval [{_elo(state.elo.low)}, "
+                   f"{_elo(state.elo.high)}]; {margin_text(margin, report.unit)} {test}")
     typer.echo(report.summary(settings))
 
 
