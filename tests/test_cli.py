@@ -375,6 +375,32 @@ def test_run_deals_like(runner: CliRunner, tmp_path: Path) -> None:
     assert not (tmp_path / "c").exists()
 
 
+def test_compare_measures_against_the_unchanged_bots_and_checks_anchors(
+        runner: CliRunner, tmp_path: Path) -> None:
+    earlier, later = tmp_path / "a", tmp_path / "b"
+    config = a_run(tmp_path)
+    assert run(runner, "run", str(config), "--out", str(earlier), "-q").exit_code == 0
+    (tmp_path / "mine.py").write_text(MINE + "# better now\n")
+    assert run(runner, "run", str(config), "--out", str(later), "-q").exit_code == 0
+    shown = run(runner, "compare", str(earlier), str(later))
+    assert shown.exit_code == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0].startswith("note: code changed: mine: mine.py differs (sha256 ")
+    assert any(line.startswith("field: code changed: mine. Moves are measured against the "
+                               "unchanged bot greedy (its change of mu ") for line in lines)
+    doc = json.loads(run(runner, "compare", str(earlier), str(later), "--format",
+                         "json").stdout)
+    assert doc["pools"][0]["reference"]["bots"] == ["greedy"]
+    anchored = run(runner, "compare", str(earlier), str(later), "--anchor", "greedy",
+                   "--format", "json")
+    assert json.loads(anchored.stdout)["pools"][0]["reference"]["kind"] == "anchors"
+    check_error(run(runner, "compare", str(earlier), str(later), "--anchor", "mine"),
+                "--anchor mine: its code changed between the runs (mine.py differs",
+                "an anchor must be unchanged")
+    check_error(run(runner, "compare", str(earlier), str(later), "--anchor", "nobody"),
+                "--anchor nobody: no bot of that name is in neither run")
+
+
 @pytest.mark.parametrize("command", [
     ["run", "configs/quick.toml"],
     ["duel", "optimal", "greedy", "--game", "concentration"]])

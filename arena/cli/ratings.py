@@ -37,17 +37,23 @@ def compare_command(
     variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", help="Output format.")] = ReportFormat.TABLE,
+    anchor: Annotated[list[str] | None, typer.Option(
+        "--anchor", metavar="BOT",
+        help="Measure moves against this bot (repeatable); its code must be the same in both "
+             "runs. Default: every bot in both runs with unchanged code.")] = None,
 ) -> None:
     """Who moved between two runs, by how much (95%), and whether it is significant.
 
-    Rank changes, head-to-head edges that changed, new and gone bots; a note first when the
-    runs were not played on the same deals."""
+    Moves are measured against the bots whose code did not change (or the --anchor bots);
+    what changed in the field, rank changes, head-to-head edges that changed, new and gone
+    bots; a note first when the runs were not played on the same deals."""
     from arena.ratings.comparison import compare, format_comparison
-    from arena.tournament.identity import deals_differ
+    from arena.tournament.identity import code_between, deals_differ
     from arena.tournament.run import run_ratings
 
     try:
-        comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after))
+        comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after),
+                             code_between(before, after), anchor or ())
         typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:
         fail(str(exc))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -127,12 +128,14 @@ def duel_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Play A against B on deal pairs until a sequential test (SPRT) decides which is better."""
+    """Play A against B on deal pairs until a sequential test (SPRT) decides which is better.
+
+    Prints the verdict, the Elo difference and the margin per deal pair in the game's units,
+    each with its 95% interval, then the outcome in a sentence."""
     import json
-    import math
     import os
 
-    from arena.ratings.sprt import SprtSettings
+    from arena.ratings.sprt import SprtSettings, margin_text
     from arena.tournament.duel import duel_config, run_duel
 
     def finite(x: float) -> float | None:
@@ -152,17 +155,30 @@ def duel_command(
         stopped(target)
     except ArenaError as exc:
         fail(str(exc))
-    state = report.state
+    state, margin = report.state, report.margin
     if as_json:
         typer.echo(json.dumps({
             "verdict": state.verdict.value, "games": state.games, "llr": round(state.llr, 4),
             "bounds": [round(x, 4) for x in state.bounds], "elo": finite(state.elo.elo),
-            "elo_ci95": [finite(state.elo.low), finite(state.elo.high)]}))
+            "elo_ci95": [finite(state.elo.low), finite(state.elo.high)],
+            "margin": finite(margin.mean), "margin_ci95": [finite(margin.low),
+                                                           finite(margin.high)],
+            "unit": report.unit, "mirror": report.mirrored,
+            "summary": report.summary(settings)}))
         return
-    typer.echo(f"{state.verdict.value} after {state.games:,} games: {a} - {b} "
-               f"{state.elo.elo:+.1f} Elo, 95% interval [{state.elo.low:+.1f}, "
-               f"{state.elo.high:+.1f}] (LLR {state.llr:+.2f}, bounds {state.bounds[0]:.2f}, "
-               f"{state.bounds[1]:.2f})")
+    test = f"(LLR {state.llr:+.2f}, bounds {state.bounds[0]:.2f}, {state.bounds[1]:.2f})"
+    if report.mirrored:
+        typer.echo(f"mirror images after {state.games:,} games: {a} - {b}, every deal's two "
+                   f"games alike seat for seat {test}")
+    else:
+        typer.echo(f"{state.verdict.value} after {state.games:,} games: {a} - {b} "
+                   f"{_elo(state.elo.elo)} Elo, 95% interval [{_elo(state.elo.low)}, "
+                   f"{_elo(state.elo.high)}]; {margin_text(margin, report.unit)} {test}")
+    typer.echo(report.summary(settings))
+
+
+def _elo(x: float) -> str:
+    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
 @app.command("replay")

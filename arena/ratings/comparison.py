@@ -1,16 +1,30 @@
 """Comparing two runs' ratings: who moved, by how much and whether the move is more than chance,
-which head-to-head edges changed, who is new and who is gone."""
+which head-to-head edges changed, who is new and who is gone.
+
+A pool's mean skill is pinned by the prior, so when one bot gets better every other bot's mu
+drops a little. A move is therefore measured against a **reference** both runs share: the bots
+present in both with unchanged code (by default), or the anchors the organiser names (as Ordo
+does). A bot's move is its change of mu less the reference's mean change (inverse-variance
+weighted), and its interval holds the reference's own uncertainty. See docs/ratings.md,
+"Comparing two runs".
+"""
 
 from __future__ import annotations
 
 import enum
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.errors import VariantError
+from arena.errors import ArenaError, VariantError
 from arena.ratings.output import ReportFormat, dump_csv, dump_json, grid, heading, json_number
 from arena.ratings.tables import HeadToHead, PoolRatings, Ratings
-from arena.ratings.verdicts import difference, t_quantile
+from arena.ratings.verdicts import Z95, t_quantile, welch_difference
+
+
+class ComparisonError(ArenaError):
+    """A comparison that cannot be made as asked: an anchor missing or changed."""
 
 
 class Presence(enum.Enum):
@@ -21,11 +35,47 @@ class Presence(enum.Enum):
     GONE = "gone"
 
 
+class Code(enum.Enum):
+    """What is known of a bot's code in the two runs (bots in both runs only)."""
+
+    SAME = "same"
+    CHANGED = "changed"
+    UNKNOWN = "unknown"
+    """One of the runs does not record it (a run begun before bots.json was kept)."""
+
+
+class ReferenceKind(enum.Enum):
+    """What a pool's moves are measured against."""
+
+    ANCHORS = "anchors"
+    UNCHANGED = "unchanged"
+    POOL = "pool mean"
+    """No bot to measure against: moves are plain changes of mu, against the pool's mean."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A pool's reference: its bots, and their mean change of mu (inverse-variance weighted)
+    with the standard error of that mean; `note` says why a fallback was taken."""
+
+    kind: ReferenceKind
+    bots: tuple[str, ...] = ()
+    shift: float = 0.0
+    shift_se: float = 0.0
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready description."""
+        return {"kind": self.kind.value, "bots": list(self.bots),
+                "shift": json_number(self.shift), "shift_se": json_number(self.shift_se),
+                "note": self.note}
+
+
 @dataclass(frozen=True)
 class BotChange:
-    """One bot of a pool, before and after: the move of its mu with the 95% interval of that
-    move, whether the move is significant at 95%, and its rank (`rank_change` > 0: it moved
-    up the table)."""
+    """One bot of a pool, before and after: its change of mu (`raw_delta`), its move against
+    the pool's reference (`delta`) with the 95% interval of that move, whether the move is
+    significant at 95%, its rank (`rank_change` > 0: it moved up the table), and its code."""
 
     bot: str
     status: Presence
@@ -37,11 +87,16 @@ class BotChange:
     rank_before: int | None
     rank_after: int | None
     rank_change: int | None
+    raw_delta: float | None = None
+    code: Code | None = None
+    reference: bool = False
+    """Whether the bot is one of the pool's reference."""
 
 
 @dataclass(frozen=True)
 class EdgeChange:
-    """A head-to-head edge that changed significantly between the runs (both runs have it)."""
+    """A head-to-head edge that changed significantly between the runs (both runs have it):
+    Welch's t test on the two edges, `df` its degrees of freedom."""
 
     bot: str
     opponent: str
@@ -49,27 +104,58 @@ class EdgeChange:
     edge_after: float
     delta: float
     delta_ci95: float
+    df: float = math.inf
+    p_value: float = 0.0
 
 
 @dataclass(frozen=True)
 class PoolChange:
-    """One (game, variant) pool: its presence, its bots in the later run's order, and the edges
-    that changed significantly."""
+    """One (game, variant) pool: its presence, its bots in the later run's order, the edges
+    that changed significantly, and what its moves are measured against."""
 
     game: str
     variant: str
     status: Presence
     bots: tuple[BotChange, ...]
     edges: tuple[EdgeChange, ...] = ()
+    reference: Reference = Reference(ReferenceKind.POOL)
+
+    def field_text(self) -> str:
+        """What changed in the pool's field, and what its moves are measured against."""
+        joined = [b.bot for b in self.bots if b.status is Presence.NEW]
+        left = [b.bot for b in self.bots if b.status is Presence.GONE]
+        changed = [b.bot for b in self.bots if b.code is Code.CHANGED]
+        unknown = [b.bot for b in self.bots if b.code is Code.UNKNOWN]
+        parts = [f"joined: {', '.join(joined)}" if joined else "",
+                 f"left: {', '.join(left)}" if left else "",
+                 f"code changed: {', '.join(changed)}" if changed else "",
+                 f"code not recorded: {', '.join(unknown)}" if unknown else ""]
+        field = "; ".join(p for p in parts if p) or "the same bots, with the same code"
+        ref = self.reference
+        if ref.kind is ReferenceKind.POOL:
+            against = ("moves are changes of mu, against the pool's mean (which the prior pins)"
+                       + (f": {ref.note}" if ref.note else ""))
+        else:
+            what = "the anchors" if ref.kind is ReferenceKind.ANCHORS else "the unchanged bots"
+            what = (what.removesuffix("s").replace("bots", "bot") if len(ref.bots) == 1
+                    else what)
+            their = "its change" if len(ref.bots) == 1 else "their mean change"
+            against = (f"moves are measured against {what} {', '.join(ref.bots)} ({their} "
+                       f"of mu {ref.shift:+.2f} ± {Z95 * ref.shift_se:.2f})"
+                       + (f"; {ref.note}" if ref.note else ""))
+        return f"field: {field}. {against[0].upper()}{against[1:]}"
 
 
 @dataclass(frozen=True)
 class Comparison:
     """Every pool of either run, sorted by game then variant; `deals` says, when it is not
-    None, how the two runs' deals differ."""
+    None, how the two runs' deals differ; `notes` what else a reader must know first (code
+    that changed, or could not be checked)."""
 
     pools: tuple[PoolChange, ...]
     deals: str | None = None
+    notes: tuple[str, ...] = ()
+    anchors: tuple[str, ...] = ()
 
     def only(self, variant: str | None) -> Comparison:
         """The pools of one variant label (all when None); VariantError for an unknown label."""
@@ -79,44 +165,149 @@ class Comparison:
         if variant not in known:
             raise VariantError(f"no results for variant {variant!r} "
                                f"(known: {', '.join(known) or 'none'})")
-        return Comparison(tuple(p for p in self.pools if p.variant == variant), self.deals)
+        return Comparison(tuple(p for p in self.pools if p.variant == variant), self.deals,
+                          self.notes, self.anchors)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready document; floats rounded to 6 decimals, absent values null."""
         return {"same_deals": self.deals is None, "deals": self.deals,
+                "notes": list(self.notes), "anchors": list(self.anchors),
                 "pools": [{"game": p.game, "variant": p.variant, "status": p.status.value,
+                           "reference": p.reference.to_json(),
                            "bots": [_json(b) for b in p.bots],
                            "edges": [_json(e) for e in p.edges]} for p in self.pools]}
 
 
-def compare(before: Ratings, after: Ratings, deals: str | None = None) -> Comparison:
+NO_CODE = ("the runs do not both record their bots' code (bots.json): every bot in both runs is "
+           "taken as unchanged")
+
+
+def compare(before: Ratings, after: Ratings, deals: str | None = None,
+            code: Mapping[str, str | None] | None = None,
+            anchors: Sequence[str] = ()) -> Comparison:
     """Pool by pool and bot by bot, how the ratings moved from `before` to `after`; `deals`
-    is the note that the runs were played on different deals, if they were."""
+    is the note that the runs were played on different deals, if they were. `code` maps each
+    bot whose code both runs record to None (the same digest in both) or a line saying what
+    changed; None when the runs do not record it (every bot in both is then taken as
+    unchanged). Moves are measured against `anchors` where given (ComparisonError if one is in
+    neither run or its code is not shown unchanged), else against the unchanged bots."""
+    anchors = tuple(dict.fromkeys(anchors))
+    _check_anchors(before, after, code, anchors)
     keys = sorted({(p.game, p.variant) for p in (*before.pools, *after.pools)})
     pools = []
     for game, variant in keys:
         old, new = before.pool(game, variant), after.pool(game, variant)
         status = Presence.BOTH if old and new else Presence.NEW if new else Presence.GONE
-        pools.append(PoolChange(game, variant, status, _bot_changes(old, new),
-                                _edge_changes(old, new)))
-    return Comparison(tuple(pools), deals)
+        reference = _reference(old, new, code, anchors)
+        pools.append(PoolChange(game, variant, status, _bot_changes(old, new, code, reference),
+                                _edge_changes(old, new), reference))
+    notes = ((NO_CODE,) if code is None else
+             tuple(f"code changed: {name}: {what}" for name, what in sorted(code.items())
+                   if what is not None))
+    return Comparison(tuple(pools), deals, notes, anchors)
 
 
-def _bot_changes(old: PoolRatings | None, new: PoolRatings | None) -> tuple[BotChange, ...]:
+def _check_anchors(before: Ratings, after: Ratings, code: Mapping[str, str | None] | None,
+                   anchors: Sequence[str]) -> None:
+    """ComparisonError for the first anchor that is not in both runs or not shown unchanged."""
+    if not anchors:
+        return
+    both = _bots(before) & _bots(after)
+    for name in anchors:
+        if name not in both:
+            where = ("is in neither run" if name not in _bots(before) | _bots(after)
+                     else "plays in only one of the runs")
+            raise ComparisonError(f"--anchor {name}: no bot of that name {where}; an anchor "
+                                  f"must play in both (bots in both: "
+                                  f"{', '.join(sorted(both)) or 'none'})")
+        if code is None or name not in code:
+            raise ComparisonError(f"--anchor {name}: its code is not recorded in both runs "
+                                  f"(bots.json), so it cannot be shown unchanged")
+        if code[name] is not None:
+            raise ComparisonError(f"--anchor {name}: its code changed between the runs "
+                                  f"({code[name]}); an anchor must be unchanged")
+
+
+def _bots(ratings: Ratings) -> set[str]:
+    return {row.bot for pool in ratings.pools for row in pool.bots}
+
+
+def _code(bot: str, code: Mapping[str, str | None] | None) -> Code:
+    if code is None:
+        return Code.SAME
+    if bot not in code:
+        return Code.UNKNOWN
+    return Code.SAME if code[bot] is None else Code.CHANGED
+
+
+def _variance(before: float, after: float) -> float:
+    """The variance of a change of mu from the two posteriors' sigmas."""
+    return before * before + after * after
+
+
+def _reference(old: PoolRatings | None, new: PoolRatings | None,
+               code: Mapping[str, str | None] | None, anchors: Sequence[str]) -> Reference:
+    """The bots a pool's moves are measured against, and their mean change of mu: the anchors
+    in the pool, else its bots in both runs with unchanged code, else none (the pool mean)."""
+    if old is None or new is None:
+        return Reference(ReferenceKind.POOL)
+    was = {r.bot: r for r in old.bots}
+    both = [r.bot for r in new.bots if r.bot in was]
+    note = None
+    kind = ReferenceKind.ANCHORS
+    chosen = [a for a in anchors if a in both]
+    if anchors and not chosen:
+        note = "no anchor plays in this pool in both runs"
+    if not chosen:
+        kind = ReferenceKind.UNCHANGED
+        chosen = [b for b in both if _code(b, code) is Code.SAME]
+    if not chosen:
+        return Reference(ReferenceKind.POOL, note="no bot plays in both runs with unchanged "
+                                                  "code" if both else "no bot plays in both runs")
+    now = {r.bot: r for r in new.bots}
+    shift, shift_se = _weighted_mean([(now[b].mu - was[b].mu,
+                                       _variance(was[b].sigma, now[b].sigma)) for b in chosen])
+    return Reference(kind, tuple(chosen), shift, shift_se, note)
+
+
+def _weighted_mean(moves: Iterable[tuple[float, float]]) -> tuple[float, float]:
+    """The inverse-variance weighted mean of (value, variance) pairs and its standard error
+    (the plain mean, its variance the mean variance over n, if a variance is 0)."""
+    data = list(moves)
+    if any(v <= 0 for _, v in data):
+        n = len(data)
+        return math.fsum(x for x, _ in data) / n, math.sqrt(math.fsum(v for _, v in data)) / n
+    weight = math.fsum(1 / v for _, v in data)
+    return math.fsum(x / v for x, v in data) / weight, math.sqrt(1 / weight)
+
+
+def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
+                 code: Mapping[str, str | None] | None,
+                 reference: Reference) -> tuple[BotChange, ...]:
     """The later run's bots in its order, then the bots that are gone, in the earlier order."""
     was = {r.bot: r for r in old.bots} if old else {}
     now = {r.bot: r for r in new.bots} if new else {}
+    ref = set(reference.bots)
+    ref_var = reference.shift_se ** 2
     changes = []
     for row in now.values():
         prior = was.get(row.bot)
         if prior is None:
             changes.append(BotChange(row.bot, Presence.NEW, None, row.mu, None, None, None,
                                      None, row.rank, None))
+            continue
+        raw = row.mu - prior.mu
+        own = _variance(prior.sigma, row.sigma)
+        if row.bot in ref:  # in the reference: its own part of the shift is no error
+            variance = max(own - ref_var, 0.0) if own > 0 and ref_var > 0 else own
         else:
-            moved = difference(row.mu, row.sigma, prior.mu, prior.sigma)
-            changes.append(BotChange(row.bot, Presence.BOTH, prior.mu, row.mu, moved.delta,
-                                     moved.ci95, moved.significant, prior.rank, row.rank,
-                                     prior.rank - row.rank))
+            variance = own + ref_var
+        move = raw - reference.shift
+        half = Z95 * math.sqrt(variance)
+        changes.append(BotChange(row.bot, Presence.BOTH, prior.mu, row.mu, move, half,
+                                 abs(move) > half and not math.isclose(move, 0, abs_tol=1e-12),
+                                 prior.rank, row.rank, prior.rank - row.rank, raw,
+                                 _code(row.bot, code), row.bot in ref))
     changes.extend(BotChange(row.bot, Presence.GONE, row.mu, None, None, None, None, row.rank,
                              None, None)
                    for row in was.values() if row.bot not in now)
@@ -124,8 +315,8 @@ def _bot_changes(old: PoolRatings | None, new: PoolRatings | None) -> tuple[BotC
 
 
 def _edge_changes(old: PoolRatings | None, new: PoolRatings | None) -> tuple[EdgeChange, ...]:
-    """The pairs whose edge moved significantly, each once (the later table's higher bot
-    first), in the later table's order."""
+    """The pairs whose edge moved significantly (Welch's t test on the two edges), each once
+    (the later table's higher bot first), in the later table's order."""
     if old is None or new is None:
         return ()
     was = {(h.bot, h.opponent): h for h in old.crosstable}
@@ -135,32 +326,34 @@ def _edge_changes(old: PoolRatings | None, new: PoolRatings | None) -> tuple[Edg
         prior = was.get((now.bot, now.opponent))
         if prior is None or order[now.bot] > order[now.opponent]:
             continue
-        after_se, before_se = _edge_se(now), _edge_se(prior)
-        if after_se is None or before_se is None:
+        if now.deals < 2 or prior.deals < 2:
             continue
-        moved = difference(now.edge, after_se, prior.edge, before_se)
-        if moved.significant:
+        moved = welch_difference(now.edge, _edge_se(now), now.deals - 1, prior.edge,
+                                 _edge_se(prior), prior.deals - 1)
+        if moved is not None and moved.significant:
             out.append(EdgeChange(now.bot, now.opponent, prior.edge, now.edge, moved.delta,
-                                  moved.ci95))
+                                  moved.ci95, moved.df, moved.p_value))
     return tuple(out)
 
 
-def _edge_se(pair: HeadToHead) -> float | None:
-    """The standard error of a pair's edge, from its 95% interval (None below two deals)."""
-    return pair.edge_ci95 / t_quantile(pair.deals - 1) if pair.deals >= 2 else None
+def _edge_se(pair: HeadToHead) -> float:
+    """The standard error of a pair's edge, from its 95% interval (two deals or more)."""
+    return pair.edge_ci95 / t_quantile(pair.deals - 1)
 
 
 def _json(change: BotChange | EdgeChange) -> dict[str, Any]:
-    return {key: value.value if isinstance(value, Presence)
-            else json_number(value) if isinstance(value, float) else value
+    return {key: value.value if isinstance(value, enum.Enum)
+            else json_number(value) if isinstance(value, float) and math.isfinite(value)
+            else None if isinstance(value, float) else value
             for key, value in vars(change).items()}
 
 
-HEADERS = ("bot", "status", "mu before", "mu after", "delta (95%)", "rank before",
+HEADERS = ("bot", "status", "code", "mu before", "mu after", "move (95%)", "rank before",
            "rank after", "rank change")
 EDGE_HEADERS = ("bot", "opponent", "edge before", "edge after", "change (95%)")
 _CSV = ("game", "variant", "pool_status", "bot", "status", "mu_before", "mu_after", "delta",
-        "delta_ci95", "significant", "rank_before", "rank_after", "rank_change")
+        "delta_ci95", "significant", "rank_before", "rank_after", "rank_change", "raw_delta",
+        "code", "reference")
 
 
 def format_comparison(comparison: Comparison, fmt: ReportFormat | str = ReportFormat.TABLE,
@@ -173,27 +366,48 @@ def format_comparison(comparison: Comparison, fmt: ReportFormat | str = ReportFo
     if fmt is ReportFormat.CSV:
         return dump_csv(_CSV, ([p.game, p.variant, p.status.value, b.bot, b.status.value,
                                 b.mu_before, b.mu_after, b.delta, b.delta_ci95, b.significant,
-                                b.rank_before, b.rank_after, b.rank_change]
+                                b.rank_before, b.rank_after, b.rank_change, b.raw_delta,
+                                b.code.value if b.code else None,
+                                b.reference if b.status is Presence.BOTH else None]
                                for p in comparison.pools for b in p.bots))
     blocks = [] if comparison.deals is None else [f"note: {comparison.deals}"]
+    blocks += [f"note: {line}" for line in comparison.notes]
+    if len(blocks) > 1:
+        blocks = ["\n".join(blocks)]
     for pool in comparison.pools:
         note = {Presence.BOTH: "", Presence.NEW: " (new pool)", Presence.GONE: " (gone)"}
-        rows = [[b.bot, b.status.value, _num(b.mu_before), _num(b.mu_after), _move(b),
-                 _int(b.rank_before), _int(b.rank_after), _int(b.rank_change, signed=True)]
+        rows = [[b.bot, b.status.value, _code_cell(b, pool.reference), _num(b.mu_before),
+                 _num(b.mu_after), _move(b), _int(b.rank_before), _int(b.rank_after),
+                 _int(b.rank_change, signed=True)]
                 for b in pool.bots]
-        text = (heading(f"{pool.game} / {pool.variant}{note[pool.status]}", fmt) + "\n\n"
-                + grid(HEADERS, rows, fmt))
+        text = heading(f"{pool.game} / {pool.variant}{note[pool.status]}", fmt) + "\n\n"
+        if pool.status is Presence.BOTH:
+            text += pool.field_text() + "\n\n"
+        text += grid(HEADERS, rows, fmt)
         if pool.status is Presence.BOTH:
             text += "\n\n" + _edges_text(pool, fmt)
         blocks.append(text)
     if blocks and comparison.pools:
-        blocks.append("* the move is significant at 95% (its interval leaves out 0)")
+        blocks.append("move: mu after - mu before, less the reference's mean change (ref); "
+                      "* the move is significant at 95% (its interval leaves out 0); edges: "
+                      "Welch's t test at 95%")
     return "\n\n".join(blocks)
+
+
+def _code_cell(change: BotChange, reference: Reference) -> str:
+    if change.code is None:
+        return "-"
+    if change.reference:
+        return f"{change.code.value}, " + (
+            "anchor" if reference.kind is ReferenceKind.ANCHORS else "ref")
+    return change.code.value
 
 
 def _move(change: BotChange) -> str:
     if change.delta is None or change.delta_ci95 is None:
         return "-"
+    if change.reference and change.delta_ci95 == 0:
+        return "0 (the reference)"
     return f"{change.delta:+.2f} ± {change.delta_ci95:.2f}" + (" *" if change.significant
                                                                 else "")
 

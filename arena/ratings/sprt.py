@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.errors import ArenaError
-from arena.ratings.verdicts import Z95
+from arena.ratings.verdicts import Z95, paired_mean
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A pair's score for the first bot in each pentanomial cell: LL, LD+DL, LW+DD+WL, DW+WD, WW."""
@@ -186,3 +186,61 @@ def sprt(counts: Sequence[int], settings: SprtSettings) -> SprtState:
                else Verdict.INCONCLUSIVE)
     five = (counts[0], counts[1], counts[2], counts[3], counts[4])
     return SprtState(five, value, (lower, upper), verdict, elo_estimate(counts))
+
+
+@dataclass(frozen=True)
+class Margin:
+    """The mean margin of the first bot over the second per deal pair, in the game's units (its
+    score in both games less the other's), with the 95% interval of that mean (Student's t on
+    the pairs less one; no interval below two pairs)."""
+
+    pairs: int
+    mean: float
+    low: float
+    high: float
+
+
+def margin_estimate(margins: Sequence[float]) -> Margin:
+    """The mean of the pairs' margins with its Student's t interval."""
+    found = paired_mean(margins)
+    if found.n < 2:
+        return Margin(found.n, found.mean, -math.inf, math.inf)
+    return Margin(found.n, found.mean, found.mean - found.ci95, found.mean + found.ci95)
+
+
+def _elo(x: float) -> str:
+    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _units(x: float) -> str:
+    return f"{x:+.2f}" if abs(x) < 10 else f"{x:+.1f}"
+
+
+def margin_text(margin: Margin, unit: str) -> str:
+    """'+1.9 sets a deal pair [+0.8, +3.0]'."""
+    where = (f" [{_units(margin.low)}, {_units(margin.high)}]"
+             if math.isfinite(margin.low) else "")
+    return f"{_units(margin.mean)} {unit} a deal pair{where}"
+
+
+def summary(state: SprtState, first: str, second: str, settings: SprtSettings, margin: Margin,
+            unit: str, mirrored: bool = False) -> str:
+    """The duel's outcome in one sentence that reads right: H1 as 'better', H0 as 'not shown
+    to be elo1 better' (never 'worse'), and copies that replay each other's games as such."""
+    if mirrored:
+        return (f"{first} and {second} played mirror images of each other's games on all "
+                f"{state.pairs:,} deals: from each seat, each got exactly what the other got "
+                f"there (as copies of one bot, seeded by deal and seat, replay each other's "
+                f"games), so these deals cannot tell them apart")
+    elo = state.elo
+    interval = f"[{_elo(elo.low)}, {_elo(elo.high)}]"
+    if state.verdict is Verdict.H1:
+        return (f"{first} is better than {second}: {_elo(elo.elo)} Elo {interval}, "
+                f"{margin_text(margin, unit)}")
+    between = (f"the difference lies between {_elo(elo.low)} and {_elo(elo.high)} Elo "
+               f"({margin_text(margin, unit)})")
+    if state.verdict is Verdict.H0:
+        return (f"{first} is not shown to be {settings.elo1:g} Elo better than {second}; "
+                f"{between}")
+    return (f"no verdict after {state.games:,} games between {first} and {second}; {between}; "
+            f"a higher --max-games lets the duel play on")

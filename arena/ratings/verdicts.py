@@ -136,3 +136,54 @@ class Difference:
 def difference(after: float, after_se: float, before: float, before_se: float) -> Difference:
     """after - before, with the 95% interval of two independent normal estimates."""
     return Difference(after - before, Z95 * math.hypot(after_se, before_se))
+
+
+@dataclass(frozen=True)
+class WelchDifference:
+    """A difference of two independent means, each known by its standard error and the degrees
+    of freedom of that error, with its two-sided p-value and 95% interval from Student's t on
+    the Welch-Satterthwaite degrees of freedom `df`."""
+
+    delta: float
+    se: float
+    df: float
+    p_value: float
+
+    @property
+    def significant(self) -> bool:
+        """Whether the difference is significant at 95% (p below 5%)."""
+        return self.p_value < 1 - LEVEL
+
+    @property
+    def ci95(self) -> float:
+        """Half-width of the 95% interval (worked out on demand: a t quantile at a fractional
+        df costs a root search)."""
+        return _real_t_quantile(round(self.df, 9)) * self.se
+
+
+def welch_difference(after: float, after_se: float, after_df: int, before: float,
+                     before_se: float, before_df: int) -> WelchDifference | None:
+    """after - before, for two means with standard errors on `after_df` and `before_df` degrees
+    of freedom (Welch, 1947; Satterthwaite, 1946): df = (a + b)^2 / (a^2/df_a + b^2/df_b) with
+    a, b the squared standard errors. None when neither mean has a spread or a freedom to
+    measure it: no test can be made."""
+    a = after_se ** 2 if after_df >= 1 else 0.0
+    b = before_se ** 2 if before_df >= 1 else 0.0
+    if a + b <= 0 or min(after_df, before_df) < 1:
+        return None
+    df = (a + b) ** 2 / ((a * a / after_df if a else 0.0) + (b * b / before_df if b else 0.0))
+    se = math.sqrt(a + b)
+    delta = after - before
+    t = abs(delta) / se
+    p = float(mpmath.betainc(df / 2.0, 0.5, 0, df / (df + t * t), regularized=True))
+    return WelchDifference(delta, se, df, p)
+
+
+@cache
+def _real_t_quantile(df: float) -> float:
+    """The two-sided 95% quantile of Student's t on `df` (a real number of) degrees of
+    freedom."""
+    if df > 1000:
+        return Z95
+    target = (1 + LEVEL) / 2
+    return float(mpmath.findroot(lambda t: _t_cdf(t, df) - target, _normal_quantile(target)))

@@ -5,6 +5,9 @@ A duel is a tournament run of a generated config: the two bots at one game and v
 than two seats the config's schedule is a duel (`format = "duel"`): the other seats are held by
 one fill bot, and the two bots swap two seats drawn for each deal. Task ids 2k and 2k+1 are deal
 k's pair; a game scores 1 for the first bot when it placed above the second, 1/2 when level.
+Besides the test, a duel measures the first bot's margin over the second in the game's own
+units (its score less the other's, over both games of a pair), and notices when every pair's
+two games are mirror images of each other (the bots are copies that replay each other's games).
 The schedule is played in chunks of CHUNK_PAIRS pairs, in order; after each chunk the test is
 made on every pair up to the chunk's end (all finished, whatever the workers' order), so the
 verdict depends only on the config, the settings and the chunk size: a resumed or re-run duel
@@ -20,7 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.ratings.sprt import SprtSettings, SprtState, Verdict, pair_cell, sprt
+from arena.ratings.sprt import (
+    Margin,
+    SprtSettings,
+    SprtState,
+    Verdict,
+    margin_estimate,
+    pair_cell,
+    sprt,
+    summary,
+)
 from arena.tournament.config import ConfigError, TournamentConfig, overridden, parse_config
 from arena.tournament.results import RunDirectory
 from arena.tournament.run import run_tournament
@@ -39,12 +51,56 @@ class DuelError(ArenaError):
     """A duel that cannot be set up: bad bots, game, variant or sizes."""
 
 
+SCORE_UNITS = {"concentration": "sets", "memorandum": "points", "cuckoo": "deals survived",
+               "dig": "cards", "old-mans-bundle": "cards", "paved-with-gold": "points",
+               "frogs-in-the-pond": "card points", "animals": "cards",
+               "cribbage-square": "points"}
+"""What each game's scores count, for a duel's margin; 'points' for a game not listed."""
+
+
+def score_unit(game: str, variant: str = "standard") -> str:
+    """The unit of a game's scores, as a duel's margin names it."""
+    if game == "concentration" and "chips" in variant:
+        return "chips"
+    return SCORE_UNITS.get(game, "points")
+
+
+@dataclass(frozen=True)
+class PairResults:
+    """A duel's first pairs from the first bot's side: pentanomial counts, each pair's margin
+    in the game's units, and how many pairs' two games were mirror images of each other."""
+
+    counts: tuple[int, int, int, int, int]
+    margins: tuple[float, ...]
+    mirrored: int
+
+    @property
+    def all_mirrored(self) -> bool:
+        """Whether every pair was a mirror image (and there was one)."""
+        return 0 < len(self.margins) == self.mirrored
+
+
+NO_MARGIN = Margin(0, 0.0, float("-inf"), float("inf"))
+"""The margin of a duel that has no pair yet."""
+
+
 @dataclass(frozen=True)
 class DuelReport:
-    """How a duel ended: the last test made, and the run directory."""
+    """How a duel ended: the last test made, the run directory, the margin per deal pair in the
+    game's units, whether every pair's games were mirror images, and the duellists' names."""
 
     path: Path
     state: SprtState
+    margin: Margin = NO_MARGIN
+    unit: str = "points"
+    mirrored: bool = False
+    first: str = "A"
+    second: str = "B"
+
+    def summary(self, settings: SprtSettings) -> str:
+        """The outcome in one sentence a student reads right."""
+        return summary(self.state, self.first, self.second, settings, self.margin, self.unit,
+                       self.mirrored)
 
 
 def duel_name(a: str, b: str) -> str:
@@ -98,21 +154,39 @@ def duel_config(a: str, b: str, game: str, variant: str = "standard", max_games:
 def pair_counts(path: Path, pairs: int, first: str, second: str) -> tuple[int, ...]:
     """Pentanomial counts (from `first`'s side) of the duel's first `pairs` deal pairs, which
     must all be recorded."""
+    return pair_results(path, pairs, first, second).counts
+
+
+def pair_results(path: Path, pairs: int, first: str, second: str) -> PairResults:
+    """The counts, margins and mirror images of the duel's first `pairs` deal pairs (from
+    `first`'s side), which must all be recorded. A game's margin is the first bot's score less
+    the second's (turned round where the record says lower scores are better); a pair is a
+    mirror image when its two games gave every seat the same score, place, turns, faults and
+    final state (the record's `final`): each bot did from each seat what the other did."""
     scores: dict[int, float] = {}
+    margins: dict[int, float] = {}
+    seen: dict[int, tuple[str, ...]] = {}
     for record in RunDirectory(path).records():
         task = record["task"]
         if task >= 2 * pairs:
             continue
         seats, ranks = record["seats"], record["ranks"]
-        mine, theirs = ranks[seats.index(first)], ranks[seats.index(second)]
+        a, b = seats.index(first), seats.index(second)
+        mine, theirs = ranks[a], ranks[b]
         scores[task] = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+        sign = -1.0 if record.get("order") == "lower" else 1.0
+        margins[task] = sign * (float(record["scores"][a]) - float(record["scores"][b]))
+        seen[task] = tuple(json.dumps(record.get(key), sort_keys=True)
+                           for key in ("scores", "ranks", "turns", "faults", "final"))
     counts = [0] * 5
     for k in range(pairs):
         if 2 * k not in scores or 2 * k + 1 not in scores:
             raise DuelError(f"{path}: deal pair {k} is not recorded; run the duel again to "
                             f"finish it")
         counts[pair_cell(scores[2 * k], scores[2 * k + 1])] += 1
-    return tuple(counts)
+    five = (counts[0], counts[1], counts[2], counts[3], counts[4])
+    return PairResults(five, tuple(margins[2 * k] + margins[2 * k + 1] for k in range(pairs)),
+                       sum(seen[2 * k] == seen[2 * k + 1] for k in range(pairs)))
 
 
 def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, workers: int = 1,
@@ -126,15 +200,19 @@ def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, worker
     total = len(config.deals)
     done = 0
     state = sprt((0, 0, 0, 0, 0), settings)
+    results = PairResults((0, 0, 0, 0, 0), (), 0)
     while done < total:
         done = min(done + CHUNK_PAIRS, total)
         run_tournament(config, out, workers, fresh, on_progress, backend, address,
                        until=2 * done)
         fresh = False
-        state = sprt(pair_counts(out, done, first, second), settings)
+        results = pair_results(out, done, first, second)
+        state = sprt(results.counts, settings)
         if on_test is not None:
             on_test(state)
         if state.verdict is not Verdict.INCONCLUSIVE:
             break
-    return DuelReport(out, state)
-
+    played = config.games[0]
+    return DuelReport(out, state, margin_estimate(results.margins),
+                      score_unit(played.game, played.variants[0].label), results.all_mirrored,
+                      first, second)

@@ -199,6 +199,15 @@ def write_bots(run_dir: Path, code: Mapping[str, BotCode]) -> None:
 
 def code_change(name: str, before: BotCode, now: BotCode) -> str | None:
     """What changed in a bot's code, in one line (None if nothing did)."""
+    parts = code_differences(before, now)
+    if not parts:
+        return None
+    return f"bot {name!r} changed since this run began: " + ", ".join(parts)
+
+
+def code_differences(before: BotCode, now: BotCode) -> list[str]:
+    """What differs between two records of a bot's code: spec, distribution, files (at most
+    SHOWN_FILES named); empty if the digests and provenance agree."""
     parts: list[str] = []
     if before.spec != now.spec:
         parts.append(f"its spec is now {now.spec!r}, not {before.spec!r}")
@@ -217,9 +226,7 @@ def code_change(name: str, before: BotCode, now: BotCode) -> str | None:
     if len(files) > SHOWN_FILES:
         files = [*files[:SHOWN_FILES], f"and {len(files) - SHOWN_FILES} more files"]
     parts += files
-    if not parts:
-        return None
-    return f"bot {name!r} changed since this run began: " + ", ".join(parts)
+    return parts
 
 
 def _short(digest: str) -> str:
@@ -250,6 +257,22 @@ def changed_code(run_dir: Path) -> str | None:
     except RunDirectoryError as exc:
         return f"the bots' code cannot be checked: {exc}"
     return None if change is None else f"{run_dir}: {change}"
+
+
+def code_between(before: Path, after: Path) -> dict[str, str | None] | None:
+    """For `arena compare`: each bot recorded in both runs' bots.json, mapped to None when its
+    code digest is the same in both, else to what changed, in a few words; None when either
+    run does not record its bots' code. RunDirectoryError if a bots.json is damaged."""
+    old, new = read_bots(before), read_bots(after)
+    if old is None or new is None:
+        return None
+    out: dict[str, str | None] = {}
+    for name in sorted(old.keys() & new.keys()):
+        if old[name].digest == new[name].digest and old[name].spec == new[name].spec:
+            out[name] = None
+        else:
+            out[name] = ", ".join(code_differences(old[name], new[name])) or "its digest differs"
+    return out
 
 
 # --- deals -----------------------------------------------------------------------------------

@@ -1,20 +1,31 @@
-"""Comparing two runs: mu and rank changes with their intervals and significance, edges that
-changed, new and gone bots and pools, the note on different deals, outputs."""
+"""Comparing two runs: moves measured against a reference both runs share (the unchanged bots
+or the anchors), with their intervals and significance; edges that changed (Welch's t test);
+new and gone bots and pools, what changed in the field, the note on different deals, outputs."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
+import random
 from typing import Any
 
 import pytest
 
 from arena.errors import VariantError
-from arena.ratings.comparison import Comparison, Presence, compare, format_comparison
+from arena.ratings.comparison import (
+    Code,
+    Comparison,
+    ComparisonError,
+    Presence,
+    ReferenceKind,
+    compare,
+    format_comparison,
+)
 from arena.ratings.output import ReportFormat
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings, rate
-from arena.ratings.verdicts import Z95, t_quantile
+from arena.ratings.verdicts import Z95, paired_mean, t_quantile
 
 
 def bot(rank: int, name: str, mu: float, sigma: float = 1.0) -> BotRow:
@@ -47,12 +58,15 @@ def changes(comparison: Comparison, variant: str) -> dict[str, Any]:
 
 
 def test_bots_in_both_runs_have_deltas_and_rank_changes() -> None:
-    result = compare(BEFORE, AFTER)
+    result = compare(BEFORE, AFTER, code={"a": None, "c": "c.py differs"})
     standard = changes(result, "standard")
     a, c = standard["a"], standard["c"]
-    assert (a.status, a.mu_before, a.mu_after, a.delta) == (Presence.BOTH, 30.0, 29.5, -0.5)
+    assert (a.status, a.mu_before, a.mu_after, a.raw_delta) == (Presence.BOTH, 30.0, 29.5, -0.5)
     assert (a.rank_before, a.rank_after, a.rank_change) == (1, 2, -1)
-    assert (c.delta, c.rank_before, c.rank_after, c.rank_change) == (11.0, 3, 1, 2)
+    assert (c.raw_delta, c.rank_before, c.rank_after, c.rank_change) == (11.0, 3, 1, 2)
+    # a is the reference (the one bot in both runs with unchanged code): c moved 11.5 against it
+    assert (a.delta, a.reference, a.code, c.delta, c.code) == (0.0, True, Code.SAME, 11.5,
+                                                               Code.CHANGED)
 
 
 def test_new_and_gone_bots() -> None:
@@ -85,29 +99,34 @@ def test_comparing_a_run_with_itself_changes_nothing() -> None:
 
 
 def test_table_and_markdown() -> None:
-    result = compare(BEFORE, AFTER)
+    result = compare(BEFORE, AFTER, code={"a": None, "c": "c.py differs"})
     text = format_comparison(result, "table")
     lines = text.splitlines()
     assert "concentration / standard" in lines
     assert "concentration / two-decks (new pool)" in lines
     assert "concentration / zebra (gone)" in lines
-    assert "-0.50" in text and "+11.00" in text and "+2" in text
-    for column in ("mu before", "mu after", "delta (95%)", "rank before", "rank after",
+    assert "0 (the reference)" in text and "+11.50 ±" in text and "+2" in text
+    assert lines[0] == "note: code changed: c: c.py differs"
+    assert ("field: joined: d; left: b; code changed: c. Moves are measured against the "
+            "unchanged bot a (its change of mu -0.50 ± 2.77)") in lines
+    for column in ("code", "mu before", "mu after", "move (95%)", "rank before", "rank after",
                    "rank change"):
         assert column in text
     assert "## concentration / standard" in format_comparison(result, ReportFormat.MARKDOWN)
 
 
 def test_csv_and_json_parse() -> None:
-    result = compare(BEFORE, AFTER)
+    result = compare(BEFORE, AFTER, code={"a": None, "c": "c.py differs"})
     rows = list(csv.DictReader(io.StringIO(format_comparison(result, "csv"))))
     assert len(rows) == 6
     d = next(r for r in rows if r["bot"] == "d")
     assert (d["pool_status"], d["status"], d["mu_before"], d["mu_after"], d["significant"]) == (
         "both", "new", "", "22.0", "")
     c = next(r for r in rows if r["bot"] == "c")
-    assert (c["delta"], c["significant"]) == ("11.0", "True")
-    assert float(c["delta_ci95"]) == pytest.approx(Z95 * 2 ** 0.5, abs=1e-6)
+    assert (c["delta"], c["raw_delta"], c["significant"], c["code"], c["reference"]) == (
+        "11.5", "11.0", "True", "changed", "False")
+    # c's own two sigmas, and the reference's (a's) two: four unit variances
+    assert float(c["delta_ci95"]) == pytest.approx(Z95 * 2, abs=1e-6)
     doc = json.loads(format_comparison(result, "json"))
     standard = doc["pools"][0]
     assert (standard["variant"], standard["status"]) == ("standard", "both")
@@ -117,7 +136,10 @@ def test_csv_and_json_parse() -> None:
     a = next(b for b in standard["bots"] if b["bot"] == "a")
     assert a["significant"] is False
     assert (doc["same_deals"], doc["deals"], standard["edges"]) == (True, None, [])
-    assert format_comparison(compare(BEFORE, AFTER), "json") == format_comparison(result, "json")
+    assert standard["reference"]["kind"] == "unchanged" and standard["reference"]["bots"] == ["a"]
+    assert doc["notes"] == ["code changed: c: c.py differs"]
+    again = compare(BEFORE, AFTER, code={"a": None, "c": "c.py differs"})
+    assert format_comparison(again, "json") == format_comparison(result, "json")
 
 
 def test_variant_filter() -> None:
@@ -130,12 +152,16 @@ def test_variant_filter() -> None:
 def test_a_move_is_significant_only_outside_its_interval() -> None:
     before = Ratings((pool("standard", bot(1, "a", 30.0, 0.5), bot(2, "b", 25.0, 2.0)),))
     after = Ratings((pool("standard", bot(1, "a", 31.5, 0.5), bot(2, "b", 27.0, 2.0)),))
-    moved = changes(compare(before, after), "standard")
+    # no bot's code is known to be unchanged: moves are plain changes of mu, as the pool's mean
+    moved = changes(compare(before, after, code={}), "standard")
     assert moved["a"].delta_ci95 == pytest.approx(Z95 * 0.5 * 2 ** 0.5)
     assert moved["a"].significant  # 1.5 > 1.39
     assert not moved["b"].significant  # 2.0 < 5.54
-    text = format_comparison(compare(before, after), "table")
+    result = compare(before, after, code={})
+    assert result.pools[0].reference.kind is ReferenceKind.POOL
+    text = format_comparison(result, "table")
     assert "+1.50 ± 1.39 *" in text and "+2.00 ± 5.54" in text and "+2.00 ± 5.54 *" not in text
+    assert "code not recorded: a, b" in text
 
 
 def test_edges_that_changed_significantly_are_listed_once() -> None:
@@ -150,7 +176,9 @@ def test_edges_that_changed_significantly_are_listed_once() -> None:
     se = 0.5 / t_quantile(19)
     assert (changed.bot, changed.opponent, changed.edge_before, changed.edge_after) == (
         "a", "b", 1.0, 4.0)
-    assert changed.delta_ci95 == pytest.approx(Z95 * se * 2 ** 0.5)
+    # Welch-Satterthwaite: two equal errors on 19 df each give 38 df
+    assert changed.df == pytest.approx(38)
+    assert changed.delta_ci95 == pytest.approx(t_quantile(38) * se * 2 ** 0.5)
     text = format_comparison(result, "table")
     assert "head to head: edges that changed significantly" in text
     assert "+3.00 ±" in text
@@ -162,4 +190,138 @@ def test_runs_on_different_deals_are_said_to_be() -> None:
     assert format_comparison(result, "table").splitlines()[0] == f"note: {note}"
     doc = json.loads(format_comparison(result, "json"))
     assert (doc["same_deals"], doc["deals"]) == (False, note)
-    assert "note:" not in format_comparison(compare(BEFORE, AFTER), "table")
+    assert "note:" not in format_comparison(compare(BEFORE, AFTER, code={}), "table")
+
+
+# --- moves measured against what did not move ---------------------------------------------------
+
+FIELD = ("a", "b", "c", "d", "e")
+
+
+def field(mus: dict[str, float], sigma: float = 0.2) -> Ratings:
+    order = sorted(mus, key=lambda b: -mus[b])
+    return Ratings((pool("standard", *(bot(i + 1, b, mus[b], sigma)
+                                       for i, b in enumerate(order))),))
+
+
+def test_a_bot_that_did_not_change_is_not_flagged_for_the_field_s_change() -> None:
+    """a improves by 4; the pool's mean is pinned, so a's mu rises 3.2 and every other bot's
+    drops 0.8: against the unchanged bots, a moved 4 and nobody else moved."""
+    before = field({"a": 30.0, "b": 28.0, "c": 26.0, "d": 24.0, "e": 22.0})
+    after = field({"a": 33.2, "b": 27.2, "c": 25.2, "d": 23.2, "e": 21.2})
+    code = {"a": "a.py differs", **{b: None for b in FIELD[1:]}}
+    moved = changes(compare(before, after, code=code), "standard")
+    assert moved["a"].delta == pytest.approx(4.0) and moved["a"].significant
+    assert [b for b in FIELD[1:] if moved[b].significant] == []
+    assert all(moved[b].delta == pytest.approx(0.0, abs=1e-9) for b in FIELD[1:])
+    assert all(moved[b].reference and not moved["a"].reference for b in FIELD[1:])
+    # the four references' mean change is known to 0.2 * sqrt(2) / 2: it widens a's interval
+    assert moved["a"].delta_ci95 == pytest.approx(Z95 * math.sqrt(0.08 + 0.08 / 4))
+    assert moved["b"].delta_ci95 == pytest.approx(Z95 * math.sqrt(0.08 - 0.08 / 4))
+
+
+def test_a_bot_that_joins_does_not_move_the_others() -> None:
+    """z joins above everyone: the others' mus drop 1 and they lose a rank, which the field's
+    line explains; measured against the unchanged bots, none of them moved."""
+    before = field({"a": 30.0, "b": 28.0, "c": 26.0, "d": 24.0})
+    after = field({"z": 33.0, "a": 29.0, "b": 27.0, "c": 25.0, "d": 23.0})
+    result = compare(before, after, code={b: None for b in FIELD[:4]})
+    moved = changes(result, "standard")
+    assert not [b for b in "abcd" if moved[b].significant]
+    assert moved["z"].status is Presence.NEW
+    assert result.pools[0].field_text().startswith("field: joined: z. Moves are measured "
+                                                   "against the unchanged bots a, b, c, d")
+
+
+def test_anchors_are_what_moves_are_measured_against() -> None:
+    before = field({"a": 30.0, "b": 28.0, "c": 26.0})
+    after = field({"a": 31.0, "b": 27.5, "c": 25.5})
+    result = compare(before, after, code={"a": None, "b": None, "c": None}, anchors=["c"])
+    moved = changes(result, "standard")
+    assert result.pools[0].reference.kind is ReferenceKind.ANCHORS
+    assert (moved["a"].delta, moved["b"].delta, moved["c"].delta) == pytest.approx(
+        (1.5, 0.0, 0.0))
+    assert moved["c"].delta_ci95 == 0.0 and not moved["c"].significant
+    assert "Moves are measured against the anchor c" in format_comparison(result)
+    assert "same, anchor" in format_comparison(result)
+
+
+@pytest.mark.parametrize(("code", "anchor", "message"), [
+    ({"a": None, "b": "b.py differs"}, "b",
+     "--anchor b: its code changed between the runs (b.py differs); an anchor must be unchanged"),
+    (None, "a", "--anchor a: its code is not recorded in both runs"),
+    ({"a": None}, "zz", "--anchor zz: no bot of that name is in neither run"),
+])
+def test_an_anchor_must_be_in_both_runs_with_unchanged_code(
+        code: dict[str, str | None] | None, anchor: str, message: str) -> None:
+    before = field({"a": 30.0, "b": 28.0})
+    with pytest.raises(ComparisonError, match="^" + message.replace("(", r"\(").replace(
+            ")", r"\)").replace("is in neither", "is in neither")):
+        compare(before, field({"a": 30.0, "b": 29.0}), code=code, anchors=[anchor])
+
+
+def test_with_every_bot_changed_moves_are_against_the_pool_mean_and_said_to_be() -> None:
+    before = field({"a": 30.0, "b": 28.0})
+    result = compare(before, field({"a": 31.0, "b": 27.0}),
+                     code={"a": "a.py differs", "b": "b.py differs"})
+    assert result.pools[0].reference.kind is ReferenceKind.POOL
+    assert changes(result, "standard")["a"].delta == 1.0
+    assert ("against the pool's mean (which the prior pins): no bot plays in both runs with "
+            "unchanged code") in result.pools[0].field_text()
+
+
+def _simulated_run(skills: dict[str, float], games: int, rng: random.Random) -> Ratings:
+    """A two-player run: random pairings, performance = skill + N(0, beta^2), the higher
+    performance wins (a draw within 0.5)."""
+    names = sorted(skills)
+    records = []
+    for task in range(games):
+        x, y = rng.sample(names, 2)
+        px, py = rng.gauss(skills[x], 25 / 6), rng.gauss(skills[y], 25 / 6)
+        ranks = [1, 1] if abs(px - py) < 0.5 else [1, 2] if px > py else [2, 1]
+        records.append({"task": task, "game": "concentration", "variant": "standard",
+                        "seed": task, "seats": [x, y], "scores": [3 - ranks[0], 3 - ranks[1]],
+                        "ranks": ranks, "faults": []})
+    return rate(records)
+
+
+def test_in_simulated_runs_unchanged_bots_stay_unflagged_when_one_bot_improves() -> None:
+    """Five bots, 1,000 games a run, fixed seeds; the strongest gains 8 skill points. Plain
+    changes of mu flag most unchanged bots (every one drops about 1.6); against the unchanged
+    bots about one in twenty is flagged."""
+    rng = random.Random(20261126)
+    skills = {"a": 30.0, "b": 27.0, "c": 25.0, "d": 23.0, "e": 20.0}
+    code = {"a": "a.py differs", **{b: None for b in FIELD[1:]}}
+    flagged = plain = total = 0
+    for _ in range(10):
+        before = _simulated_run(skills, 1000, rng)
+        after = _simulated_run({**skills, "a": 38.0}, 1000, rng)
+        moved = changes(compare(before, after, code=code), "standard")
+        unchanged = changes(compare(before, after, code={}), "standard")
+        flagged += sum(moved[b].significant for b in FIELD[1:])
+        plain += sum(unchanged[b].significant for b in FIELD[1:])
+        total += 4
+        assert moved["a"].significant
+    assert plain / total > 0.5
+    assert flagged / total <= 0.125
+
+
+def _edge(deals: int, rng: random.Random) -> HeadToHead:
+    found = paired_mean(rng.gauss(0.0, 1.0) for _ in range(deals))
+    return HeadToHead("a", "b", 2 * deals, deals, 1, 0, 1, found.mean, found.ci95,
+                      found.p_value, 0.5, found.significant)
+
+
+@pytest.mark.parametrize(("deals", "old"), [(3, 0.138), (5, 0.091)])
+def test_the_changed_edge_test_keeps_five_percent_with_few_deals(deals: int, old: float) -> None:
+    """Two runs of equal edges on few deals (normal per-deal differences): the normal 1.96 on
+    t-derived errors flagged 13.8% and 9.1% of them at 3 and 5 deals; Welch's t keeps 5%
+    (2,000 pairs of runs, fixed seed: a standard error of 0.5%)."""
+    rng = random.Random(deals)
+    rows = (bot(1, "a", 30.0), bot(2, "b", 25.0))
+    hits = 0
+    for _ in range(2000):
+        old_pool = pool("standard", *rows, cross=(_edge(deals, rng),))
+        new_pool = pool("standard", *rows, cross=(_edge(deals, rng),))
+        hits += bool(compare(Ratings((old_pool,)), Ratings((new_pool,))).pools[0].edges)
+    assert hits / 2000 <= 0.065 < old - 0.02

@@ -1,4 +1,5 @@
-"""The sequential duel's statistics against values worked out by hand: bounds, LLR, Elo."""
+"""The sequential duel's statistics against values worked out by hand: bounds, LLR, Elo, the
+margin in the game's units, and the closing sentence."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ from arena.ratings.sprt import (
     elo_estimate,
     elo_of_score,
     llr,
+    margin_estimate,
+    margin_text,
     pair_cell,
     score_of_elo,
     sprt,
+    summary,
 )
 
 
@@ -128,3 +132,43 @@ def test_verdicts() -> None:
 def test_settings_that_make_no_test_are_refused(settings: SprtSettings, message: str) -> None:
     with pytest.raises(SprtError, match=message):
         settings.validate()
+
+
+def test_the_margin_is_a_mean_per_deal_pair_with_a_t_interval() -> None:
+    margin = margin_estimate([2.0, 4.0, 0.0, 2.0])
+    # mean 2, sd sqrt(8/3), t(3) = 3.182446
+    half = 3.182446 * math.sqrt(8 / 3 / 4)
+    assert (margin.pairs, margin.mean) == (4, 2.0)
+    assert (margin.low, margin.high) == pytest.approx((2 - half, 2 + half), abs=1e-6)
+    assert margin_text(margin, "sets") == "+2.00 sets a deal pair [-0.60, +4.60]"
+    assert margin_estimate([3.0]).low == -math.inf
+    assert margin_text(margin_estimate([3.0]), "points") == "+3.00 points a deal pair"
+
+
+def test_the_summary_reads_right() -> None:
+    settings = SprtSettings(0, 20)
+    win = sprt([0, 2, 20, 40, 20], settings)
+    assert win.verdict is Verdict.H1
+    text = summary(win, "v3", "v2", settings, margin_estimate([2.0, 1.0, 3.0]), "sets")
+    assert text.startswith("v3 is better than v2: +")
+    assert text.endswith("Elo [" + text.split("Elo [")[1].split("]")[0] + "], +2.00 sets a deal "
+                         "pair [-0.48, +4.48]")
+    lose = sprt([20, 60, 400, 60, 20], settings)
+    assert lose.verdict is Verdict.H0
+    text = summary(lose, "v3", "dig-sharp", settings, margin_estimate([0.0, -1.0]), "cards")
+    assert text.startswith("v3 is not shown to be 20 Elo better than dig-sharp; the difference "
+                           "lies between -")
+    assert "worse" not in text and "H0" not in text
+    open_ = sprt([0, 0, 40, 0, 0], settings)
+    assert summary(open_, "a", "b", settings, margin_estimate([0.0, 0.0]), "sets").startswith(
+        "no verdict after 80 games between a and b; the difference lies between")
+
+
+def test_copies_that_mirror_each_other_are_said_to_be() -> None:
+    settings = SprtSettings(0, 20)
+    state = sprt([0, 0, 64, 0, 0], settings)
+    text = summary(state, "greedy", "greedy-2", settings, margin_estimate([0.0] * 64), "sets",
+                   mirrored=True)
+    assert text.startswith("greedy and greedy-2 played mirror images of each other's games on "
+                           "all 64 deals")
+    assert "Elo 0" not in text and "H0" not in text

@@ -17,6 +17,7 @@ from arena.ratings.verdicts import (
     probability_above,
     t_quantile,
     t_test_p,
+    welch_difference,
 )
 
 
@@ -78,3 +79,21 @@ def test_a_difference_of_two_estimates() -> None:
     assert not moved.significant
     assert difference(35.0, 1.0, 30.0, 1.0).significant
     assert difference(35.0, 1.0, 30.0, 1.0).p_value < 0.05 < moved.p_value
+
+
+def test_welch_s_difference_uses_the_satterthwaite_degrees_of_freedom() -> None:
+    # errors 1 (on 4 df) and 2 (on 9 df): df = 25 / (1/4 + 16/9) = 12.3288...
+    found = welch_difference(3.0, 1.0, 4, 0.0, 2.0, 9)
+    assert found is not None
+    assert found.df == pytest.approx(25 / (1 / 4 + 16 / 9))
+    assert t_quantile(12) * math.sqrt(5) > found.ci95 > t_quantile(13) * math.sqrt(5)
+    at_edge = welch_difference(found.ci95, 1.0, 4, 0.0, 2.0, 9)
+    assert at_edge is not None and at_edge.p_value == pytest.approx(0.05, abs=1e-9)
+    equal = welch_difference(1.0, 0.5, 9, 0.0, 0.5, 9)
+    assert equal is not None and equal.df == pytest.approx(18)
+    assert equal.ci95 == pytest.approx(t_quantile(18) * 0.5 * math.sqrt(2))
+    # one edge without spread: its error adds nothing, the other's df remain
+    one = welch_difference(1.0, 0.5, 2, 0.0, 0.0, 2)
+    assert one is not None and one.df == pytest.approx(2)
+    assert welch_difference(1.0, 0.0, 2, 0.0, 0.0, 2) is None
+    assert welch_difference(1.0, 0.5, 0, 0.0, 0.5, 2) is None

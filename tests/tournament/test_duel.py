@@ -1,5 +1,6 @@
 """Sequential duels: verdicts on known pairs of bots, the same verdict with any workers and after
-a kill, and one-line errors for bad input."""
+a kill, the margin in the game's units, mirror images, the closing sentence, and one-line errors
+for bad input."""
 
 from __future__ import annotations
 
@@ -15,9 +16,15 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.ratings.sprt import SprtSettings, Verdict
+from arena.ratings.sprt import SprtSettings, Verdict, margin_estimate
 from arena.tournament.canonical import canonical_toml
-from arena.tournament.duel import CHUNK_PAIRS, duel_config, pair_counts, run_duel
+from arena.tournament.duel import (
+    CHUNK_PAIRS,
+    duel_config,
+    pair_counts,
+    pair_results,
+    run_duel,
+)
 from arena.tournament.results import GAMES, RunDirectory
 from arena.tournament.run import schedule_of
 from tests.helpers import KeysUsed
@@ -180,3 +187,73 @@ def test_a_duel_of_sandboxed_bots_deals_every_chunk_with_its_key(
     assert report.state.games > 2 * CHUNK_PAIRS  # more than one chunk, each a resumed run
     key = RunDirectory(tmp_path / "d").key()
     assert len(key) == 32 and len(used.keys) == report.state.games and set(used.keys) == {key}
+
+
+def _record(task: int, seats: list[str], scores: list[int], ranks: list[int]) -> str:
+    return json.dumps({"task": task, "game": "memorandum", "variant": "standard",
+                       "seed": task // 2, "seats": seats, "scores": scores, "ranks": ranks,
+                       "order": "higher", "faults": []}) + "\n"
+
+
+def test_a_multi_seat_duel_measures_the_margin_between_a_and_b(tmp_path: Path) -> None:
+    """A and B share second place in every game (the fill wins), so their places tie and the
+    Elo interval has no width; their scores differ, and so does the margin's interval."""
+    out = tmp_path / "d"
+    out.mkdir()
+    lines = []
+    # per deal: A and B's scores in the first game, then B and A's in the second (seats swapped)
+    games = [((30, 20), (21, 27)), ((25, 24), (25, 22)), ((40, 10), (11, 37)), ((22, 28), (29, 19))]
+    for k, ((a1, b1), (b2, a2)) in enumerate(games):
+        lines.append(_record(2 * k, ["A", "B", "F", "F"], [a1, b1, 90, 5], [2, 2, 1, 4]))
+        lines.append(_record(2 * k + 1, ["B", "A", "F", "F"], [b2, a2, 90, 5], [2, 2, 1, 4]))
+    (out / GAMES).write_text("".join(lines))
+    found = pair_results(out, 4, "A", "B")
+    assert found.counts == (0, 0, 4, 0, 0) and found.mirrored == 0
+    assert found.margins == (10 + 6, 1 - 3, 30 + 26, -6 - 10)
+    margin = margin_estimate(found.margins)
+    assert margin.high - margin.low > 1
+    assert pair_results(out, 4, "B", "A").margins == tuple(-m for m in found.margins)
+
+
+def test_a_four_seat_duel_reports_its_margin_in_points(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["duel", "goldfish:capacity=8", "goldfish:capacity=7",
+                                      "--game", "memorandum", "--players", "4", "--fill",
+                                      "random", "--max-games", "128", "--out",
+                                      str(tmp_path / "d"), "-q", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    low, high = doc["margin_ci95"]
+    assert doc["unit"] == "points" and low < doc["margin"] < high and high - low > 1
+    assert doc["mirror"] is False
+    assert doc["verdict"] == "H1 accepted"
+    assert doc["summary"].startswith("goldfish:capacity=8 is better than goldfish:capacity=7: +")
+    assert doc["summary"].endswith(f" points a deal pair [+{low:.1f}, +{high:.1f}]")
+
+
+def test_a_bot_against_its_own_copy_is_said_to_play_mirror_images(tmp_path: Path) -> None:
+    report = run_duel(duel_config("greedy", "greedy", "concentration", max_games=128),
+                      SprtSettings(0, 20), tmp_path / "d")
+    assert report.mirrored and report.margin.mean == 0
+    result = CliRunner().invoke(app, ["duel", "greedy", "greedy", "--game", "concentration",
+                                      "--max-games", "128", "--out", str(tmp_path / "d"), "-q"])
+    assert result.exit_code == 0, result.output
+    first, last = result.stdout.splitlines()
+    assert first.startswith("mirror images after 128 games: greedy - greedy")
+    assert last.startswith("greedy and greedy-2 played mirror images of each other's games on "
+                           "all 64 deals")
+    assert "H0" not in result.stdout
+
+
+def test_the_duel_ends_with_a_sentence_in_elo_and_the_game_s_units(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["duel", "optimal", "random", "--game", "concentration",
+                                      "--max-games", "128", "--out", str(tmp_path / "d"), "-q"])
+    assert result.exit_code == 0, result.output
+    first, last = result.stdout.splitlines()
+    assert first.startswith("H1 accepted after 128 games: optimal - random +inf Elo")
+    assert " sets a deal pair [+" in first
+    assert last.startswith("optimal is better than random: +inf Elo [")
+    assert last.endswith("]") and " sets a deal pair [+" in last
+    weaker = CliRunner().invoke(app, ["duel", "random", "optimal", "--game", "concentration",
+                                      "--max-games", "128", "--out", str(tmp_path / "e"), "-q"])
+    assert weaker.stdout.splitlines()[-1].startswith(
+        "random is not shown to be 20 Elo better than optimal; the difference lies between")
