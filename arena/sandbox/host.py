@@ -587,7 +587,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
                    confinement: namespaces.Confinement) -> None:
     """Lock this process down, load the bot, warm up, then answer the arena for one game."""
     game_fd, output_fd = fds[0], fds[1]
-    os.setpgid(0, 0)
+    os.setsid()  # a session of its own: no controlling terminal, and its own process group
     die_with_parent()
     name_process("arena-game")
     join(fds[2:])  # its control groups, before anything else

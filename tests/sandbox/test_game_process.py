@@ -1,0 +1,91 @@
+"""How a sandboxed game process is set up, seen from inside (issue 27): `tests/sandbox/inspector.py`
+gets past the Python-level defences and says what the kernel lets it see and do; each test plays
+it sandboxed against in-process greedy and reads what it found."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import termios
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.engine import find_game
+from arena.loader import resolve_bot
+from arena.match import play_game
+from arena.record import GameRecord
+from arena.sandbox import Limits, sandboxed
+from arena.sandbox.cgroups import find_hierarchies
+from tests.sandbox.support import NAMESPACES
+
+INSPECTOR = Path(__file__).parent / "inspector.py"
+LIMITS = Limits(move_seconds=2.0, game_seconds=30.0, memory_mb=256, start_seconds=10.0)
+
+needs_kernel = pytest.mark.skipif(
+    not NAMESPACES, reason="the kernel confinement needs PID, IPC, mount, network and user "
+                           "namespaces, which this machine does not offer")
+needs_cgroups = pytest.mark.skipif(
+    not find_hierarchies()[0], reason="per-game groups need the memory, pids and freezer "
+                                      "cgroups, which this user may not make here")
+
+
+def play(tmp_path: Path, checks: str = "", die: str = "",
+         games: int = 1) -> tuple[list[dict[str, Any]], list[GameRecord]]:
+    """Play `games` games of the inspector (seat 0, sandboxed, one host for all) against
+    in-process greedy: what it found in each, and the records."""
+    spec = f"{INSPECTOR}:Inspector" + (f":checks={checks}" if checks else "") + (
+        f",die={die}" if die and checks else f":die={die}" if die else "")
+    log = tmp_path / "inspector.log"
+    entry = sandboxed(spec, "concentration", LIMITS, log)
+    variant = find_game("concentration").variant("standard")
+    records = []
+    try:
+        for seed in range(games):
+            records.append(play_game(variant, [entry.make(), resolve_bot("greedy").make()],
+                                     ["inspector", "greedy"], seed))
+    finally:
+        entry.close()
+    found = [json.loads(line.split(" ", 1)[1]) for line in log.read_text().splitlines()
+             if line.startswith("inspector {")]
+    return found, records
+
+
+def in_a_terminal(tmp_path: Path, checks: str) -> dict[str, Any]:
+    """Play the inspector from a process that has a terminal of its own as its controlling
+    terminal (as `arena play` typed in a shell has): what it found."""
+    master, slave = pty.openpty()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # never back into pytest
+        code = 1
+        try:
+            os.close(read_end)
+            os.close(master)
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            found, _ = play(tmp_path, checks)
+            os.write(write_end, json.dumps(found[0]).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    os.close(slave)
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    os.close(master)
+    assert data, "the arena in a terminal found nothing"
+    return json.loads(data)
+
+
+@needs_kernel
+def test_a_game_has_a_session_of_its_own_and_no_terminal(tmp_path: Path) -> None:
+    found = in_a_terminal(tmp_path, "session_leader+dev_tty+tiocsti+stdin")
+    assert found["session_leader"] is True
+    assert found["dev_tty"] != "ok"  # no controlling terminal to open
+    assert "ok" not in found["tiocsti"]
+    assert found["stdin"] == "/dev/null"
