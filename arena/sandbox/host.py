@@ -194,8 +194,10 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     turns them off."""
     if os.environ.get("ARENA_SANDBOX_NAMESPACES", "1") == "0":
         return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
-    return namespaces.confine_forker(settings.get("private") or (),
-                                     shared_network=landlock.version() >= 6, trial=trial)
+    # a network namespace for each game: one shared by a forker's games would show each game
+    # the sockets the others made (/proc/PID/net), a channel between them
+    return namespaces.confine_forker(settings.get("private") or (), shared_network=False,
+                                     trial=trial)
 
 
 _MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists

@@ -58,6 +58,16 @@ def _listing(path: str) -> list[str] | str:
         return errno.errorcode.get(exc.errno or 0, "?")
 
 
+def _mounts() -> dict[str, list[str]]:
+    """Each mount in view (its mount point) and its options (from /proc/self/mountinfo)."""
+    found = {}
+    with open("/proc/self/mountinfo") as mounts:
+        for line in mounts:
+            fields = line.split()
+            found[fields[4]] = fields[5].split(",")
+    return found
+
+
 def _tiocsti(fd: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSTI, b"#")
 
@@ -107,6 +117,8 @@ CHECKS: dict[str, Callable[[], Any]] = {
     "socketpair": lambda: _error(_pair),
     "flock": lambda: _error(_flock),
     "fcntl_lock": lambda: _error(_fcntl_lock),
+    "mounts": _mounts,
+    "network": lambda: os.readlink("/proc/self/ns/net"),
     "sys_fs_cgroup": lambda: _listing("/sys/fs/cgroup"),
     "proc_cgroup": lambda: _read("/proc/self/cgroup"),
     "proc_stat": lambda: os.path.exists("/proc/stat"),

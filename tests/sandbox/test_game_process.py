@@ -89,3 +89,41 @@ def test_a_game_has_a_session_of_its_own_and_no_terminal(tmp_path: Path) -> None
     assert found["dev_tty"] != "ok"  # no controlling terminal to open
     assert "ok" not in found["tiocsti"]
     assert found["stdin"] == "/dev/null"
+
+
+@needs_kernel
+def test_a_game_has_a_dev_of_its_own_and_nodev_elsewhere(tmp_path: Path) -> None:
+    (found,), _ = play(tmp_path, "dev+dev_null_write+dev_urandom")
+    assert found["dev"] == ["fd", "full", "null", "random", "stderr", "stdin", "stdout",
+                            "urandom", "zero"]
+    assert found["dev_null_write"] == found["dev_urandom"] == "ok"
+
+
+@needs_kernel
+def test_every_mount_but_the_game_s_devices_is_nodev(tmp_path: Path) -> None:
+    (found,), _ = play(tmp_path, "mounts")
+    devices = {f"/dev/{name}" for name in ("null", "zero", "full", "random", "urandom")}
+    assert devices <= found["mounts"].keys()
+    assert not [path for path, options in found["mounts"].items()
+                if "nodev" not in options and path not in devices]
+    assert all("ro" in found["mounts"][path] for path in ("/", "/dev"))
+
+
+@needs_kernel
+def test_no_control_groups_of_the_machine_in_view_and_its_own_as_the_root(tmp_path: Path) -> None:
+    (found,), _ = play(tmp_path, "sys_fs_cgroup+proc_cgroup")
+    assert found["sys_fs_cgroup"] in ([], "EACCES")
+    if find_hierarchies()[0]:  # in groups of its own, the root of its cgroup namespace
+        assert all(line.endswith(":/") for line in found["proc_cgroup"].splitlines()), found
+
+
+@needs_kernel
+def test_proc_shows_its_processes_only_and_nothing_of_the_machine(tmp_path: Path) -> None:
+    (found,), _ = play(tmp_path, "proc_stat+proc_net+pid")
+    assert found == {"proc_stat": False, "proc_net": False, "pid": found["pid"]}
+
+
+@needs_kernel
+def test_each_game_has_a_network_namespace_of_its_own(tmp_path: Path) -> None:
+    found, _ = play(tmp_path, "network", games=2)
+    assert found[0]["network"] != found[1]["network"]
