@@ -1,7 +1,10 @@
 """The bot side of the sandbox: a host process that forks a fresh, locked-down process for every
 game of one bot. Started by `arena.sandbox.BotHost`; never imported by the engine.
 
-    python -m arena.sandbox CONTROL_FD SETTINGS_JSON
+    python -m arena.sandbox CONTROL_FD
+
+(its settings come first on the control socket, as JSON after their length: nothing of them is
+in a command line a game process could read).
 
 The host forks once, a quiet forker process that does nothing but fork the game processes (the host
 keeps the bookkeeping: directories, control groups, output, exit statuses). The forker enters
@@ -130,7 +133,8 @@ def main(argv: list[str]) -> int:
     """
     die_with_parent()
     name_process("arena-host")
-    settings: dict[str, Any] = json.loads(argv[2])
+    control = socket.socket(fileno=int(argv[1]))
+    settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     if spec is None:  # imported in every game: compile its files once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
@@ -139,7 +143,6 @@ def main(argv: list[str]) -> int:
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
-    control = socket.socket(fileno=int(argv[1]))
     requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     # the games' directories: one inside a private directory of this host's for each game,
     # under a name no other game can guess, and may not list (see `_guard`)
@@ -155,6 +158,7 @@ def main(argv: list[str]) -> int:
     # trial game first); without namespaces each game gets a folder of its own instead
     shared = os.path.join(home, os.urandom(16).hex())
     os.mkdir(shared, 0o700)
+    os.environ.clear()  # the games get no environment at all (`tempfile` has what it needs)
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
@@ -174,6 +178,21 @@ def main(argv: list[str]) -> int:
     return _Host(control, requests, forker, settings, home, cgroups, shared).serve()
 
 
+def _receive_settings(control: socket.socket) -> dict[str, Any]:
+    """The host's settings, the first message on its control socket (a length, then JSON)."""
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = control.recv(size - len(data))
+            if not chunk:
+                raise SystemExit(0)  # the arena is gone
+            data += chunk
+        return data
+
+    settings: dict[str, Any] = json.loads(exactly(struct.unpack("!I", exactly(4))[0]))
+    return settings
+
+
 GAME_MEMORY_BASE_MB = 64
 """What a game's memory group allows beyond `memory_mb` and the files of its directory (which
 are memory, on a tmpfs): the interpreter's own pages, which a game process copies from its forker
@@ -182,7 +201,7 @@ as it writes to them."""
 
 def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
     """This host's control groups, unless the arena's environment turns them off; or why not."""
-    if os.environ.get("ARENA_SANDBOX_CGROUPS", "1") == "0":
+    if not settings.get("cgroups", True):
         return None, "turned off (ARENA_SANDBOX_CGROUPS=0)"
     memory = ((int(settings.get("memory_mb") or 0) + GAME_MEMORY_BASE_MB) << 20) \
         + GAME_ENTRIES * GAME_FILE_BYTES
@@ -192,7 +211,7 @@ def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
 def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     """The forker's namespaces (see `arena.sandbox.namespaces`), unless the arena's environment
     turns them off."""
-    if os.environ.get("ARENA_SANDBOX_NAMESPACES", "1") == "0":
+    if not settings.get("namespaces", True):
         return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
     # a network namespace for each game: one shared by a forker's games would show each game
     # the sockets the others made (/proc/PID/net), a channel between them
@@ -611,7 +630,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     reads = None if confinement.read_only else settings.get("reads")
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         abi = landlock.confine(workdir, reads)
-    filtered = os.environ.get("ARENA_SANDBOX_SECCOMP", "1") != "0" and seccomp.apply()
+    filtered = settings.get("seccomp", True) and seccomp.apply()
     facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
              "network_namespace": confinement.network, "pid_namespace": os.getpid() == 1,

@@ -18,7 +18,7 @@ from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import GameRecord
-from arena.sandbox import Limits, sandboxed
+from arena.sandbox import BotHost, Limits, sandboxed
 from arena.sandbox.cgroups import find_hierarchies
 from tests.sandbox.support import NAMESPACES
 
@@ -127,3 +127,28 @@ def test_proc_shows_its_processes_only_and_nothing_of_the_machine(tmp_path: Path
 def test_each_game_has_a_network_namespace_of_its_own(tmp_path: Path) -> None:
     found, _ = play(tmp_path, "network", games=2)
     assert found[0]["network"] != found[1]["network"]
+
+
+def test_the_host_and_its_games_get_no_secret_of_the_arena_s_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_TEST_SECRET_TOKEN", "s3cret-token")
+    (found,), _ = play(tmp_path, "environment+cmdline")
+    assert found["environment"] == {}
+    assert not [part for part in found["cmdline"] if str(tmp_path) in part or "{" in part]
+
+
+def test_the_host_is_started_with_its_settings_out_of_its_command_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_TEST_SECRET_TOKEN", "s3cret-token")
+    host = BotHost("random", "concentration", LIMITS, log=tmp_path / "random.log")
+    try:
+        game, _, _ = host.new_game()
+        game.close()
+        assert host._process is not None
+        pid = host._process.pid
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        environment = Path(f"/proc/{pid}/environ").read_bytes()
+    finally:
+        host.close()
+    assert str(tmp_path).encode() not in command and b"random" not in command
+    assert b"s3cret-token" not in environment
