@@ -113,7 +113,7 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> 
     try:
         covered = [path for path in private if _cover(path)]
         covered += [path for path in HIDDEN if _cover(path)]
-        devices = _private_dev()
+        devices = _private_dev(keep=(os.path.dirname(trial),))  # every game's directory
         _set_attributes("/", _MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV, 0,
                         recursive=True)
         for path in [*devices, *covered]:  # devices, and /dev/null over covered files
@@ -231,21 +231,28 @@ def _cover(path: str) -> bool:
     return False
 
 
-def _private_dev() -> list[str]:
+def _private_dev(keep: Sequence[str] = ()) -> list[str]:
     """Put a /dev of the games' own over the machine's: a tmpfs with `DEVICES` (each the
     machine's, mounted on an empty file) and the usual links; read-only once the whole file
-    system is. The devices' paths (their mounts, which must not be `nodev`)."""
+    system is. A folder of `keep` that is in /dev (the games' directories, where the temporary
+    directory is /dev/shm) is kept there, at the same path. The devices' paths (their mounts,
+    which must not be `nodev`)."""
+    kept = [os.path.realpath(path) for path in keep]
+    kept = [path for path in kept if path.startswith("/dev/") and os.path.isdir(path)]
     clones = {}
     try:
-        for name in DEVICES:  # each a detached copy of the machine's mount, before it is covered
-            clones[name] = _check(_PYLIBC.syscall(
-                ctypes.c_long(_OPEN_TREE), _AT_FDCWD, f"/dev/{name}".encode(),
-                ctypes.c_uint(_OPEN_TREE_CLONE | os.O_CLOEXEC)), f"open_tree /dev/{name}")
+        # each a detached copy of the machine's mount, made before /dev is covered
+        for path in [*(f"/dev/{name}" for name in DEVICES), *kept]:
+            clones[path] = _check(_PYLIBC.syscall(
+                ctypes.c_long(_OPEN_TREE), _AT_FDCWD, path.encode(),
+                ctypes.c_uint(_OPEN_TREE_CLONE | os.O_CLOEXEC)), f"open_tree {path}")
         _mount("tmpfs", "/dev", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
-               "size=4k,nr_inodes=16,mode=755")
-        for name, fd in clones.items():
-            path = f"/dev/{name}"
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o666))
+               "size=16k,nr_inodes=64,mode=755")
+        for path, fd in clones.items():
+            if path in kept:
+                os.makedirs(path, 0o755, exist_ok=True)
+            else:
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o666))
             _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
                                    path.encode(), _MOVE_MOUNT_F_EMPTY_PATH), f"move_mount {path}")
         for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),

@@ -15,10 +15,10 @@ family (netlink, packet, vsock, IP, unix: a game keeps the socket the arena gave
 `socketpair` but for AF_UNIX (`SOCKET_FAMILIES`); `ioctl` but for a few harmless commands
 (`IOCTLS`: TIOCSTI, which types into a terminal, and TIOCLINUX are refused whatever else holds);
 `fcntl` but for descriptor flags, duplication, pipe sizes and seals (`FCNTLS`: no file locks,
-leases or directory notifications), and `flock`, since a lock on a file every game reads is seen
-by every game; inotify and fanotify, which would see another game open a shared file. Applied
-once per game process, before any of the bot's code runs, for good: it is inherited by
-everything the game starts.
+leases or directory notifications; a lock, and `flock`, succeeds and locks nothing), since a lock
+on a file every game can open is seen by every game; inotify and fanotify, which would see
+another game open a shared file. Applied once per game process, before any of the bot's code
+runs, for good: it is inherited by everything the game starts.
 """
 
 from __future__ import annotations
@@ -74,9 +74,10 @@ FCNTLS = {"F_DUPFD": 0, "F_GETFD": 1, "F_SETFD": 2, "F_GETFL": 3, "F_SETFL": 4,
           "F_DUPFD_CLOEXEC": 1030, "F_SETPIPE_SZ": 1031, "F_GETPIPE_SZ": 1032,
           "F_ADD_SEALS": 1033, "F_GET_SEALS": 1034}
 """The `fcntl` commands a game process may use (an allow-list). File locks (`F_SETLK`, `F_GETLK`,
-their OFD forms, and `flock`) fail with ENOLCK: a lock on a file every game can read (the Python
-library's own) is seen from another game. Leases, directory notifications (`F_NOTIFY`), signal
-owners and anything else fail with EINVAL."""
+their OFD forms, and `flock`) succeed and do nothing (the filter answers 0 without making the
+call): a lock on a file every game can open (the Python library's own, /dev/null) would be seen
+from another game, and a failing lock would break what locks its own files (SQLite). Leases,
+directory notifications (`F_NOTIFY`), signal owners and anything else fail with EINVAL."""
 
 _LOCKS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, _SETLK, _SETLKW
 
@@ -115,7 +116,7 @@ def filter_program(machine: str | None = None) -> bytes | None:
     code += [(_JEQ, "eperm", 0, number) for number in sorted(refused.values())]
     code += [(_JEQ, "enosys", 0, clone3), (_JEQ, "clone", 0, clone),
              (_JEQ, "ioctl", 0, looked_at["ioctl"]), (_JEQ, "fcntl", 0, looked_at["fcntl"]),
-             (_JEQ, "enolck", 0, looked_at["flock"]),
+             (_JEQ, "pretend", 0, looked_at["flock"]),
              (_JEQ, "socketpair", 0, looked_at["socketpair"]), (_RET, 0, 0, _ALLOW)]
     labels = {"clone": len(code)}
     code += [(_LOAD, 0, 0, _ARG0), (_JSET, "eperm", 0, _NAMESPACE_FLAGS), (_RET, 0, 0, _ALLOW)]
@@ -128,14 +129,14 @@ def filter_program(machine: str | None = None) -> bytes | None:
     labels["fcntl"] = len(code)
     code.append((_LOAD, 0, 0, _ARG1))
     code += [(_JEQ, "allow", 0, command) for command in sorted(FCNTLS.values())]
-    code += [(_JEQ, "enolck", 0, command) for command in _LOCKS]
+    code += [(_JEQ, "pretend", 0, command) for command in _LOCKS]
     code.append((_RET, 0, 0, _ERRNO | errno.EINVAL))
     labels["socketpair"] = len(code)
     code.append((_LOAD, 0, 0, _ARG0))
     code += [(_JEQ, "allow", 0, family) for family in sorted(SOCKET_FAMILIES.values())]
     code.append((_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT))
     for label, action in (("allow", _ALLOW), ("eperm", _ERRNO | errno.EPERM),
-                          ("enosys", _ERRNO | errno.ENOSYS), ("enolck", _ERRNO | errno.ENOLCK)):
+                          ("enosys", _ERRNO | errno.ENOSYS), ("pretend", _ERRNO | 0)):
         labels[label] = len(code)
         code.append((_RET, 0, 0, action))
 
