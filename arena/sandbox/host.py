@@ -60,6 +60,7 @@ from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
+from arena.sandbox.game_init import SIGNALLED, become_init
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -159,6 +160,9 @@ def main(argv: list[str]) -> int:
     shared = os.path.join(home, os.urandom(16).hex())
     os.mkdir(shared, 0o700)
     os.environ.clear()  # the games get no environment at all (`tempfile` has what it needs)
+    for stream in (sys.stdout, sys.stderr):  # what a bot prints reaches its log line by line,
+        with contextlib.suppress(AttributeError, ValueError):  # even if its game is killed
+            stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
@@ -387,6 +391,8 @@ class _Host:
             return b"{}"
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
+                # a game's own processes before the bot starts any: its init and the bot's
+                "processes": "2" if self.sharing else "1",
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -404,6 +410,8 @@ class _Host:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
+        if self.sharing and code > SIGNALLED:  # its init says how the bot's process ended
+            code = SIGNALLED - code
         if self.log is not None and code not in (0, -signal.SIGKILL):
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
             self.log.write(f"[game process {pid} {how}]\n".encode())
@@ -606,7 +614,8 @@ def _remove(directory: str) -> None:
 def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
                    settings: dict[str, Any], rehearsal: bytes,
                    confinement: namespaces.Confinement) -> None:
-    """Lock this process down, load the bot, warm up, then answer the arena for one game."""
+    """Lock this process down, warm up, then answer the arena for one game (loading the bot,
+    unless its host has, when the game begins)."""
     game_fd, output_fd = fds[0], fds[1]
     os.setsid()  # a session of its own: no controlling terminal, and its own process group
     die_with_parent()
@@ -615,6 +624,10 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
+    # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
+    init = become_init(name_process)
+    if init:
+        die_with_parent()  # its parent is the init now
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -633,7 +646,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     filtered = settings.get("seccomp", True) and seccomp.apply()
     facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
-             "network_namespace": confinement.network, "pid_namespace": os.getpid() == 1,
+             "network_namespace": confinement.network, "pid_namespace": init,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
              "cgroup_problem": settings.get("cgroup_problem") or ""}
@@ -642,16 +655,13 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     _guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
-    problem: BaseException | None = None
-    if spec is None:
-        sys.dont_write_bytecode = True  # it could not be written here anyway
-        try:
-            spec = resolve_bot(settings["spec"], settings["game"])  # confined already
-        except BaseException as exc:  # reported when the arena asks for the bot
-            problem = exc
     _replay(rehearsal)
-    player = _Player(spec, problem, facts)
-    player.make()  # while it waits for its game, as the arena makes in-process bots before theirs
+    if spec is None:  # an untrusted bot runs no code before its game: it is loaded when asked
+        sys.dont_write_bytecode = True  # it could not be written here anyway
+        player = _Player(None, None, facts, load=(settings["spec"], settings["game"]))
+    else:  # a trusted (bundled) bot, imported by the host: made while the game is awaited
+        player = _Player(spec, None, facts)
+        player.make()
     _serve(player, socket.socket(fileno=game_fd))
 
 
@@ -877,11 +887,25 @@ class _Player:
     """The bot's side of one game: each message answered with one JSON line."""
 
     def __init__(self, spec: BotSpec | None, problem: BaseException | None,
-                 facts: dict[str, Any] | None = None) -> None:
+                 facts: dict[str, Any] | None = None,
+                 load: tuple[str, str] | None = None) -> None:
         self.spec, self.problem = spec, problem
         self.facts = facts or {}  # how this game process is confined (see `arena.sandbox.promises`)
         self.bot: Bot | None = None
         self.unmade: BaseException | None = None  # what making the bot ahead raised
+        self.unloaded = load  # the bot's spec and game, until the first message loads it
+
+    def load(self) -> None:
+        """Import and make the bot (an untrusted bot's code runs first here, when its game has
+        begun: the arena's first message); what goes wrong is reported at `start`."""
+        target, game = self.unloaded or ("", "")
+        self.unloaded = None
+        try:
+            self.spec = resolve_bot(target, game)  # confined already
+        except BaseException as exc:  # a bot may raise anything
+            self.problem = exc
+            return
+        self.make()
 
     def make(self) -> None:
         """Make the bot ahead of its game (what goes wrong is reported at `start`)."""
@@ -895,6 +919,8 @@ class _Player:
         try:
             if op == "act":
                 return _answer_action(self.bot.act(payload))  # type: ignore[union-attr]
+            if self.unloaded is not None:
+                self.load()
             if self.problem is not None:
                 raise self.problem
             spec = self.spec

@@ -96,10 +96,11 @@ def backstop_memory_mb() -> int:
 
 
 HOST_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONNOUSERSITE", "HOME",
-                    "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONUTF8")
+                    "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONUTF8", "PYTHONIOENCODING",
+                    "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
 """What a bot's host process is given of the arena's environment: where Python finds the arena
 and the bot's packages (a user's site packages are under HOME), where the temporary directory
-is, and the text encoding. Nothing else (no secret set in the organiser's shell); its game
+is, the text encoding and buffering. Nothing else (no secret set in the organiser's shell); its game
 processes get none of it (the host empties its environment before it forks them)."""
 
 
@@ -220,6 +221,7 @@ class SandboxedBot(Bot):
         self._freezer: Freezer | None = None  # that file, open once the game is first frozen
         self._frozen = False  # paused by its freezer (not by a signal)
         self.procs_path: str | None = None  # the list of its processes
+        self.own_processes = 1  # how many there are before the bot starts any
         self._procs = -1  # that file, open once the game is first paused
         self.cpuset_path: str | None = None  # the CPUs it may use
         self.oom_path: str | None = None  # the kernel's count of its kills for memory
@@ -239,6 +241,7 @@ class SandboxedBot(Bot):
         self.sock, self.group, files = self.host.new_game(cpus)
         self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self.procs_path = files.get("procs")
+        self.own_processes = int(files.get("processes", "1"))  # its init's and the bot's
         self.oom_path = files.get("oom")
         self._ooms = oom_kills(self.oom_path) if self.oom_path else 0
         self._outbox = Outbox()
@@ -425,7 +428,7 @@ class SandboxedBot(Bot):
             listed = os.pread(self._procs, 64, 0)
         except OSError:
             return True
-        return listed.count(b"\n") <= 1
+        return listed.count(b"\n") <= self.own_processes
 
     def _freeze(self, frozen: bool) -> bool:
         """Freeze or thaw the game by its freezer; False if it has none."""

@@ -9,6 +9,7 @@ import json
 import os
 import pty
 import termios
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
-from arena.record import GameRecord
+from arena.record import FaultKind, GameRecord
 from arena.sandbox import BotHost, Limits, sandboxed
 from arena.sandbox.cgroups import find_hierarchies
 from tests.sandbox.support import NAMESPACES
@@ -84,8 +85,8 @@ def in_a_terminal(tmp_path: Path, checks: str) -> dict[str, Any]:
 
 @needs_kernel
 def test_a_game_has_a_session_of_its_own_and_no_terminal(tmp_path: Path) -> None:
-    found = in_a_terminal(tmp_path, "session_leader+dev_tty+tiocsti+stdin")
-    assert found["session_leader"] is True
+    found = in_a_terminal(tmp_path, "own_session+dev_tty+tiocsti+stdin")
+    assert found["own_session"] is True
     assert found["dev_tty"] != "ok"  # no controlling terminal to open
     assert "ok" not in found["tiocsti"]
     assert found["stdin"] == "/dev/null"
@@ -152,3 +153,31 @@ def test_the_host_is_started_with_its_settings_out_of_its_command_line(
         host.close()
     assert str(tmp_path).encode() not in command and b"random" not in command
     assert b"s3cret-token" not in environment
+
+
+@needs_kernel
+@pytest.mark.parametrize("signal_name", ["SIGABRT", "SIGSEGV", "SIGTERM", "SIGKILL"])
+def test_a_signal_a_bot_sends_itself_ends_it_as_anywhere_else(tmp_path: Path,
+                                                              signal_name: str) -> None:
+    found, (record,) = play(tmp_path, "pid", die=signal_name)
+    assert {"survived": True} not in found
+    assert [(fault.seat, fault.kind) for fault in record.faults] == [(0, FaultKind.CRASH)]
+    assert found[0]["pid"] != 1  # its init is process 1
+
+
+def test_a_bot_s_code_runs_only_once_its_game_has_begun(tmp_path: Path) -> None:
+    log = tmp_path / "inspector.log"
+    entry = sandboxed(f"{INSPECTOR}:Inspector:checks=imported+started", "concentration", LIMITS,
+                      log)
+    variant = find_game("concentration").variant("standard")
+    try:
+        play_game(variant, [entry.make(), resolve_bot("greedy").make()], ["a", "b"], 0)
+        time.sleep(0.5)  # the next game's process is ready long before this
+        between = time.time()
+        play_game(variant, [entry.make(), resolve_bot("greedy").make()], ["a", "b"], 1)
+    finally:
+        entry.close()
+    found = [json.loads(line.split(" ", 1)[1]) for line in log.read_text().splitlines()
+             if line.startswith("inspector {")]
+    assert len(found) == 2
+    assert found[1]["imported"] > between  # not while the game before was played
