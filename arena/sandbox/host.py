@@ -268,6 +268,14 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
         requests.sendall(ended(record, block=True) or b"")
 
 
+def _cpus() -> set[int] | None:
+    """The CPUs this process may run on (None where that cannot be told)."""
+    try:
+        return os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
+
+
 def _kill(pid: int) -> None:
     """Kill a game process and its process group (or only it, if it has not made the group
     yet: it does so first thing after the fork)."""
@@ -351,7 +359,8 @@ class _Host:
         else:
             workdir = os.path.join(self.home, os.urandom(16).hex())
             os.mkdir(workdir, 0o700)
-        group, procs = self.cgroups.take() if self.cgroups is not None else (None, [])
+        # prepared where this host runs (the arena keeps it off the CPU a game is played on)
+        group, procs = self.cgroups.take(_cpus()) if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
                             [theirs.fileno(), write_end, *procs])
