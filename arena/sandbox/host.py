@@ -219,7 +219,8 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
         return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
     # a network namespace for each game: one shared by a forker's games would show each game
     # the sockets the others made (/proc/PID/net), a channel between them
-    return namespaces.confine_forker(settings.get("private") or (), shared_network=False,
+    return namespaces.confine_forker(settings.get("private") or (),
+                                     shared_network=not settings.get("game_network", True),
                                      trial=trial)
 
 
@@ -327,6 +328,7 @@ class _Host:
         self.handovers: dict[GameGroup, bytes] = {}  # what the arena is told of each group
         self.shared = shared  # every game's directory, once games have mount namespaces
         self.sharing = False
+        self.init = bool(settings.get("init", True))  # games have an init (with PID namespaces)
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -401,7 +403,7 @@ class _Host:
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
                 # a game's own processes before the bot starts any: its init and the bot's
-                "processes": "2" if self.sharing else "1",
+                "processes": "2" if self.sharing and self.init else "1",
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -419,7 +421,7 @@ class _Host:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
-        if self.sharing and code > SIGNALLED:  # its init says how the bot's process ended
+        if self.sharing and self.init and code > SIGNALLED:  # how its init says the bot's ended
             code = SIGNALLED - code
         if self.log is not None and code not in (0, -signal.SIGKILL):
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
@@ -634,7 +636,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
     # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
-    init = become_init(name_process)
+    init = settings.get("init", True) and become_init(name_process)
     if init:
         die_with_parent()  # its parent is the init now
     os.dup2(output_fd, 1)
@@ -655,7 +657,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     filtered = settings.get("seccomp", True) and seccomp.apply()
     facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
-             "network_namespace": confinement.network, "pid_namespace": init,
+             "network_namespace": confinement.network,
+             "pid_namespace": init or os.getpid() == 1,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
              "cgroup_problem": settings.get("cgroup_problem") or ""}

@@ -110,7 +110,8 @@ def host_environment() -> dict[str, str]:
 
 
 SWITCHES = {"namespaces": "ARENA_SANDBOX_NAMESPACES", "cgroups": "ARENA_SANDBOX_CGROUPS",
-            "seccomp": "ARENA_SANDBOX_SECCOMP"}
+            "seccomp": "ARENA_SANDBOX_SECCOMP", "init": "ARENA_SANDBOX_INIT",
+            "game_network": "ARENA_SANDBOX_GAME_NETWORK"}
 """The kernel's mechanisms the arena's environment may turn off (for bots you trust): each
 setting of the host, and the variable of the arena's environment that turns it off ("0")."""
 
