@@ -60,7 +60,7 @@ from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
-from arena.sandbox.game_init import SIGNALLED, become_init
+from arena.sandbox.game_init import become_init
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -421,9 +421,8 @@ class _Host:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
-        if self.sharing and self.init and code > SIGNALLED:  # how its init says the bot's ended
-            code = SIGNALLED - code
-        if self.log is not None and code not in (0, -signal.SIGKILL):
+        if self.log is not None and code not in (0, -signal.SIGKILL) and not (
+                self.sharing and self.init):  # a game's init says how its bot's process ended
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
             self.log.write(f"[game process {pid} {how}]\n".encode())
             self.log.flush()
@@ -466,7 +465,11 @@ class _Host:
         """End every game process, then the forker; log what they printed and how they ended."""
         self.closing = True
         for pid in self.children:
-            _kill(pid)
+            if self.sharing and self.init:  # its init kills the rest, and says how it ended
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)
+            else:
+                _kill(pid)
         self.selector.unregister(self.control)
         with contextlib.suppress(OSError):
             self.requests.shutdown(socket.SHUT_WR)  # the forker reports the last and ends
@@ -485,6 +488,7 @@ class _Host:
                         forker_open = False
                         self.selector.unregister(self.requests)
         for pid in list(self.children):  # not reported in time
+            _kill(pid)
             self.ended(pid, 0)
         for ours, _, _ in self.asked:  # never forked
             ours.close()
@@ -631,12 +635,13 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     os.setsid()  # a session of its own: no controlling terminal, and its own process group
     die_with_parent()
     name_process("arena-game")
+    known_as = _outer_pid()
     join(fds[2:])  # its control groups, before anything else
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
     # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
-    init = settings.get("init", True) and become_init(name_process)
+    init = settings.get("init", True) and become_init(name_process, output_fd, known_as)
     if init:
         die_with_parent()  # its parent is the init now
     os.dup2(output_fd, 1)
@@ -675,6 +680,14 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
         player = _Player(spec, None, facts)
         player.make()
     _serve(player, socket.socket(fileno=game_fd))
+
+
+def _outer_pid() -> int:
+    """This process's id as its host sees it (read before it mounts a /proc of its own)."""
+    try:
+        return int(os.readlink("/proc/self"))
+    except (OSError, ValueError):
+        return os.getpid()
 
 
 def _forget_libc() -> None:
