@@ -8,17 +8,19 @@ in a command line a game process could read).
 
 The host forks once, a quiet forker process that does nothing but fork the game processes (the host
 keeps the bookkeeping: directories, control groups, output, exit statuses). The forker enters
-namespaces of its own and clones every game process into its own PID, IPC and mount namespaces,
-where the kernel keeps the sandbox's promises (`arena.sandbox.namespaces`); each game joins
-control groups of its own (`arena.sandbox.cgroups`). A game process then runs in its own process
-group in a fresh directory no other game can find, with an address-space limit, no other open
-files, Landlock, and behind an audit hook, a tripwire, that refuses writes outside its directory,
-looking into other games' directories or what the arena keeps to itself (the run directory, the
-other bots' files, other processes in /proc), new processes, signals, sockets and native
-libraries. Only then does it import the bot (a trusted, bundled bot is imported once by the host
-instead, for speed), so none of an untrusted bot's code ever runs unconfined. It gets only what
-the arena sends it (pickled observations, one memo for the whole game) and answers in JSON lines,
-which the arena parses without running anything of the bot's.
+namespaces of its own and clones every game process into its own PID, IPC, network and mount
+namespaces, where the kernel keeps the sandbox's promises (`arena.sandbox.namespaces`); each game
+joins control groups of its own (`arena.sandbox.cgroups`). A game process then runs in a session
+of its own (no terminal), under an init of its own (`arena.sandbox.game_init`), in a fresh
+directory no other game can find, with an address-space limit, no other open files, no
+environment, Landlock, a seccomp filter, and behind an audit hook, a tripwire, that refuses
+writes outside its directory, looking into other games' directories or what the arena keeps to
+itself (the run directory, the other bots' files, other processes in /proc), new processes,
+signals, sockets and native libraries. Only then, when its game begins, does it import the bot
+(a trusted, bundled bot is imported once by the host instead, for speed), so none of an
+untrusted bot's code ever runs unconfined, nor ahead of its game. It gets only what the arena
+sends it (pickled observations, one memo for the whole game) and answers in JSON lines, which
+the arena parses without running anything of the bot's.
 
 Speed (see docs/sandbox.md): the host rehearses one game of its own before it forks anything (the
 code the games run is then warm, and the collector no longer touches what the games inherit), and
