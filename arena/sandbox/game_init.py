@@ -13,9 +13,11 @@ process's alone, so the arena sees its end at once.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 from collections.abc import Callable
+from typing import Any
 
 from arena.sandbox import namespaces
 
@@ -23,6 +25,39 @@ SIGNALLED = 128
 """The init ends with this plus the signal's number when a signal ended the bot's process (process
 1 cannot end by a signal of its own), else with the bot's process's exit code; it says how on
 the game's output (its host logs no status of a game with an init)."""
+
+
+EXITING = ("SIGABRT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM",
+           "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGIO", "SIGPWR", "SIGSYS", "SIGSTKFLT")
+"""The signals whose default action ends a process that `exit_on_signals` makes end process 1.
+SIGINT, SIGPIPE and SIGXFSZ keep Python's own handling (KeyboardInterrupt; ignored, so that a
+write too large fails: the file size limit); the faults (SIGSEGV,
+SIGBUS, SIGFPE, SIGILL, SIGTRAP) keep the kernel's, which ends process 1 too when the fault is
+real (only the same signal sent by the process itself is ignored), and says so in its status."""
+
+
+def exit_on_signals(libc: Any) -> int:
+    """The cheap equivalent of an init, for a game process that is process 1 (the kernel spares
+    it the signals it sends itself that it has no handler for): make each of `EXITING` call the C
+    library's `_exit` as its handler, with the signal's number as the exit code, at once, in
+    C, wherever the process is (in native code too: `abort()` included). What it cannot give:
+    SIGKILL, SIGSTOP and the faults' signals a process sends itself stay ignored, and the process
+    exits rather than being killed (its host logs the code). How many handlers were set (0
+    without a C library)."""
+    if libc is None:
+        return 0
+    handler = ctypes.cast(libc._exit, ctypes.c_void_p)
+    libc.signal.restype = ctypes.c_void_p
+    libc.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)
+    made = 0
+    for name in EXITING:
+        number = getattr(signal, name, None)
+        if number is not None and libc.signal(int(number), handler) != _SIG_ERR:
+            made += 1
+    return made
+
+
+_SIG_ERR = ctypes.c_void_p(-1).value
 
 
 def become_init(name: Callable[[str], None], output: int, known_as: int) -> bool:

@@ -63,7 +63,7 @@ from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
-from arena.sandbox.game_init import become_init
+from arena.sandbox.game_init import become_init, exit_on_signals
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -242,10 +242,11 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     turns them off."""
     if not settings.get("namespaces", True):
         return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
-    # a network namespace for each game: one shared by a forker's games would show each game
-    # the sockets the others made (/proc/PID/net), a channel between them
+    # one network namespace for a host's games (a game makes no socket but socketpairs, which
+    # die with it, and runs none of the bot's code before the game before it has ended), or
+    # one for each game where the arena's environment asks (it costs milliseconds a game)
     return namespaces.confine_forker(settings.get("private") or (),
-                                     shared_network=not settings.get("game_network", True),
+                                     shared_network=not settings.get("game_network", False),
                                      trial=trial)
 
 
@@ -353,7 +354,7 @@ class _Host:
         self.handovers: dict[GameGroup, bytes] = {}  # what the arena is told of each group
         self.shared = shared  # every game's directory, once games have mount namespaces
         self.sharing = False
-        self.init = bool(settings.get("init", True))  # games have an init (with PID namespaces)
+        self.init = bool(settings.get("init", False))  # games have an init (with PID namespaces)
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -664,12 +665,14 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     join(fds[2:])  # its control groups, before anything else
     # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
     # (forked first thing: the fewer pages written before, the fewer the bot's process copies)
-    init = settings.get("init", True) and become_init(name_process, output_fd, known_as)
+    init = settings.get("init", False) and become_init(name_process, output_fd, known_as)
     if init:
         die_with_parent()  # its parent is the init now
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
+    if not init and os.getpid() == 1:  # process 1 without an init: signals it sends itself
+        exit_on_signals(namespaces.libc())  # end it all the same
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)

@@ -109,17 +109,22 @@ def host_environment() -> dict[str, str]:
     return {name: os.environ[name] for name in HOST_ENVIRONMENT if name in os.environ}
 
 
-SWITCHES = {"namespaces": "ARENA_SANDBOX_NAMESPACES", "cgroups": "ARENA_SANDBOX_CGROUPS",
-            "seccomp": "ARENA_SANDBOX_SECCOMP", "init": "ARENA_SANDBOX_INIT",
-            "game_network": "ARENA_SANDBOX_GAME_NETWORK"}
-"""The kernel's mechanisms the arena's environment may turn off (for bots you trust): each
-setting of the host, and the variable of the arena's environment that turns it off ("0")."""
+SWITCHES = {"namespaces": ("ARENA_SANDBOX_NAMESPACES", True),
+            "cgroups": ("ARENA_SANDBOX_CGROUPS", True),
+            "seccomp": ("ARENA_SANDBOX_SECCOMP", True),
+            "init": ("ARENA_SANDBOX_INIT", False),
+            "game_network": ("ARENA_SANDBOX_GAME_NETWORK", False)}
+"""The kernel's mechanisms the arena's environment may turn on ("1") or off ("0"): each setting
+of the host, the variable of the arena's environment, and whether it is on by default. Off by
+default, for what they cost (see docs/sandbox.md, Speed): an init process per game (a game
+process that is process 1 turns the signals it sends itself into an exit instead) and a network
+namespace per game (one per host instead)."""
 
 
 def switches() -> dict[str, bool]:
-    """Which of the kernel's mechanisms (`SWITCHES`) the arena's environment leaves on."""
-    return {setting: os.environ.get(variable, "1") != "0"
-            for setting, variable in SWITCHES.items()}
+    """Which of the kernel's mechanisms (`SWITCHES`) are on, as the arena's environment says."""
+    return {setting: os.environ.get(variable, "1" if default else "0") != "0"
+            for setting, (variable, default) in SWITCHES.items()}
 
 
 class BotHost:

@@ -125,9 +125,17 @@ def test_proc_shows_its_processes_only_and_nothing_of_the_machine(tmp_path: Path
 
 
 @needs_kernel
-def test_each_game_has_a_network_namespace_of_its_own(tmp_path: Path) -> None:
+def test_each_game_has_a_network_namespace_of_its_own_if_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_SANDBOX_GAME_NETWORK", "1")
     found, _ = play(tmp_path, "network", games=2)
     assert found[0]["network"] != found[1]["network"]
+
+
+@needs_kernel
+def test_a_game_is_not_in_the_arena_s_network_namespace(tmp_path: Path) -> None:
+    (found,), _ = play(tmp_path, "network")
+    assert found["network"] != os.readlink("/proc/self/ns/net")
 
 
 def test_the_host_and_its_games_get_no_secret_of_the_arena_s_environment(
@@ -156,13 +164,19 @@ def test_the_host_is_started_with_its_settings_out_of_its_command_line(
 
 
 @needs_kernel
-@pytest.mark.parametrize("signal_name", ["SIGABRT", "SIGSEGV", "SIGTERM", "SIGKILL"])
-def test_a_signal_a_bot_sends_itself_ends_it_as_anywhere_else(tmp_path: Path,
-                                                              signal_name: str) -> None:
+@pytest.mark.parametrize(("signal_name", "init"), [
+    ("SIGABRT", False), ("SIGTERM", False), ("SIGUSR1", False),
+    ("SIGABRT", True), ("SIGSEGV", True), ("SIGTERM", True), ("SIGKILL", True)])
+def test_a_signal_a_bot_sends_itself_ends_it_as_anywhere_else(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signal_name: str, init: bool) -> None:
+    """With an init (ARENA_SANDBOX_INIT=1) the bot's process is process 2; without one, process
+    1 exits on the signals whose default action ends a process (but for the faults' signals,
+    SIGKILL and SIGSTOP, which process 1 cannot be sent by itself)."""
+    monkeypatch.setenv("ARENA_SANDBOX_INIT", "1" if init else "0")
     found, (record,) = play(tmp_path, "pid", die=signal_name)
     assert {"survived": True} not in found
     assert [(fault.seat, fault.kind) for fault in record.faults] == [(0, FaultKind.CRASH)]
-    assert found[0]["pid"] != 1  # its init is process 1
+    assert (found[0]["pid"] == 1) is not init  # with an init, it is process 1
 
 
 def test_a_bot_s_code_runs_only_once_its_game_has_begun(tmp_path: Path) -> None:
