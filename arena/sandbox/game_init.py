@@ -1,13 +1,19 @@
-"""A minimal init for a game's PID namespace, as containers get one with `--init`.
+"""Ordinary signal semantics for a game process, which is process 1 of its PID namespace.
 
-The process cloned into a new PID namespace is process 1 there, which the kernel spares every
-signal sent from inside the namespace that it has no handler for: a bot in it that calls
-`abort()`, or sends itself SIGSEGV or SIGTERM, would play on. So the game process, once its
-namespaces are set up, forks the process the bot runs in (process 2) and stays behind as process
-1, doing nothing but wait: the bot's process has the semantics it would have anywhere else, and
-when it ends, for whatever reason, the init ends too, and with it (the kernel sees to that) every
-process of the game. The arena's socket, the output pipe and every other file are the bot's
-process's alone, so the arena sees its end at once.
+The kernel spares process 1 every signal sent from inside its namespace that it has no handler
+for: a bot that calls `abort()`, or sends itself SIGTERM, would play on. Two remedies:
+
+- by default, `exit_on_signals`: every signal whose default action ends a process gets the C
+  library's `_exit` as its handler, so that it ends process 1 at once (with the signal's number
+  as its exit code), whatever the process is doing, for nothing a game;
+- with ARENA_SANDBOX_INIT=1, `become_init`: a minimal init, as containers get one with
+  `--init`. The game process forks the process the bot runs in (process 2) and stays behind as
+  process 1, doing nothing but wait: the bot's process has the semantics it would have anywhere
+  else (SIGKILL and SIGSTOP it sends itself included), and when it ends, for whatever reason,
+  the init says how and ends too, and with it (the kernel sees to that) every process of the
+  game. The arena's socket and every other file but the output are the bot's process's alone,
+  so the arena sees its end at once. It costs a second fork of a Python process per game
+  (6-7 ms a game, measured: see docs/sandbox.md), which is why it is not the default.
 """
 
 from __future__ import annotations
