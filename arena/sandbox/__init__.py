@@ -12,6 +12,8 @@ sandbox maintainers' own:
 - `wire`: what the arena sends a game process;
 - `pinning`: a game's processes share one CPU while it is played;
 - `namespaces`: what a game process can see: namespaces of its own (Linux);
+- `audit`: the audit hook of a game process, a tripwire;
+- `game_init`: ordinary signal semantics for a game process that is process 1, or an init;
 - `cgroups`: memory, processes and CPU per game, and the freezer that pauses it (Linux);
 - `seccomp`: the system calls a game process may not make (Linux);
 - `landlock`: kernel confinement of a game process (Linux Landlock);

@@ -1,21 +1,26 @@
 """The bot side of the sandbox: a host process that forks a fresh, locked-down process for every
 game of one bot. Started by `arena.sandbox.BotHost`; never imported by the engine.
 
-    python -m arena.sandbox CONTROL_FD SETTINGS_JSON
+    python -m arena.sandbox CONTROL_FD
+
+(its settings come first on the control socket, as JSON after their length: nothing of them is
+in a command line a game process could read).
 
 The host forks once, a quiet forker process that does nothing but fork the game processes (the host
 keeps the bookkeeping: directories, control groups, output, exit statuses). The forker enters
-namespaces of its own and clones every game process into its own PID, IPC and mount namespaces,
-where the kernel keeps the sandbox's promises (`arena.sandbox.namespaces`); each game joins
-control groups of its own (`arena.sandbox.cgroups`). A game process then runs in its own process
-group in a fresh directory no other game can find, with an address-space limit, no other open
-files, Landlock, and behind an audit hook, a tripwire, that refuses writes outside its directory,
-looking into other games' directories or what the arena keeps to itself (the run directory, the
-other bots' files, other processes in /proc), new processes, signals, sockets and native
-libraries. Only then does it import the bot (a trusted, bundled bot is imported once by the host
-instead, for speed), so none of an untrusted bot's code ever runs unconfined. It gets only what
-the arena sends it (pickled observations, one memo for the whole game) and answers in JSON lines,
-which the arena parses without running anything of the bot's.
+namespaces of its own and clones every game process into its own PID, IPC, network and mount
+namespaces, where the kernel keeps the sandbox's promises (`arena.sandbox.namespaces`); each game
+joins control groups of its own (`arena.sandbox.cgroups`). A game process then runs in a session
+of its own (no terminal), under an init of its own (`arena.sandbox.game_init`), in a fresh
+directory no other game can find, with an address-space limit, no other open files, no
+environment, Landlock, a seccomp filter, and behind an audit hook, a tripwire, that refuses
+writes outside its directory, looking into other games' directories or what the arena keeps to
+itself (the run directory, the other bots' files, other processes in /proc), new processes,
+signals, sockets and native libraries. Only then, when its game begins, does it import the bot
+(a trusted, bundled bot is imported once by the host instead, for speed), so none of an
+untrusted bot's code ever runs unconfined, nor ahead of its game. It gets only what the arena
+sends it (pickled observations, one memo for the whole game) and answers in JSON lines, which
+the arena parses without running anything of the bot's.
 
 Speed (see docs/sandbox.md): the host rehearses one game of its own before it forks anything (the
 code the games run is then warm, and the collector no longer touches what the games inherit), and
@@ -30,7 +35,6 @@ import ctypes
 import enum
 import fcntl
 import gc
-import importlib.machinery
 import json
 import operator
 import os
@@ -39,14 +43,13 @@ import resource
 import selectors
 import shutil
 import signal
-import site
 import socket
 import struct
 import sys
 import tempfile
+import termios
 import time
 import traceback
-from collections.abc import Sequence
 from typing import Any
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
@@ -55,47 +58,15 @@ from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
+from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
+from arena.sandbox.game_init import become_init, exit_on_signals
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_NAME = 15
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
-_FORBIDDEN = frozenset({
-    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "subprocess.Popen", "pty.spawn", "os.kill", "os.killpg", "signal.pthread_kill",
-    "ctypes.dlopen", "ctypes.dlsym", "socket.connect", "socket.bind", "socket.sendto",
-    "socket.sendmsg", "os.setuid",
-})
-_LISTING = frozenset({"os.listdir", "os.scandir"})
-_OWN_PROCESS = frozenset({"resource.prlimit"})  # events allowed for this process only
-_NATIVE = tuple(importlib.machinery.EXTENSION_SUFFIXES)  # extension modules: native code
-
-
-def _installed() -> tuple[str, ...]:
-    """Where Python and the packages installed for it live: the only places a game process may
-    load native code (an extension module) from."""
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-             *site.getsitepackages()}
-    if site.ENABLE_USER_SITE:
-        roots.add(site.getusersitepackages())
-    return tuple(os.path.join(os.path.realpath(root), "") for root in sorted(roots))
-
-
-_INSTALLED = _installed()
-_SCHEDULING = ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "setpriority")
-_MAKING = {"os.mkdir": 0, "os.symlink": 1, "os.link": 1}  # events that make an entry: its path
-_PATH_EVENTS = {  # events that change the file system: how many of their first arguments are paths
-    "os.remove": 1, "os.rename": 2, "os.rmdir": 1, "os.mkdir": 1, "os.chmod": 1, "os.chown": 1,
-    "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1, "os.chdir": 1,
-    "shutil.rmtree": 1, "os.setxattr": 1, "os.removexattr": 1,
-}
-
-
-with contextlib.suppress(ImportError):  # imported here, not in every game process
-    import _posixshmem  # noqa: F401
 
 
 def _libc() -> Any:
@@ -130,7 +101,9 @@ def main(argv: list[str]) -> int:
     """
     die_with_parent()
     name_process("arena-host")
-    settings: dict[str, Any] = json.loads(argv[2])
+    _no_terminal()
+    control = socket.socket(fileno=int(argv[1]))
+    settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     if spec is None:  # imported in every game: compile its files once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
@@ -139,10 +112,9 @@ def main(argv: list[str]) -> int:
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
-    control = socket.socket(fileno=int(argv[1]))
     requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     # the games' directories: one inside a private directory of this host's for each game,
-    # under a name no other game can guess, and may not list (see `_guard`)
+    # under a name no other game can guess, and may not list (see `arena.sandbox.audit`)
     sweep(tempfile.gettempdir())
     home = os.path.realpath(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
     with contextlib.suppress(OSError):  # the audit hook holds all the same
@@ -155,6 +127,10 @@ def main(argv: list[str]) -> int:
     # trial game first); without namespaces each game gets a folder of its own instead
     shared = os.path.join(home, os.urandom(16).hex())
     os.mkdir(shared, 0o700)
+    os.environ.clear()  # the games get no environment at all (`tempfile` has what it needs)
+    for stream in (sys.stdout, sys.stderr):  # what a bot prints reaches its log line by line,
+        with contextlib.suppress(AttributeError, ValueError):  # even if its game is killed
+            stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
@@ -174,6 +150,42 @@ def main(argv: list[str]) -> int:
     return _Host(control, requests, forker, settings, home, cgroups, shared).serve()
 
 
+def _no_terminal() -> None:
+    """Give up the arena's controlling terminal, if it has one, for this process and every
+    process it forks from now on (TIOCNOTTY: a process that is not its session's leader gives up
+    its own hold only); none of them can take one again (only a session's leader can).
+
+    A session of its own for every game process (`setsid`) would do it too, but the kernel's
+    scheduler puts each session in a group of its own (autogroups), and every hand-over between
+    the arena and a game then crosses groups: sandboxed play at a third of its speed, measured.
+    """
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:  # it has none
+        return
+    try:
+        fcntl.ioctl(fd, termios.TIOCNOTTY)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _receive_settings(control: socket.socket) -> dict[str, Any]:
+    """The host's settings, the first message on its control socket (a length, then JSON)."""
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = control.recv(size - len(data))
+            if not chunk:
+                raise SystemExit(0)  # the arena is gone
+            data += chunk
+        return data
+
+    settings: dict[str, Any] = json.loads(exactly(struct.unpack("!I", exactly(4))[0]))
+    return settings
+
+
 GAME_MEMORY_BASE_MB = 64
 """What a game's memory group allows beyond `memory_mb` and the files of its directory (which
 are memory, on a tmpfs): the interpreter's own pages, which a game process copies from its forker
@@ -182,7 +194,7 @@ as it writes to them."""
 
 def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
     """This host's control groups, unless the arena's environment turns them off; or why not."""
-    if os.environ.get("ARENA_SANDBOX_CGROUPS", "1") == "0":
+    if not settings.get("cgroups", True):
         return None, "turned off (ARENA_SANDBOX_CGROUPS=0)"
     memory = ((int(settings.get("memory_mb") or 0) + GAME_MEMORY_BASE_MB) << 20) \
         + GAME_ENTRIES * GAME_FILE_BYTES
@@ -192,10 +204,14 @@ def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
 def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     """The forker's namespaces (see `arena.sandbox.namespaces`), unless the arena's environment
     turns them off."""
-    if os.environ.get("ARENA_SANDBOX_NAMESPACES", "1") == "0":
+    if not settings.get("namespaces", True):
         return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
+    # one network namespace for a host's games (a game makes no socket but socketpairs, which
+    # die with it, and runs none of the bot's code before the game before it has ended), or
+    # one for each game where the arena's environment asks (it costs milliseconds a game)
     return namespaces.confine_forker(settings.get("private") or (),
-                                     shared_network=landlock.version() >= 6, trial=trial)
+                                     shared_network=not settings.get("game_network", False),
+                                     trial=trial)
 
 
 _MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
@@ -241,6 +257,14 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
     # the host is going (it has killed every game process): report the last ones as they end
     with contextlib.suppress(OSError):
         requests.sendall(ended(record, block=True) or b"")
+
+
+def _cpus() -> set[int] | None:
+    """The CPUs this process may run on (None where that cannot be told)."""
+    try:
+        return os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
 
 
 def _kill(pid: int) -> None:
@@ -294,6 +318,7 @@ class _Host:
         self.handovers: dict[GameGroup, bytes] = {}  # what the arena is told of each group
         self.shared = shared  # every game's directory, once games have mount namespaces
         self.sharing = False
+        self.init = bool(settings.get("init", False))  # games have an init (with PID namespaces)
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -326,7 +351,8 @@ class _Host:
         else:
             workdir = os.path.join(self.home, os.urandom(16).hex())
             os.mkdir(workdir, 0o700)
-        group, procs = self.cgroups.take() if self.cgroups is not None else (None, [])
+        # prepared where this host runs (the arena keeps it off the CPU a game is played on)
+        group, procs = self.cgroups.take(_cpus()) if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
                             [theirs.fileno(), write_end, *procs])
@@ -366,6 +392,8 @@ class _Host:
             return b"{}"
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
+                # a game's own processes before the bot starts any: its init and the bot's
+                "processes": "2" if self.sharing and self.init else "1",
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -383,7 +411,8 @@ class _Host:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
-        if self.log is not None and code not in (0, -signal.SIGKILL):
+        if self.log is not None and code not in (0, -signal.SIGKILL) and not (
+                self.sharing and self.init):  # a game's init says how its bot's process ended
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
             self.log.write(f"[game process {pid} {how}]\n".encode())
             self.log.flush()
@@ -426,7 +455,11 @@ class _Host:
         """End every game process, then the forker; log what they printed and how they ended."""
         self.closing = True
         for pid in self.children:
-            _kill(pid)
+            if self.sharing and self.init:  # its init kills the rest, and says how it ended
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)
+            else:
+                _kill(pid)
         self.selector.unregister(self.control)
         with contextlib.suppress(OSError):
             self.requests.shutdown(socket.SHUT_WR)  # the forker reports the last and ends
@@ -445,6 +478,7 @@ class _Host:
                         forker_open = False
                         self.selector.unregister(self.requests)
         for pid in list(self.children):  # not reported in time
+            _kill(pid)
             self.ended(pid, 0)
         for ours, _, _ in self.asked:  # never forked
             ours.close()
@@ -460,12 +494,6 @@ class _Host:
             self.log.close()
 
 
-GAME_FILE_BYTES = 16 << 20
-"""The largest file a game process may write (in its own directory, the only place it may)."""
-
-GAME_ENTRIES = 32
-"""How many files and folders a game process may make: with `GAME_FILE_BYTES`, a game writes at
-most 512 MB, removed after it."""
 
 YOUNG_OBJECTS = 10_000
 """How many new objects a game process lets build up before the collector looks at them."""
@@ -544,8 +572,6 @@ def _replay(rehearsal: bytes) -> None:
         theirs.close()
 
 
-HOME_PREFIX = "arena-bot-"
-"""A host's directory for its games is HOME_PREFIX, its process id, '-' and a random name."""
 
 
 def sweep(folder: str) -> None:
@@ -585,15 +611,24 @@ def _remove(directory: str) -> None:
 def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
                    settings: dict[str, Any], rehearsal: bytes,
                    confinement: namespaces.Confinement) -> None:
-    """Lock this process down, load the bot, warm up, then answer the arena for one game."""
+    """Lock this process down, warm up, then answer the arena for one game (loading the bot,
+    unless its host has, when the game begins)."""
     game_fd, output_fd = fds[0], fds[1]
-    os.setpgid(0, 0)
+    os.setpgid(0, 0)  # its own process group (its host gave up the terminal: see `_no_terminal`)
     die_with_parent()
     name_process("arena-game")
+    known_as = _outer_pid()
     join(fds[2:])  # its control groups, before anything else
+    # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
+    # (forked first thing: the fewer pages written before, the fewer the bot's process copies)
+    init = settings.get("init", False) and become_init(name_process, output_fd, known_as)
+    if init:
+        die_with_parent()  # its parent is the init now
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
+    if not init and os.getpid() == 1:  # process 1 without an init: signals it sends itself
+        exit_on_signals(namespaces.libc())  # end it all the same
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -609,29 +644,35 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     reads = None if confinement.read_only else settings.get("reads")
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         abi = landlock.confine(workdir, reads)
-    filtered = os.environ.get("ARENA_SANDBOX_SECCOMP", "1") != "0" and seccomp.apply()
+    filtered = settings.get("seccomp", True) and seccomp.apply()
     facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
-             "network_namespace": confinement.network, "pid_namespace": os.getpid() == 1,
+             "network_namespace": confinement.network,
+             "pid_namespace": init or os.getpid() == 1,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
              "cgroup_problem": settings.get("cgroup_problem") or ""}
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     _forget_libc()
-    _guard(workdir, settings.get("private") or ())
+    guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
-    problem: BaseException | None = None
-    if spec is None:
-        sys.dont_write_bytecode = True  # it could not be written here anyway
-        try:
-            spec = resolve_bot(settings["spec"], settings["game"])  # confined already
-        except BaseException as exc:  # reported when the arena asks for the bot
-            problem = exc
     _replay(rehearsal)
-    player = _Player(spec, problem, facts)
-    player.make()  # while it waits for its game, as the arena makes in-process bots before theirs
+    if spec is None:  # an untrusted bot runs no code before its game: it is loaded when asked
+        sys.dont_write_bytecode = True  # it could not be written here anyway
+        player = _Player(None, None, facts, load=(settings["spec"], settings["game"]))
+    else:  # a trusted (bundled) bot, imported by the host: made while the game is awaited
+        player = _Player(spec, None, facts)
+        player.make()
     _serve(player, socket.socket(fileno=game_fd))
+
+
+def _outer_pid() -> int:
+    """This process's id as its host sees it (read before it mounts a /proc of its own)."""
+    try:
+        return int(os.readlink("/proc/self"))
+    except (OSError, ValueError):
+        return os.getpid()
 
 
 def _forget_libc() -> None:
@@ -661,178 +702,6 @@ def _address_space() -> int:
         os.close(statm)
 
 
-def _guard(workdir: str, private: Sequence[str] = ()) -> None:
-    """Refuse, from now on, what a bot has no business doing (see the module docstring)."""
-    home = workdir + os.sep  # already a real path (see `_Host.ask`)
-    # where the games of every sandboxed bot have their directories, each host its own (one may
-    # outlive its game a little, and another bot's may hold what it wrote in its game)
-    homes = os.path.join(os.path.dirname(os.path.dirname(workdir)), HOME_PREFIX)
-    # what the arena keeps to itself: the run directory (records, logs, the run's key), the
-    # other bots' files
-    kept = tuple(os.path.join(folder, "") for folder in private)
-    own = str(os.getpid())
-
-    def real(path: Any) -> str | None:
-        """Where `path` leads from this process's directory; None if it cannot be told. A
-        relative path that climbs ("..") cannot: it may be meant from a directory descriptor
-        (`dir_fd`, which audit events do not show) deeper down than the working directory."""
-        try:
-            text = os.fsdecode(path)
-            if not os.path.isabs(text) and ".." in text.split(os.sep):
-                return None
-            return os.path.realpath(text)
-        except (TypeError, ValueError):
-            return None
-
-    def inside(where: str | None) -> bool:
-        return where is not None and (where.startswith(home) or where == os.devnull)
-
-    def unreadable(where: str | None) -> bool:
-        """Whether `where` may not be read or listed: another game's directory (this bot's or
-        another's), what the arena keeps, or another process's files in /proc (its memory, its
-        environment)."""
-        if where is None:
-            return True
-        folder = where + os.sep
-        if folder.startswith(homes) and not folder.startswith(home):
-            return True
-        if folder.startswith(kept):
-            return True
-        if where.startswith("/proc/"):
-            process = where[6:].split("/", 1)[0]
-            return process.isdigit() and process != own
-        return False
-
-    watched = _FORBIDDEN | _PATH_EVENTS.keys() | _LISTING | _OWN_PROCESS | {
-        "open", "sqlite3.connect", "import"}
-    made = 0  # files and folders this game has made (see GAME_ENTRIES)
-
-    def making(where: str | None) -> None:
-        nonlocal made
-        if where is not None and not os.path.lexists(where):
-            made += 1
-            if made > GAME_ENTRIES:
-                raise PermissionError(f"sandbox: a game may make at most {GAME_ENTRIES} files "
-                                      "and folders")
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event not in watched:
-            return
-        if event == "open":
-            path, mode, flags = args
-            if isinstance(path, int):
-                return  # an already open descriptor
-            where = real(path)
-            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITE_FLAGS)
-            if writing:
-                if not inside(where):
-                    raise PermissionError(f"sandbox: writing to {path!r} is not allowed")
-                making(where)
-            if unreadable(where):
-                raise PermissionError(f"sandbox: reading {path!r} is not allowed")
-            if where is not None and not (where + os.sep).startswith(home) \
-                    and os.path.isdir(where):
-                # a descriptor of a directory outside would make paths relative to it
-                # (`dir_fd`) reach what the checks above judge by other paths
-                raise PermissionError(f"sandbox: opening the directory {path!r} is not allowed")
-        elif event in _LISTING:
-            path = args[0] if args else None
-            if path is not None and not isinstance(path, int) and unreadable(real(path)):
-                raise PermissionError(f"sandbox: listing {path!r} is not allowed")
-        elif event in _FORBIDDEN:
-            raise PermissionError(f"sandbox: {event} is not allowed")
-        elif event in _OWN_PROCESS:
-            if args[0] not in (0, os.getpid()):
-                raise PermissionError(f"sandbox: {event} of another process is not allowed")
-        elif event == "import":
-            filename = args[1] if len(args) > 1 else None
-            if isinstance(filename, str) and filename.endswith(_NATIVE):
-                where = real(filename)
-                if where is None or not where.startswith(_INSTALLED):
-                    raise PermissionError(f"sandbox: loading native code from {filename!r} is "
-                                          "not allowed (only from installed packages)")
-        elif event == "sqlite3.connect":
-            database = os.fsdecode(args[0]) if isinstance(args[0], str | bytes) else args[0]
-            if isinstance(database, str) and database.startswith("file:"):  # a URI
-                database = database[5:].split("?", 1)[0] or ":memory:"
-            if database not in ("", ":memory:") and not inside(real(database)):
-                raise PermissionError(f"sandbox: a database at {args[0]!r} is not allowed")
-        elif event in _PATH_EVENTS:
-            paths = args[:_PATH_EVENTS[event]]
-            if not all(isinstance(a, int) or inside(real(a)) for a in paths if a is not None):
-                raise PermissionError(f"sandbox: {event} outside the bot's directory is not "
-                                      "allowed")
-            if event in _MAKING:
-                making(real(args[_MAKING[event]]))
-
-    sys.addaudithook(hook)
-    global _INSIDE
-    _INSIDE = lambda path: inside(real(path))  # noqa: E731
-    _refuse_unaudited()
-
-
-def _refuse_unaudited() -> None:
-    """Refuse what Python raises no audit event for: making special files outside the game's
-    directory, shared memory, signals through a pidfd, leaving the game's process group, and
-    changing how another process is scheduled (its CPUs, its priority: a place to leave a note
-    for the next game). Landlock, where the kernel has it, refuses the first three too, for
-    native code as well."""
-    for module, name, replacement in _UNAUDITED:
-        setattr(module, name, replacement)
-
-
-def _unaudited() -> list[tuple[Any, str, Any]]:
-    """The replacements `_refuse_unaudited` makes: (module, name, function); made once, in the
-    host, for every game process to use."""
-    import posix
-
-    def only_inside(name: str) -> Any:
-        original = getattr(os, name)
-
-        def making(path: Any, *args: Any, **kwargs: Any) -> Any:
-            if _INSIDE is None or not _INSIDE(path):
-                raise PermissionError(f"sandbox: os.{name} outside the bot's directory is not "
-                                      "allowed")
-            return original(path, *args, **kwargs)
-
-        return making
-
-    def own_process_only(name: str) -> Any:
-        original = getattr(os, name)
-
-        def scheduling(pid: int, *args: Any, **kwargs: Any) -> Any:
-            target = args[0] if name == "setpriority" and args else pid
-            if target not in (0, os.getpid()):
-                raise PermissionError(f"sandbox: os.{name} of another process is not allowed")
-            return original(pid, *args, **kwargs)
-
-        return scheduling
-
-    def refused(name: str) -> Any:
-        def refusing(*args: Any, **kwargs: Any) -> Any:
-            raise PermissionError(f"sandbox: {name} is not allowed")
-
-        return refusing
-
-    made = [(name, only_inside(name)) for name in ("mkfifo", "mknod") if hasattr(os, name)]
-    made += [(name, own_process_only(name)) for name in _SCHEDULING if hasattr(os, name)]
-    replacements = [(module, name, function) for name, function in made
-                    for module in (os, posix)]
-    # a game process that left its process group would outlive the arena's killing it
-    replacements += [(module, name, refused(f"os.{name}")) for name in ("setpgid", "setsid")
-                     for module in (os, posix)]
-    if hasattr(signal, "pidfd_send_signal"):
-        replacements.append((signal, "pidfd_send_signal", refused("signal.pidfd_send_signal")))
-    if "_posixshmem" in sys.modules:
-        shared_memory = sys.modules["_posixshmem"]
-        replacements += [(shared_memory, name, refused(f"_posixshmem.{name}"))
-                         for name in ("shm_open", "shm_unlink")]
-    return replacements
-
-
-_UNAUDITED = _unaudited()
-_INSIDE: Any = None  # whether a path is inside the game's directory (set by `_guard`)
 
 
 def _serve(player: _Player, game: socket.socket) -> None:
@@ -856,11 +725,25 @@ class _Player:
     """The bot's side of one game: each message answered with one JSON line."""
 
     def __init__(self, spec: BotSpec | None, problem: BaseException | None,
-                 facts: dict[str, Any] | None = None) -> None:
+                 facts: dict[str, Any] | None = None,
+                 load: tuple[str, str] | None = None) -> None:
         self.spec, self.problem = spec, problem
         self.facts = facts or {}  # how this game process is confined (see `arena.sandbox.promises`)
         self.bot: Bot | None = None
         self.unmade: BaseException | None = None  # what making the bot ahead raised
+        self.unloaded = load  # the bot's spec and game, until the first message loads it
+
+    def load(self) -> None:
+        """Import and make the bot (an untrusted bot's code runs first here, when its game has
+        begun: the arena's first message); what goes wrong is reported at `start`."""
+        target, game = self.unloaded or ("", "")
+        self.unloaded = None
+        try:
+            self.spec = resolve_bot(target, game)  # confined already
+        except BaseException as exc:  # a bot may raise anything
+            self.problem = exc
+            return
+        self.make()
 
     def make(self) -> None:
         """Make the bot ahead of its game (what goes wrong is reported at `start`)."""
@@ -874,6 +757,8 @@ class _Player:
         try:
             if op == "act":
                 return _answer_action(self.bot.act(payload))  # type: ignore[union-attr]
+            if self.unloaded is not None:
+                self.load()
             if self.problem is not None:
                 raise self.problem
             spec = self.spec
