@@ -33,6 +33,27 @@ class Promise:
     mechanism: str
 
 
+OUTLIVE = "nothing a game starts outlives it"
+UNSEEN = "no process outside its game seen, signalled or reniced"
+WRITES = "writes only in its directory, metadata too"
+KEPT = "what the arena keeps is out of view"
+NETWORK = "no network"
+CHANNELS = "no channel between two game processes but their game"
+RATION = "files within the disk ration (32, 512 MB)"
+HELD = "memory, processes and CPU held per game"
+PAUSED = "every process stopped between its turns"
+AHEAD = "nothing runs ahead of its game"
+PRIVILEGES = "no privileges"
+NARROW = "a narrowed kernel interface"
+TERMINAL = "no terminal"
+DEVICES = "no devices"
+ENVIRONMENT = "nothing of the arena's environment or command line"
+SIGNALS = "a crash is a fault (ordinary signals)"
+"""The promises, each in a few words. `CHANNELS` covers every seat, not only every game: no two
+game processes (the next game of the same bot, the other seats at the same table, two seats of
+one bot) can pass each other anything but through the game itself."""
+
+
 def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     """The promises, given how a game process reports it is confined (`host._play_one_game`)."""
     landlock = int(facts.get("landlock") or 0)
@@ -49,52 +70,83 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     def pick(*choices: tuple[bool, Holder, str]) -> tuple[Holder, str]:
         return next((holder, how) for held, holder, how in choices if held)
 
+    session, ioctls = bool(facts.get("own_session")), bool(facts.get("ioctl_filtered"))
+    private_dev, unprivileged = bool(facts.get("private_dev")), bool(facts.get("unprivileged_id"))
+    families, locks = bool(facts.get("socket_families_filtered")), bool(facts.get("locks_refused"))
+    cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("paused_ahead"))
+    empty, init = bool(facts.get("empty_environment")), bool(facts.get("init"))
+    notes = games and read_only and (network or landlock >= 6)
+
     promises = [
-        ("nothing a game starts outlives it", pick(
+        (OUTLIVE, pick(
             (pid_ns, kernel, "its PID namespace ends with it"),
             (cgroups, kernel, "its control groups are emptied after it"),
             (True, hook, "its process group is killed; new sessions refused by the audit hook"))),
-        ("no process outside its game seen, signalled or reniced", pick(
+        (UNSEEN, pick(
             (pid_ns and fresh_proc, kernel, "a PID namespace and a /proc of its own"),
             (pid_ns, partly, "a PID namespace (but /proc lists every process)"),
             (landlock >= 6, partly, "Landlock refuses signals; scheduling by the audit hook"),
             (True, hook, "the audit hook"))),
-        ("writes only in its directory, metadata too", pick(
+        (WRITES, pick(
             (read_only, kernel, "the file system is read-only but for its directory"),
             (landlock >= 1, partly, "Landlock (file contents and names, not metadata)"),
             (True, hook, "the audit hook"))),
-        ("what the arena keeps is out of view", pick(
+        (KEPT, pick(
             (read_only, kernel,
              "the run directory, key and other bots' code under empty mounts"),
             (landlock >= 1, partly, "Landlock refuses reading it"),
             (True, hook, "the audit hook"))),
-        ("no network", pick(
+        (NETWORK, pick(
             (network and filtered, kernel, "a network namespace with no network; no unix socket"),
             (network, partly, "a network namespace (unix sockets on the machine in reach)"),
             (landlock >= 4, partly, "Landlock refuses TCP; UDP by the audit hook"),
             (True, hook, "the audit hook"))),
-        ("no note from one game to the next", pick(
-            (games and read_only and (network or landlock >= 6), kernel,
-             "fresh process, namespaces and directory; nothing writable outside"),
+        (CHANNELS, pick(
+            (notes and families and locks and cgroup_ns, kernel,
+             "fresh namespaces (cgroup too), socket families and locks allow-listed"),
+            (notes, partly, "fresh process, namespaces and directory; but "
+             + ", ".join(what for held, what in [
+                 (families, "netlink and other socket families"), (locks, "locks on shared files"),
+                 (cgroup_ns, "control groups' counters")] if not held) + " are shared"),
             (landlock >= 6, partly, "a fresh process and directory; Landlock; the audit hook"),
             (True, hook, "a fresh process and directory; the audit hook"))),
-        ("files within the disk ration (32, 512 MB)", pick(
+        (RATION, pick(
             (games, kernel, "its directory is a tmpfs of that size"),
             (True, partly, "16 MB a file (a resource limit); 32 files counted by the audit hook"))),
-        ("memory, processes and CPU held per game", pick(
+        (HELD, pick(
             (cgroups, kernel, "control groups: memory, pids and cpuset"),
             (True, partly, "an address-space limit per process"))),
-        ("every process stopped between its turns", pick(
+        (PAUSED, pick(
             (cgroups, kernel, "the freezer of its control group"),
             (True, partly, "SIGSTOP to its process group"))),
-        ("no privileges", pick(
-            (user and capabilities == 0, kernel, "no capabilities, in a user namespace of its own"),
+        (AHEAD, pick(
+            (ahead, kernel, "the process prepared ahead is paused and loads the bot at its game"),
+            (True, hook, "nothing: the process prepared ahead loads the bot and runs"))),
+        (PRIVILEGES, pick(
+            (user and capabilities == 0 and (unprivileged or os.geteuid() != 0), kernel,
+             "no capabilities, in a user namespace of its own, an id that owns nothing"),
             (os.geteuid() != 0 and capabilities == 0, kernel,
              "the arena's user, with no capabilities"),
+            (capabilities == 0, partly,
+             "no capabilities, but the arena's user (root) for file permissions"),
             (True, hook, "it has capabilities (the arena runs as root): run it as another user"))),
-        ("a narrowed kernel interface", pick(
+        (NARROW, pick(
             (filtered, kernel, "seccomp: no new namespaces, mount, ptrace, BPF, io_uring, keys"),
             (True, hook, "the audit hook (no seccomp filter on this architecture)"))),
+        (TERMINAL, pick(
+            (session and ioctls, kernel,
+             "a session of its own, no controlling terminal; TIOCSTI refused (seccomp)"),
+            (session, partly, "a session of its own (TIOCSTI not refused)"),
+            (True, hook, "the audit hook (it is in the arena's session, with its terminal)"))),
+        (DEVICES, pick(
+            (private_dev and read_only, kernel, "a /dev of its own (null, zero, random...), nodev"),
+            (True, hook, "the audit hook (the machine's /dev is in view)"))),
+        (ENVIRONMENT, pick(
+            (empty, kernel, "an empty environment; settings over the control socket"),
+            (True, hook, "nothing (the arena's environment and command line are in view)"))),
+        (SIGNALS, pick(
+            (init or not pid_ns, kernel, "a minimal init is process 1 of its game"),
+            (True, hook, "nothing: the game is process 1, which ignores its own signals"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)
 
