@@ -19,7 +19,7 @@ import signal
 import socket
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -285,15 +285,16 @@ def _marked(marker: str) -> list[int]:
     return found
 
 
-def probes_summary(results: tuple[ProbeResult, ...]) -> str:
-    """The probes in one line: how many attacks were stopped, and which got through."""
+def probes_summary(results: Sequence[ProbeResult]) -> str:
+    """The probes in one line: how many attacks were stopped, or which promises they broke."""
     through = [r for r in results if r.through]
     if not through:
         unknown = sum(r.outcome == UNKNOWN for r in results)
         told = f" ({unknown} could not be told)" if unknown else ""
         return f"all {len(results)} attacks of `arena doctor` stopped{told}"
-    return (f"{len(through)} of {len(results)} attacks of `arena doctor` got through: "
-            + "; ".join(f"{r.tried} ({r.promise})" for r in through))
+    broken = "; ".join(dict.fromkeys(r.promise for r in through))
+    return (f"{len(through)} of {len(results)} attacks of `arena doctor` got through, "
+            f"breaking: {broken}")
 
 
 _CACHE: dict[tuple[str, ...], tuple[ProbeResult, ...]] = {}

@@ -8,11 +8,13 @@ from __future__ import annotations
 import enum
 import os
 import platform
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.record import BotFault
+from arena.sandbox.attacks import STOPPED, THROUGH, UNKNOWN
+from arena.sandbox.probes import ProbeResult, probed, probes_summary
 from arena.sandbox.stand_in import confinement_facts
 
 
@@ -161,27 +163,42 @@ def confinement_problems(facts: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def promises_report(facts: Mapping[str, Any]) -> list[str]:
-    """The promises as lines for a terminal: the holder, the promise, the mechanism."""
+def promises_report(facts: Mapping[str, Any],
+                    probes: Sequence[ProbeResult] = ()) -> list[str]:
+    """The promises as lines for a terminal: the holder, the promise, the mechanism; under each,
+    the attacks tried on it from inside a game process (`arena.sandbox.probes`) and whether each
+    was stopped; then why a feature is missing, and the attacks in one line."""
     landlock = int(facts.get("landlock") or 0)
     lines = [f"the sandbox on this machine (Linux {platform.release()}, "
              f"Landlock {landlock or 'none'}):"]
     promises = assess_promises(facts)
     width = max(len(p.text) for p in promises)
-    lines += [f"  {p.holder.value:<9} {p.text:<{width}}  {p.mechanism}" for p in promises]
+    for promise in promises:
+        lines.append(f"  {promise.holder.value:<9} {promise.text:<{width}}  {promise.mechanism}")
+        lines += [f"    {_SHOWN[r.outcome]:<12} {r.tried}: {r.detail}"
+                  for r in probes if r.promise == promise.text]
     lines += [f"  {line}" for line in confinement_problems(facts)]
+    if probes:
+        lines.append(f"  probes: {probes_summary(probes)}")
     return lines
+
+
+_SHOWN = {STOPPED: "stopped", THROUGH: "GOT THROUGH", UNKNOWN: "not told"}
 
 
 def promised_here(game: str) -> tuple[str, bool]:
     """The promises on this machine in one line (`promises_summary`), asked of a game process of
-    `game`, and whether the kernel keeps them all (False, with why, if none could be asked)."""
+    `game`, with what the doctor's attacks found (`probes_summary`, made once per process); and
+    whether the kernel keeps every promise and every attack was stopped (False, with why, if no
+    game process could be had)."""
     try:
         facts = confinement_facts(game)
+        results = probed(game)
     except BotFault as fault:
         return f"could not say how a game process is confined ({fault.detail})", False
     kept = all(p.holder is Holder.KERNEL for p in assess_promises(facts))
-    return promises_summary(facts), kept
+    through = any(r.through for r in results)
+    return f"{promises_summary(facts)}; {probes_summary(results)}", kept and not through
 
 
 def promises_summary(facts: Mapping[str, Any]) -> str:
