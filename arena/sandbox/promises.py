@@ -147,7 +147,8 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (empty, kernel, "an empty environment; settings over the control socket"),
             (True, hook, "nothing (the arena's environment and command line are in view)"))),
         (SIGNALS, pick(
-            (init or not pid_ns, kernel, "a minimal init is process 1 of its game"),
+            (init, kernel, "a minimal init is process 1 of its game"),
+            (not pid_ns, kernel, "no PID namespace: the game is not process 1"),
             (True, hook, "nothing: the game is process 1, which ignores its own signals"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)
