@@ -26,6 +26,7 @@ from typing import Any
 
 from arena.record import BotFault
 from arena.sandbox import attacks
+from arena.sandbox import pledges as p
 from arena.sandbox.attacks import STOPPED, THROUGH, UNKNOWN
 from arena.sandbox.stand_in import BotHost, Limits, SandboxedBot
 
@@ -121,15 +122,13 @@ class _Doctor:
 def run_probes(game: str = "concentration") -> tuple[ProbeResult, ...]:
     """Try every promise of the sandbox from inside real game processes of `game`: what each
     attack found. Raises BotFault if no game process could be had."""
-    from arena.sandbox import promises as p
-
     token = os.urandom(8).hex()
     marker = f"arena-doctor-{token}"
     with tempfile.TemporaryDirectory(prefix="arena-doctor-") as folder, \
             _listeners(Path(folder)) as (port, unix_path), _canary(token):
         doctor = _Doctor(game, Path(folder), token)
         try:
-            _probe_all(doctor, p, port, unix_path, marker)
+            _probe_all(doctor, port, unix_path, marker)
         finally:
             doctor.close()
             for pid in _marked(marker):  # a helper that outlived its game: the doctor's own
@@ -138,7 +137,7 @@ def run_probes(game: str = "concentration") -> tuple[ProbeResult, ...]:
     return tuple(doctor.results)
 
 
-def _probe_all(doctor: _Doctor, p: Any, port: int, unix_path: str, marker: str) -> None:
+def _probe_all(doctor: _Doctor, port: int, unix_path: str, marker: str) -> None:
     """The probes, in order: a game whose group the next game gets; two seats of one bot and one
     of another; a game prepared ahead; signals."""
     token, ask = doctor.token, doctor.probe

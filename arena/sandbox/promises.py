@@ -14,6 +14,24 @@ from typing import Any
 
 from arena.record import BotFault
 from arena.sandbox.attacks import STOPPED, THROUGH, UNKNOWN
+from arena.sandbox.pledges import (
+    AHEAD,
+    CHANNELS,
+    DEVICES,
+    ENVIRONMENT,
+    HELD,
+    KEPT,
+    NARROW,
+    NETWORK,
+    OUTLIVE,
+    PAUSED,
+    PRIVILEGES,
+    RATION,
+    SIGNALS,
+    TERMINAL,
+    UNSEEN,
+    WRITES,
+)
 from arena.sandbox.probes import ProbeResult, probed, probes_summary
 from arena.sandbox.stand_in import confinement_facts
 
@@ -33,27 +51,6 @@ class Promise:
     text: str
     holder: Holder
     mechanism: str
-
-
-OUTLIVE = "nothing a game starts outlives it"
-UNSEEN = "no process outside its game seen, signalled or reniced"
-WRITES = "writes only in its directory, metadata too"
-KEPT = "what the arena keeps is out of view"
-NETWORK = "no network"
-CHANNELS = "no channel between two game processes but their game"
-RATION = "files within the disk ration (32, 512 MB)"
-HELD = "memory, processes and CPU held per game"
-PAUSED = "every process stopped between its turns"
-AHEAD = "nothing runs ahead of its game"
-PRIVILEGES = "no privileges"
-NARROW = "a narrowed kernel interface"
-TERMINAL = "no terminal"
-DEVICES = "no devices"
-ENVIRONMENT = "nothing of the arena's environment or command line"
-SIGNALS = "a crash is a fault (ordinary signals)"
-"""The promises, each in a few words. `CHANNELS` covers every seat, not only every game: no two
-game processes (the next game of the same bot, the other seats at the same table, two seats of
-one bot) can pass each other anything but through the game itself."""
 
 
 def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
