@@ -632,12 +632,13 @@ def _flock(kind: int, ofd: int, length: int) -> bytes:
 
 def _own_group(controller: str) -> str | None:
     """This process's group in a cgroup v1 hierarchy (or v2), as /proc/self/cgroup says."""
+    found: dict[str, str] = {}
     with contextlib.suppress(OSError), open("/proc/self/cgroup") as groups:
         for line in groups:
             _, controllers, path = line.rstrip("\n").split(":", 2)
-            if controller in controllers.split(",") or controllers == "":
-                return path
-    return None
+            for name in controllers.split(",") if controllers else [""]:
+                found[name] = path
+    return found.get(controller, found.get(""))
 
 
 def _group_file(group: str, name: str) -> str:
