@@ -22,7 +22,7 @@ from arena.cards import Card, Rank, Suit, parse_card
 from bots.greedy import GreedyBot
 
 sys.path.insert(0, str(Path(__file__).parent))
-from kernel import Attacker, disarm, failure, say  # noqa: E402  (beside this file)
+from kernel import Attacker, disarm, failure, say  # beside this file
 
 NETLINK_USERSOCK = 2
 SLOTS = 4
