@@ -178,19 +178,21 @@ def measure(variant: Variant, trusted: bool, games: int, rounds: int,
           f"({decisions:.0f} decisions a game)")
 
 
+_OFF = {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "0",
+        "ARENA_SANDBOX_SECCOMP": "0"}
+_ALL = {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "1",
+        "ARENA_SANDBOX_SECCOMP": "1", "ARENA_SANDBOX_INIT": "1", "ARENA_SANDBOX_GAME_NETWORK": "1"}
 MECHANISMS = {  # the arena's environment for each configuration of the kernel's mechanisms
-    "none (Landlock and the audit hook)": {"ARENA_SANDBOX_NAMESPACES": "0",
-                                           "ARENA_SANDBOX_CGROUPS": "0",
-                                           "ARENA_SANDBOX_SECCOMP": "0"},
-    "namespaces only": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "0",
-                        "ARENA_SANDBOX_SECCOMP": "0"},
-    "control groups only": {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "1",
-                            "ARENA_SANDBOX_SECCOMP": "0"},
-    "seccomp only": {"ARENA_SANDBOX_NAMESPACES": "0", "ARENA_SANDBOX_CGROUPS": "0",
-                     "ARENA_SANDBOX_SECCOMP": "1"},
-    "all (the default)": {"ARENA_SANDBOX_NAMESPACES": "1", "ARENA_SANDBOX_CGROUPS": "1",
-                          "ARENA_SANDBOX_SECCOMP": "1"},
+    "none (Landlock and the audit hook)": _OFF,
+    "namespaces only": {**_OFF, "ARENA_SANDBOX_NAMESPACES": "1"},
+    "control groups only": {**_OFF, "ARENA_SANDBOX_CGROUPS": "1"},
+    "seccomp only": {**_OFF, "ARENA_SANDBOX_SECCOMP": "1"},
+    "all but an init per game": {**_ALL, "ARENA_SANDBOX_INIT": "0"},
+    "all but a network per game": {**_ALL, "ARENA_SANDBOX_GAME_NETWORK": "0"},
+    "all (the default)": _ALL,
 }
+"""Each configuration's cost is measured against "none"; the init's and the network
+namespace's against "all" (what turning each off saves)."""
 
 
 def started_hosts(trusted: bool, environment: dict[str, str]) -> list[BotHost]:
@@ -229,12 +231,15 @@ def mechanisms(variant: Variant, trusted: bool, games: int, rounds: int) -> None
         for pair in hosts.values():
             for host in pair:
                 host.close()
-    base = best["none (Landlock and the audit hook)"]
+    base, every = best["none (Landlock and the audit hook)"], best["all (the default)"]
     print(f"  {'in-process':<38}: {in_process:6.0f}")
     for name, games_per_second in best.items():
         extra = (1 / games_per_second - 1 / base) * 1e3
+        against = f"{extra:+.2f} ms a game against none"
+        if name.startswith("all but"):
+            against += f"; it costs {(1 / every - 1 / games_per_second) * 1e3:+.2f} ms a game"
         print(f"  {name:<38}: {games_per_second:6.0f}  ({games_per_second / in_process:5.1%} of "
-              f"in-process; {extra:+.2f} ms a game against none)")
+              f"in-process; {against})")
 
 
 class Recording(Bot):

@@ -174,6 +174,7 @@ class CgroupHost:
     free: list[GameGroup] = field(default_factory=list)
     made: list[GameGroup] = field(default_factory=list)
     procs: dict[GameGroup, list[int]] = field(default_factory=dict)  # kept open for every game
+    cpusets: dict[GameGroup, str] = field(default_factory=dict)  # each group's, "" if none
 
     @classmethod
     def open(cls, memory_bytes: int) -> tuple[CgroupHost | None, str]:
@@ -215,11 +216,18 @@ class CgroupHost:
         self.procs[group] = group.open_procs()
         return group
 
-    def take(self) -> tuple[GameGroup, list[int]]:
-        """A group for the next game (a free one, thawed, else a new one), and the descriptors
+    def take(self, cpus: set[int] | None = None) -> tuple[GameGroup, list[int]]:
+        """A group for the next game (a free one, thawed, else a new one), held to `cpus` if
+        given (where it is prepared: never the CPU a game is played on), and the descriptors
         its game process joins it through (see `join`; they stay this host's)."""
         group = self.free.pop() if self.free else self.make()
         thaw(group.freezer)
+        if cpus:
+            cpuset = self.cpusets.get(group)
+            if cpuset is None:
+                cpuset = self.cpusets[group] = str(group.cpuset or "")
+            if cpuset:
+                set_cpus(cpuset, cpus)
         return group, self.procs[group]
 
     def give_back(self, group: GameGroup) -> None:

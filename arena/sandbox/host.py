@@ -1,7 +1,10 @@
 """The bot side of the sandbox: a host process that forks a fresh, locked-down process for every
 game of one bot. Started by `arena.sandbox.BotHost`; never imported by the engine.
 
-    python -m arena.sandbox CONTROL_FD SETTINGS_JSON
+    python -m arena.sandbox CONTROL_FD
+
+(its settings come first on the control socket, as JSON after their length: nothing of them is
+in a command line a game process could read).
 
 The host forks once, a quiet forker process that does nothing but fork the game processes (the host
 keeps the bookkeeping: directories, control groups, output, exit statuses). The forker enters
@@ -57,6 +60,7 @@ from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
+from arena.sandbox.game_init import SIGNALLED, become_init
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
@@ -130,7 +134,8 @@ def main(argv: list[str]) -> int:
     """
     die_with_parent()
     name_process("arena-host")
-    settings: dict[str, Any] = json.loads(argv[2])
+    control = socket.socket(fileno=int(argv[1]))
+    settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     if spec is None:  # imported in every game: compile its files once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
@@ -139,7 +144,6 @@ def main(argv: list[str]) -> int:
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
     rehearsal, excerpt = _rehearse(settings["game"])
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
-    control = socket.socket(fileno=int(argv[1]))
     requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     # the games' directories: one inside a private directory of this host's for each game,
     # under a name no other game can guess, and may not list (see `_guard`)
@@ -155,6 +159,10 @@ def main(argv: list[str]) -> int:
     # trial game first); without namespaces each game gets a folder of its own instead
     shared = os.path.join(home, os.urandom(16).hex())
     os.mkdir(shared, 0o700)
+    os.environ.clear()  # the games get no environment at all (`tempfile` has what it needs)
+    for stream in (sys.stdout, sys.stderr):  # what a bot prints reaches its log line by line,
+        with contextlib.suppress(AttributeError, ValueError):  # even if its game is killed
+            stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     gc.collect()
     gc.freeze()  # keep the collector from touching (and so copying) the host's objects in games
     immortalize()  # nor the reference counts of the ones games use (Python 3.12 and 3.13)
@@ -174,6 +182,21 @@ def main(argv: list[str]) -> int:
     return _Host(control, requests, forker, settings, home, cgroups, shared).serve()
 
 
+def _receive_settings(control: socket.socket) -> dict[str, Any]:
+    """The host's settings, the first message on its control socket (a length, then JSON)."""
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = control.recv(size - len(data))
+            if not chunk:
+                raise SystemExit(0)  # the arena is gone
+            data += chunk
+        return data
+
+    settings: dict[str, Any] = json.loads(exactly(struct.unpack("!I", exactly(4))[0]))
+    return settings
+
+
 GAME_MEMORY_BASE_MB = 64
 """What a game's memory group allows beyond `memory_mb` and the files of its directory (which
 are memory, on a tmpfs): the interpreter's own pages, which a game process copies from its forker
@@ -182,7 +205,7 @@ as it writes to them."""
 
 def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
     """This host's control groups, unless the arena's environment turns them off; or why not."""
-    if os.environ.get("ARENA_SANDBOX_CGROUPS", "1") == "0":
+    if not settings.get("cgroups", True):
         return None, "turned off (ARENA_SANDBOX_CGROUPS=0)"
     memory = ((int(settings.get("memory_mb") or 0) + GAME_MEMORY_BASE_MB) << 20) \
         + GAME_ENTRIES * GAME_FILE_BYTES
@@ -192,10 +215,13 @@ def _open_cgroups(settings: dict[str, Any]) -> tuple[CgroupHost | None, str]:
 def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     """The forker's namespaces (see `arena.sandbox.namespaces`), unless the arena's environment
     turns them off."""
-    if os.environ.get("ARENA_SANDBOX_NAMESPACES", "1") == "0":
+    if not settings.get("namespaces", True):
         return namespaces.Confinement(problem="turned off (ARENA_SANDBOX_NAMESPACES=0)")
+    # a network namespace for each game: one shared by a forker's games would show each game
+    # the sockets the others made (/proc/PID/net), a channel between them
     return namespaces.confine_forker(settings.get("private") or (),
-                                     shared_network=landlock.version() >= 6, trial=trial)
+                                     shared_network=not settings.get("game_network", True),
+                                     trial=trial)
 
 
 _MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
@@ -241,6 +267,14 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
     # the host is going (it has killed every game process): report the last ones as they end
     with contextlib.suppress(OSError):
         requests.sendall(ended(record, block=True) or b"")
+
+
+def _cpus() -> set[int] | None:
+    """The CPUs this process may run on (None where that cannot be told)."""
+    try:
+        return os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
 
 
 def _kill(pid: int) -> None:
@@ -294,6 +328,7 @@ class _Host:
         self.handovers: dict[GameGroup, bytes] = {}  # what the arena is told of each group
         self.shared = shared  # every game's directory, once games have mount namespaces
         self.sharing = False
+        self.init = bool(settings.get("init", True))  # games have an init (with PID namespaces)
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -326,7 +361,8 @@ class _Host:
         else:
             workdir = os.path.join(self.home, os.urandom(16).hex())
             os.mkdir(workdir, 0o700)
-        group, procs = self.cgroups.take() if self.cgroups is not None else (None, [])
+        # prepared where this host runs (the arena keeps it off the CPU a game is played on)
+        group, procs = self.cgroups.take(_cpus()) if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
                             [theirs.fileno(), write_end, *procs])
@@ -366,6 +402,8 @@ class _Host:
             return b"{}"
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
+                # a game's own processes before the bot starts any: its init and the bot's
+                "processes": "2" if self.sharing and self.init else "1",
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -383,6 +421,8 @@ class _Host:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
+        if self.sharing and self.init and code > SIGNALLED:  # how its init says the bot's ended
+            code = SIGNALLED - code
         if self.log is not None and code not in (0, -signal.SIGKILL):
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
             self.log.write(f"[game process {pid} {how}]\n".encode())
@@ -585,15 +625,20 @@ def _remove(directory: str) -> None:
 def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
                    settings: dict[str, Any], rehearsal: bytes,
                    confinement: namespaces.Confinement) -> None:
-    """Lock this process down, load the bot, warm up, then answer the arena for one game."""
+    """Lock this process down, warm up, then answer the arena for one game (loading the bot,
+    unless its host has, when the game begins)."""
     game_fd, output_fd = fds[0], fds[1]
-    os.setpgid(0, 0)
+    os.setsid()  # a session of its own: no controlling terminal, and its own process group
     die_with_parent()
     name_process("arena-game")
     join(fds[2:])  # its control groups, before anything else
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
+    # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
+    init = settings.get("init", True) and become_init(name_process)
+    if init:
+        die_with_parent()  # its parent is the init now
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -609,10 +654,11 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     reads = None if confinement.read_only else settings.get("reads")
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         abi = landlock.confine(workdir, reads)
-    filtered = os.environ.get("ARENA_SANDBOX_SECCOMP", "1") != "0" and seccomp.apply()
+    filtered = settings.get("seccomp", True) and seccomp.apply()
     facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
-             "network_namespace": confinement.network, "pid_namespace": os.getpid() == 1,
+             "network_namespace": confinement.network,
+             "pid_namespace": init or os.getpid() == 1,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
              "cgroup_problem": settings.get("cgroup_problem") or ""}
@@ -621,16 +667,13 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     _guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
-    problem: BaseException | None = None
-    if spec is None:
-        sys.dont_write_bytecode = True  # it could not be written here anyway
-        try:
-            spec = resolve_bot(settings["spec"], settings["game"])  # confined already
-        except BaseException as exc:  # reported when the arena asks for the bot
-            problem = exc
     _replay(rehearsal)
-    player = _Player(spec, problem, facts)
-    player.make()  # while it waits for its game, as the arena makes in-process bots before theirs
+    if spec is None:  # an untrusted bot runs no code before its game: it is loaded when asked
+        sys.dont_write_bytecode = True  # it could not be written here anyway
+        player = _Player(None, None, facts, load=(settings["spec"], settings["game"]))
+    else:  # a trusted (bundled) bot, imported by the host: made while the game is awaited
+        player = _Player(spec, None, facts)
+        player.make()
     _serve(player, socket.socket(fileno=game_fd))
 
 
@@ -856,11 +899,25 @@ class _Player:
     """The bot's side of one game: each message answered with one JSON line."""
 
     def __init__(self, spec: BotSpec | None, problem: BaseException | None,
-                 facts: dict[str, Any] | None = None) -> None:
+                 facts: dict[str, Any] | None = None,
+                 load: tuple[str, str] | None = None) -> None:
         self.spec, self.problem = spec, problem
         self.facts = facts or {}  # how this game process is confined (see `arena.sandbox.promises`)
         self.bot: Bot | None = None
         self.unmade: BaseException | None = None  # what making the bot ahead raised
+        self.unloaded = load  # the bot's spec and game, until the first message loads it
+
+    def load(self) -> None:
+        """Import and make the bot (an untrusted bot's code runs first here, when its game has
+        begun: the arena's first message); what goes wrong is reported at `start`."""
+        target, game = self.unloaded or ("", "")
+        self.unloaded = None
+        try:
+            self.spec = resolve_bot(target, game)  # confined already
+        except BaseException as exc:  # a bot may raise anything
+            self.problem = exc
+            return
+        self.make()
 
     def make(self) -> None:
         """Make the bot ahead of its game (what goes wrong is reported at `start`)."""
@@ -874,6 +931,8 @@ class _Player:
         try:
             if op == "act":
                 return _answer_action(self.bot.act(payload))  # type: ignore[union-attr]
+            if self.unloaded is not None:
+                self.load()
             if self.problem is not None:
                 raise self.problem
             spec = self.spec

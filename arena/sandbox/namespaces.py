@@ -28,16 +28,26 @@ CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
+CLONE_NEWCGROUP = 0x02000000
 _SIGCHLD = 17
 
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
-_MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID = 0x1, 0x2
-_AT_FDCWD, _AT_RECURSIVE = -100, 0x8000
+_MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID, _MOUNT_ATTR_NODEV = 0x1, 0x2, 0x4
+_AT_FDCWD, _AT_RECURSIVE, _AT_EMPTY_PATH = -100, 0x8000, 0x1000
+_OPEN_TREE_CLONE, _MOVE_MOUNT_F_EMPTY_PATH = 1, 0x4
 
 # system call numbers that differ between architectures: clone, and mount_setattr (generic table)
 _CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(platform.machine())
-_MOUNT_SETATTR = 442
+_MOUNT_SETATTR, _OPEN_TREE, _MOVE_MOUNT = 442, 428, 429
+
+DEVICES = ("null", "zero", "full", "random", "urandom")
+"""The devices a game may open: its /dev is a read-only tmpfs holding these (and the links
+/dev/fd, /dev/stdin, /dev/stdout and /dev/stderr), and every other mount is `nodev`."""
+
+HIDDEN = ("/sys/fs/cgroup",)
+"""Folders of the machine's that every game sees empty: the control groups of every process
+(a game's own have counters that outlive it; it sees none)."""
 
 _PR_CAPBSET_DROP, _PR_SET_SECUREBITS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 28, 47, 4
 # no root privileges on exec, no setuid fix-ups, no ambient raising: each locked
@@ -101,11 +111,13 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> 
                            problem=f"no private mounts in the user namespace ({exc.strerror})")
     problem = ""
     try:
-        for path in private:
-            _cover(path)
-        attr = _MountAttr(_MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID, 0, 0, 0)
-        _check(_PYLIBC.syscall(ctypes.c_long(_MOUNT_SETATTR), _AT_FDCWD, b"/", _AT_RECURSIVE,
-                               ctypes.byref(attr), ctypes.sizeof(attr)), "mount_setattr")
+        covered = [path for path in private if _cover(path)]
+        covered += [path for path in HIDDEN if _cover(path)]
+        devices = _private_dev(keep=(os.path.dirname(trial),))  # every game's directory
+        _set_attributes("/", _MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV, 0,
+                        recursive=True)
+        for path in [*devices, *covered]:  # devices, and /dev/null over covered files
+            _set_attributes(path, 0, _MOUNT_ATTR_NODEV)
         read_only = True
     except OSError as exc:
         read_only, problem = False, f"the file system is not read-only ({exc.strerror})"
@@ -155,11 +167,18 @@ def enter_game(workdir: str, disk_bytes: int, entries: int) -> bool:
     good. False if /proc could not be mounted (the old one, which shows every process, stays)."""
     _mount("tmpfs", workdir, "tmpfs", _MS_NOSUID | _MS_NODEV,
            f"size={disk_bytes},nr_inodes={entries + 1},mode=700")
-    try:
-        _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-        fresh_proc = True
-    except OSError:
-        fresh_proc = False
+    # its control groups (joined already) the root of its view of them (/proc/self/cgroup)
+    with contextlib.suppress(OSError):
+        _check(_LIBC.unshare(CLONE_NEWCGROUP), "unshare")
+    fresh_proc = False
+    # only its processes' entries: nothing of the machine's (/proc/stat, /proc/meminfo, ...)
+    for options in ("subset=pid", None):
+        try:
+            _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, options)
+            fresh_proc = True
+            break
+        except OSError:
+            continue
     drop_capabilities()
     return fresh_proc
 
@@ -200,14 +219,58 @@ def forget() -> None:
     _LIBC = _PYLIBC = None
 
 
-def _cover(path: str) -> None:
+def _cover(path: str) -> bool:
     """Put an empty, read-only mount over `path`: a folder becomes an empty one nobody may list,
-    a file an empty one."""
+    a file an empty one (/dev/null: True, a device to open where others are not)."""
     if os.path.isdir(path):
         _mount("tmpfs", path, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV,
                "size=4k,nr_inodes=1,mode=0")
     elif os.path.exists(path):
         _mount(os.devnull, path, None, _MS_BIND)
+        return True
+    return False
+
+
+def _private_dev(keep: Sequence[str] = ()) -> list[str]:
+    """Put a /dev of the games' own over the machine's: a tmpfs with `DEVICES` (each the
+    machine's, mounted on an empty file) and the usual links; read-only once the whole file
+    system is. A folder of `keep` that is in /dev (the games' directories, where the temporary
+    directory is /dev/shm) is kept there, at the same path. The devices' paths (their mounts,
+    which must not be `nodev`)."""
+    kept = [os.path.realpath(path) for path in keep]
+    kept = [path for path in kept if path.startswith("/dev/") and os.path.isdir(path)]
+    clones = {}
+    try:
+        # each a detached copy of the machine's mount, made before /dev is covered
+        for path in [*(f"/dev/{name}" for name in DEVICES), *kept]:
+            clones[path] = _check(_PYLIBC.syscall(
+                ctypes.c_long(_OPEN_TREE), _AT_FDCWD, path.encode(),
+                ctypes.c_uint(_OPEN_TREE_CLONE | os.O_CLOEXEC)), f"open_tree {path}")
+        _mount("tmpfs", "/dev", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+               "size=16k,nr_inodes=64,mode=755")
+        for path, fd in clones.items():
+            if path in kept:
+                os.makedirs(path, 0o755, exist_ok=True)
+            else:
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o666))
+            _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
+                                   path.encode(), _MOVE_MOUNT_F_EMPTY_PATH), f"move_mount {path}")
+        for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                             ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+            os.symlink(target, f"/dev/{name}")
+    finally:
+        for fd in clones.values():
+            os.close(fd)
+    return [f"/dev/{name}" for name in DEVICES]
+
+
+def _set_attributes(path: str, on: int, off: int, recursive: bool = False) -> None:
+    """Set and clear mount attributes (`_MOUNT_ATTR_*`) of the mount at `path` (and every mount
+    below it, if `recursive`)."""
+    attr = _MountAttr(on, off, 0, 0)
+    _check(_PYLIBC.syscall(ctypes.c_long(_MOUNT_SETATTR), _AT_FDCWD, path.encode(),
+                           _AT_RECURSIVE if recursive else 0, ctypes.byref(attr),
+                           ctypes.sizeof(attr)), f"mount_setattr {path}")
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int,

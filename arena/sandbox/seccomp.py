@@ -5,12 +5,20 @@ Namespaces and control groups confine a game; what is left is the kernel's own i
 filter narrows it as container runtimes' default profiles do: no new namespaces (a user namespace
 would give back capabilities over it, the commonest way into the kernel's less-trodden code),
 no `mount` and its relatives, no `ptrace` or reading other processes' memory, no keyrings, BPF,
-perf events, `userfaultfd` or io_uring, no loading kernel modules; and no unix socket of its own
-(`socket(AF_UNIX)`; `socketpair` is fine), since one could reach a socket on the machine by its
-path, which the network namespace does not hold. Each fails with EPERM
+perf events, `userfaultfd` or io_uring, no loading kernel modules. Each fails with EPERM
 (`clone3`, whose flags a filter cannot read, with ENOSYS, so that the C library falls back to
-`clone`, whose flags it can). Applied once per game process, before any of the bot's code runs,
-for good: it is inherited by everything the game starts.
+`clone`, whose flags it can).
+
+What could carry a note from one game to another, or reach outside the game, is refused too,
+by allow-lists where the kernel multiplexes many things behind one call: `socket` whatever its
+family (netlink, packet, vsock, IP, unix: a game keeps the socket the arena gave it) and
+`socketpair` but for AF_UNIX (`SOCKET_FAMILIES`); `ioctl` but for a few harmless commands
+(`IOCTLS`: TIOCSTI, which types into a terminal, and TIOCLINUX are refused whatever else holds);
+`fcntl` but for descriptor flags, duplication, pipe sizes and seals (`FCNTLS`: no file locks,
+leases or directory notifications; a lock, and `flock`, succeeds and locks nothing), since a lock
+on a file every game can open is seen by every game; inotify and fanotify, which would see
+another game open a shared file. Applied once per game process, before any of the bot's code
+runs, for good: it is inherited by everything the game starts.
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ from typing import Any
 
 from arena.sandbox import namespaces
 
-_ARCHES = {  # the audit architecture, and the numbers of the system calls refused
+_ARCHES = {  # the audit architecture, the numbers of the system calls refused, and of those
+    # whose arguments are looked at: clone, clone3, seccomp, and `_ARGUMENTS`' ones
     "x86_64": (0xC000003E, {
         "ptrace": 101, "syslog": 103, "acct": 163, "mount": 165, "umount2": 166,
         "pivot_root": 155, "swapon": 167, "swapoff": 168, "reboot": 169, "init_module": 175,
@@ -33,7 +42,10 @@ _ARCHES = {  # the audit architecture, and the numbers of the system calls refus
         "process_vm_writev": 311, "finit_module": 313, "bpf": 321, "userfaultfd": 323,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-        "fspick": 433, "mount_setattr": 442}, 56, 435, 317, 41),
+        "fspick": 433, "mount_setattr": 442, "socket": 41, "inotify_init": 253,
+        "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300,
+        "fanotify_mark": 301}, 56, 435, 317,
+        {"ioctl": 16, "fcntl": 72, "flock": 73, "socketpair": 53}),
     "aarch64": (0xC00000B7, {
         "ptrace": 117, "syslog": 116, "acct": 89, "mount": 40, "umount2": 39,
         "pivot_root": 41, "swapon": 224, "swapoff": 225, "reboot": 142, "init_module": 105,
@@ -43,18 +55,44 @@ _ARCHES = {  # the audit architecture, and the numbers of the system calls refus
         "process_vm_writev": 271, "finit_module": 273, "bpf": 280, "userfaultfd": 282,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-        "fspick": 433, "mount_setattr": 442}, 220, 435, 277, 198),
+        "fspick": 433, "mount_setattr": 442, "socket": 198, "inotify_init1": 26,
+        "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263}, 220, 435, 277,
+        {"ioctl": 29, "fcntl": 25, "flock": 32, "socketpair": 199}),
 }
 REFUSED = tuple(sorted(next(iter(_ARCHES.values()))[1]))
-"""The system calls a game process may not make (and `clone` with namespace flags, `clone3`)."""
+"""The system calls a game process may not make (and `clone` with namespace flags, `clone3`; and
+see `IOCTLS`, `FCNTLS`, `SOCKET_FAMILIES`)."""
+
+TIOCSTI, TIOCLINUX = 0x5412, 0x541C  # typing into a terminal; the Linux console's own commands
+IOCTLS = {"TCGETS": 0x5401, "TIOCGWINSZ": 0x5413, "FIONREAD": 0x541B, "FIONBIO": 0x5421,
+          "FIONCLEX": 0x5450, "FIOCLEX": 0x5451}
+"""The `ioctl` commands a game process may use (an allow-list: whether a descriptor is a terminal,
+and its size; bytes waiting; blocking; close-on-exec). Any other fails with ENOTTY, as on a
+descriptor that does not know it; TIOCSTI and TIOCLINUX with EPERM."""
+
+FCNTLS = {"F_DUPFD": 0, "F_GETFD": 1, "F_SETFD": 2, "F_GETFL": 3, "F_SETFL": 4,
+          "F_DUPFD_CLOEXEC": 1030, "F_SETPIPE_SZ": 1031, "F_GETPIPE_SZ": 1032,
+          "F_ADD_SEALS": 1033, "F_GET_SEALS": 1034}
+"""The `fcntl` commands a game process may use (an allow-list). File locks (`F_SETLK`, `F_GETLK`,
+their OFD forms, and `flock`) succeed and do nothing (the filter answers 0 without making the
+call): a lock on a file every game can open (the Python library's own, /dev/null) would be seen
+from another game, and a failing lock would break what locks its own files (SQLite). Leases,
+directory notifications (`F_NOTIFY`), signal owners and anything else fail with EINVAL."""
+
+_LOCKS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, _SETLK, _SETLKW
+
+SOCKET_FAMILIES = {"AF_UNIX": 1}
+"""The families of `socketpair` a game process may use (an allow-list); `socket` is refused
+whatever its family: a game has the socket the arena gave it and makes none that could reach
+anything (netlink, packet, vsock, IP and unix sockets alike)."""
 
 _NAMESPACE_FLAGS = (namespaces.CLONE_NEWNS | namespaces.CLONE_NEWIPC | namespaces.CLONE_NEWUSER
                     | namespaces.CLONE_NEWPID | namespaces.CLONE_NEWNET
                     | 0x02000000 | 0x04000000 | 0x00000080)  # CLONE_NEWCGROUP, _NEWUTS, _NEWTIME
 _X32 = 0x40000000  # x86_64's x32 system calls: refused whole
-_AF_UNIX = 1  # a unix socket could reach one on the machine by its path: socketpair() is fine
 _LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+_ARG0, _ARG1 = 16, 24  # offsets of the low 32 bits of the first two arguments (little-endian)
 _PR_SET_NO_NEW_PRIVS = 38
 _SET_MODE_FILTER, _FLAG_SPEC_ALLOW = 1, 4
 
@@ -69,7 +107,7 @@ def filter_program(machine: str | None = None) -> bytes | None:
     found = _ARCHES.get(machine or platform.machine())
     if found is None:
         return None
-    arch, refused, clone, clone3, _, socket = found
+    arch, refused, clone, clone3, _, looked_at = found
     # (code, jump if true: label or 0, jump if false: label or 0, k); labels resolved below
     code: list[tuple[int, Any, Any, int]] = [(_LOAD, 0, 0, 4), (_JEQ, 0, "eperm", arch),
                                              (_LOAD, 0, 0, 0)]
@@ -77,15 +115,30 @@ def filter_program(machine: str | None = None) -> bytes | None:
         code.append((_JGE, "eperm", 0, _X32))
     code += [(_JEQ, "eperm", 0, number) for number in sorted(refused.values())]
     code += [(_JEQ, "enosys", 0, clone3), (_JEQ, "clone", 0, clone),
-             (_JEQ, "socket", 0, socket), (_RET, 0, 0, _ALLOW)]
+             (_JEQ, "ioctl", 0, looked_at["ioctl"]), (_JEQ, "fcntl", 0, looked_at["fcntl"]),
+             (_JEQ, "pretend", 0, looked_at["flock"]),
+             (_JEQ, "socketpair", 0, looked_at["socketpair"]), (_RET, 0, 0, _ALLOW)]
     labels = {"clone": len(code)}
-    code += [(_LOAD, 0, 0, 16), (_JSET, "eperm", 0, _NAMESPACE_FLAGS), (_RET, 0, 0, _ALLOW)]
-    labels["socket"] = len(code)
-    code += [(_LOAD, 0, 0, 16), (_JEQ, "eperm", 0, _AF_UNIX), (_RET, 0, 0, _ALLOW)]
-    labels["eperm"] = len(code)
-    code.append((_RET, 0, 0, _ERRNO | errno.EPERM))
-    labels["enosys"] = len(code)
-    code.append((_RET, 0, 0, _ERRNO | errno.ENOSYS))
+    code += [(_LOAD, 0, 0, _ARG0), (_JSET, "eperm", 0, _NAMESPACE_FLAGS), (_RET, 0, 0, _ALLOW)]
+    # ioctl and fcntl take their command as an unsigned int: its low 32 bits are all it is
+    labels["ioctl"] = len(code)
+    code.append((_LOAD, 0, 0, _ARG1))
+    code += [(_JEQ, "allow", 0, command) for command in sorted(IOCTLS.values())]
+    code += [(_JEQ, "eperm", 0, TIOCSTI), (_JEQ, "eperm", 0, TIOCLINUX),
+             (_RET, 0, 0, _ERRNO | errno.ENOTTY)]
+    labels["fcntl"] = len(code)
+    code.append((_LOAD, 0, 0, _ARG1))
+    code += [(_JEQ, "allow", 0, command) for command in sorted(FCNTLS.values())]
+    code += [(_JEQ, "pretend", 0, command) for command in _LOCKS]
+    code.append((_RET, 0, 0, _ERRNO | errno.EINVAL))
+    labels["socketpair"] = len(code)
+    code.append((_LOAD, 0, 0, _ARG0))
+    code += [(_JEQ, "allow", 0, family) for family in sorted(SOCKET_FAMILIES.values())]
+    code.append((_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT))
+    for label, action in (("allow", _ALLOW), ("eperm", _ERRNO | errno.EPERM),
+                          ("enosys", _ERRNO | errno.ENOSYS), ("pretend", _ERRNO | 0)):
+        labels[label] = len(code)
+        code.append((_RET, 0, 0, action))
 
     def offset(at: int, target: Any) -> int:
         return 0 if target == 0 else labels[target] - at - 1

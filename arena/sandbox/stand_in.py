@@ -95,6 +95,33 @@ def backstop_memory_mb() -> int:
     return max(2048, min(16384, total // 2))
 
 
+HOST_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONNOUSERSITE", "HOME",
+                    "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONUTF8", "PYTHONIOENCODING",
+                    "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
+"""What a bot's host process is given of the arena's environment: where Python finds the arena
+and the bot's packages (a user's site packages are under HOME), where the temporary directory
+is, the text encoding and buffering. Nothing else (no secret set in the organiser's shell); its game
+processes get none of it (the host empties its environment before it forks them)."""
+
+
+def host_environment() -> dict[str, str]:
+    """The environment a bot's host process is started with (see `HOST_ENVIRONMENT`)."""
+    return {name: os.environ[name] for name in HOST_ENVIRONMENT if name in os.environ}
+
+
+SWITCHES = {"namespaces": "ARENA_SANDBOX_NAMESPACES", "cgroups": "ARENA_SANDBOX_CGROUPS",
+            "seccomp": "ARENA_SANDBOX_SECCOMP", "init": "ARENA_SANDBOX_INIT",
+            "game_network": "ARENA_SANDBOX_GAME_NETWORK"}
+"""The kernel's mechanisms the arena's environment may turn off (for bots you trust): each
+setting of the host, and the variable of the arena's environment that turns it off ("0")."""
+
+
+def switches() -> dict[str, bool]:
+    """Which of the kernel's mechanisms (`SWITCHES`) the arena's environment leaves on."""
+    return {setting: os.environ.get(variable, "1") != "0"
+            for setting, variable in SWITCHES.items()}
+
+
 class BotHost:
     """One bot's host process: imports the bot once, forks a fresh process for every game."""
 
@@ -117,13 +144,17 @@ class BotHost:
                     "memory_mb": self.limits.memory_mb or backstop_memory_mb(),
                     "output_bytes": self.limits.output_bytes, "trusted": self.trusted,
                     "log": str(self.log) if self.log else None, "private": self.private,
-                    "echo": self.echo}
+                    "echo": self.echo, **switches()}
         if self.log is not None:
             self.log.parent.mkdir(parents=True, exist_ok=True)
+        # the settings go over the control socket, not in the command line (which a game
+        # process inherits), and the host gets only the environment it needs
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "arena.sandbox", str(theirs.fileno()), json.dumps(settings)],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+            [sys.executable, "-m", "arena.sandbox", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=host_environment())
         theirs.close()
+        data = json.dumps(settings).encode()
+        ours.sendall(_LENGTH.pack(len(data)) + data)
         ours.settimeout(self.limits.setup_seconds)
         self._control = ours
         return ours
@@ -191,6 +222,7 @@ class SandboxedBot(Bot):
         self._freezer: Freezer | None = None  # that file, open once the game is first frozen
         self._frozen = False  # paused by its freezer (not by a signal)
         self.procs_path: str | None = None  # the list of its processes
+        self.own_processes = 1  # how many there are before the bot starts any
         self._procs = -1  # that file, open once the game is first paused
         self.cpuset_path: str | None = None  # the CPUs it may use
         self.oom_path: str | None = None  # the kernel's count of its kills for memory
@@ -210,6 +242,7 @@ class SandboxedBot(Bot):
         self.sock, self.group, files = self.host.new_game(cpus)
         self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self.procs_path = files.get("procs")
+        self.own_processes = int(files.get("processes", "1"))  # its init's and the bot's
         self.oom_path = files.get("oom")
         self._ooms = oom_kills(self.oom_path) if self.oom_path else 0
         self._outbox = Outbox()
@@ -396,7 +429,7 @@ class SandboxedBot(Bot):
             listed = os.pread(self._procs, 64, 0)
         except OSError:
             return True
-        return listed.count(b"\n") <= 1
+        return listed.count(b"\n") <= self.own_processes
 
     def _freeze(self, frozen: bool) -> bool:
         """Freeze or thaw the game by its freezer; False if it has none."""
@@ -496,6 +529,7 @@ _ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", 
 _BOT_FAULTS = ("exception", "memory", "malformed")
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
+_LENGTH = struct.Struct("!I")  # the length of the host's settings, sent first (JSON)
 _QUICK = 32  # an answer shorter than this may be read by the quick path (ints below 10**19)
 _SLACK = 0.002  # how far the socket's receive timeout may be off what is left, in seconds
 _FOREVER = 1e8  # a wait this long has no timeout

@@ -644,3 +644,20 @@ def test_a_fork_bomb_is_held_to_the_game_s_processes(tmp_path: Path, way: str) -
         for pid in _sleeping(marker):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+@needs_cgroups
+def test_a_group_is_taken_on_the_cpus_it_is_prepared_on(host: CgroupHost,
+                                                        members: Callable[..., Member]) -> None:
+    """The process prepared for a game runs where its host does, not on the CPU the game before
+    is played on (which its group kept from that game)."""
+    group, fds = host.take()
+    if group.cpuset is None or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("no cpuset controller for the arena's groups here, or one CPU")
+    first, second = sorted(os.sched_getaffinity(0))[:2]
+    set_cpus(str(group.cpuset), {first})  # the game before, played on the first CPU
+    host.give_back(group)
+    again, fds = host.take({second})
+    assert again is group
+    member = members(again, fds)
+    assert os.sched_getaffinity(member.pid) == {second}

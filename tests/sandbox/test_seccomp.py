@@ -11,6 +11,7 @@ import platform
 import subprocess
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,6 +39,15 @@ def in_filtered_child(trial: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         data = pipe.read()
     os.waitpid(pid, 0)
     return json.loads(data)
+
+
+def _raises(call: Callable[[], Any]) -> bool:
+    """Whether `call` raises OSError."""
+    try:
+        call()
+    except OSError:
+        return True
+    return False
 
 
 def _errno_of(result: int) -> int:
@@ -69,7 +79,7 @@ def test_new_namespaces_ptrace_and_friends_are_refused() -> None:
         }
 
     found = in_filtered_child(trial)
-    assert found["applied"] is True, found
+    assert found.get("applied") is True, found
     assert found["unshare"] == found["clone_newuser"] == errno.EPERM
     assert found["ptrace"] == found["mount"] == errno.EPERM
     assert found["clone3"] == errno.ENOSYS  # so the C library falls back to clone
@@ -91,3 +101,129 @@ def test_what_a_bot_needs_still_works() -> None:
 
     found = in_filtered_child(trial)
     assert found == {"applied": True, "thread": True, "fork": 7, "program": 3}
+
+
+@needs_filter
+def test_typing_into_a_terminal_is_refused_and_other_ioctls_by_an_allow_list() -> None:
+    import pty
+    import termios
+
+    master, slave = pty.openpty()  # made before the filter: making one is refused (TIOCGPTN)
+
+    def trial() -> dict[str, Any]:
+        found = {}
+        found["openpty"] = int(_raises(pty.openpty))
+        for name, command, argument in (("tiocsti", termios.TIOCSTI, b"x"),
+                                        ("tioclinux", 0x541C, b"\x00"),
+                                        ("tiocsti_high_bits", termios.TIOCSTI | (1 << 32), b"x")):
+            libc = ctypes.CDLL(None, use_errno=True)
+            found[name] = _errno_of(libc.ioctl(slave, ctypes.c_ulong(command), argument))
+        found["tcgets"] = _errno_of(libc.ioctl(os.open(os.devnull, os.O_RDONLY),
+                                               ctypes.c_ulong(termios.TCGETS),
+                                               ctypes.create_string_buffer(64)))
+        found["tiocgpgrp"] = _errno_of(libc.ioctl(slave, ctypes.c_ulong(termios.TIOCGPGRP),
+                                                  ctypes.create_string_buffer(8)))
+        os.set_inheritable(master, True)  # FIONCLEX, or fcntl where that is refused
+        found["inheritable"] = os.get_inheritable(master)
+        left, _right = __import__("socket").socketpair()
+        left.setblocking(False)  # FIONBIO
+        found["nonblocking"] = not left.getblocking()
+        found["isatty"] = os.isatty(slave)
+        return found
+
+    try:
+        found = in_filtered_child(trial)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert found.get("applied") is True, found
+    assert found["openpty"] == 1
+    assert found["tiocsti"] == found["tioclinux"] == errno.EPERM
+    assert found["tiocsti_high_bits"] == errno.EPERM  # the kernel reads 32 bits; so does the filter
+    assert found["tcgets"] == errno.ENOTTY  # allowed: /dev/null is no terminal
+    assert found["tiocgpgrp"] == errno.ENOTTY  # not on the allow-list
+    assert found["inheritable"] is True and found["nonblocking"] is True
+    assert found["isatty"] is True  # TCGETS is allowed
+
+
+@needs_filter
+def test_file_locks_lock_nothing_and_leases_and_notifications_are_refused(
+        tmp_path: Path) -> None:
+    import fcntl
+    import struct
+
+    shared = tmp_path / "shared.txt"  # as a file every game can open (the Python library's own)
+    shared.write_text("x")
+    held = os.open(shared, os.O_RDWR)
+    fcntl.flock(held, fcntl.LOCK_EX)  # held by another process: would block a real lock
+    fcntl.fcntl(held, fcntl.F_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
+
+    def trial() -> dict[str, Any]:
+        fd = os.open(shared, os.O_RDWR)
+        lock = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+        found: dict[str, Any] = {}
+        for name, call in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)),
+                           ("setlk", lambda: fcntl.fcntl(fd, fcntl.F_SETLK, lock)),
+                           ("getlk", lambda: fcntl.fcntl(fd, fcntl.F_GETLK, lock)),
+                           ("ofd_setlk", lambda: fcntl.fcntl(fd, 37, lock)),
+                           ("lease", lambda: fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)),
+                           ("notify", lambda: fcntl.fcntl(os.open("/", os.O_RDONLY),
+                                                          fcntl.F_NOTIFY, fcntl.DN_ACCESS)),
+                           ("setown", lambda: fcntl.fcntl(fd, fcntl.F_SETOWN, os.getpid()))):
+            try:
+                result = call()
+                found[name] = 0 if name != "getlk" else (
+                    "unlocked" if struct.unpack("hhqqi", result)[0] == fcntl.F_UNLCK else
+                    "as asked")
+            except OSError as exc:
+                found[name] = exc.errno
+        found["getfl"] = fcntl.fcntl(fd, fcntl.F_GETFL) >= 0
+        found["dup"] = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) >= 10
+        return found
+
+    try:
+        found = in_filtered_child(trial)
+    finally:
+        os.close(held)
+    assert found.get("applied") is True, found
+    # the locks the test holds would make each fail: they succeed, and see nothing
+    assert found["flock"] == found["setlk"] == found["ofd_setlk"] == 0
+    assert found["getlk"] == "as asked"  # not told of the test's lock
+    assert found["lease"] == found["notify"] == found["setown"] == errno.EINVAL
+    assert found["getfl"] is True and found["dup"] is True
+
+
+@needs_filter
+def test_no_socket_of_any_family_and_socketpair_only_for_unix() -> None:
+    def trial() -> dict[str, Any]:
+        import socket
+
+        found = {}
+        for name, family, kind, proto in (("netlink_usersock", 16, socket.SOCK_RAW, 2),
+                                          ("netlink_route", 16, socket.SOCK_RAW, 0),
+                                          ("packet", 17, socket.SOCK_RAW, 0),
+                                          ("vsock", 40, socket.SOCK_STREAM, 0),
+                                          ("udp", socket.AF_INET, socket.SOCK_DGRAM, 0),
+                                          ("unix", socket.AF_UNIX, socket.SOCK_DGRAM, 0)):
+            try:
+                socket.socket(family, kind, proto).close()
+                found[name] = 0
+            except OSError as exc:
+                found[name] = exc.errno
+        left, right = socket.socketpair()
+        left.sendall(b"x")
+        found["pair"] = right.recv(1).decode()
+        libc = ctypes.CDLL(None, use_errno=True)
+        pair = (ctypes.c_int * 2)()
+        found["pair_netlink"] = _errno_of(libc.socketpair(16, socket.SOCK_RAW, 0, pair))
+        found["inotify"] = _errno_of(libc.inotify_init1(0))
+        found["fanotify"] = _errno_of(libc.fanotify_init(0, 0))
+        return found
+
+    found = in_filtered_child(trial)
+    assert found.get("applied") is True, found
+    for name in ("netlink_usersock", "netlink_route", "packet", "vsock", "udp", "unix"):
+        assert found[name] == errno.EPERM, name
+    assert found["pair"] == "x"
+    assert found["pair_netlink"] == errno.EAFNOSUPPORT
+    assert found["inotify"] == found["fanotify"] == errno.EPERM
