@@ -347,11 +347,11 @@ class ProbeBot(Bot):
                 seen.append("flock")
             with contextlib.suppress(OSError):
                 answer = fcntl.fcntl(fd, fcntl.F_GETLK, _flock(fcntl.F_WRLCK, 0, 1))
-                if struct.unpack_from("h", answer)[0] != fcntl.F_UNLCK:
+                if struct.unpack_from("h", answer)[0] == fcntl.F_RDLCK:  # the other's lock
                     seen.append("fcntl (POSIX)")
             with contextlib.suppress(OSError):
                 answer = fcntl.fcntl(fd, F_OFD_GETLK, _flock(fcntl.F_WRLCK, 1, 1))
-                if struct.unpack_from("h", answer)[0] != fcntl.F_UNLCK:
+                if struct.unpack_from("h", answer)[0] == fcntl.F_RDLCK:
                     seen.append("OFD")
         finally:
             os.close(fd)
@@ -424,8 +424,11 @@ class ProbeBot(Bot):
         group = _own_group("pids")
         if group is None:
             return STOPPED, "no pids group in view"
-        with open(_group_file(group, "pids.events")) as events:
-            text = events.read().split()
+        try:
+            with open(_group_file(group, "pids.events")) as events:
+                text = events.read().split()
+        except OSError as exc:
+            return STOPPED, f"its group's counters are out of view ({failure(exc)})"
         counted = int(text[text.index("max") + 1]) if "max" in text else 0
         if counted:
             return THROUGH, f"its pids.events counts {counted} from an earlier game"
@@ -467,10 +470,15 @@ class ProbeBot(Bot):
     # --- pausing, and running ahead
 
     def attack_mark(self) -> tuple[str, str]:
+        time.sleep(0.03)  # its thread ticks now, whatever it did before
         self.ticker.mark = len(self.ticker.ticks) - 1
         return UNKNOWN, "marked"
 
     def attack_gap(self, paused_for: float) -> tuple[str, str]:
+        time.sleep(0.03)  # its thread ticks again, once continued
+        ticks = len(self.ticker.ticks) - self.ticker.mark
+        if ticks < 3:
+            return UNKNOWN, f"its thread did not run ({ticks} ticks since the mark)"
         gap = self.ticker.longest_gap()
         if gap >= paused_for * 0.6:
             return STOPPED, f"its thread was stopped {gap * 1000:.0f} ms while another bot thought"

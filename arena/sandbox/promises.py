@@ -72,7 +72,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     session, ioctls = bool(facts.get("own_session")), bool(facts.get("ioctl_filtered"))
     private_dev, unprivileged = bool(facts.get("private_dev")), bool(facts.get("unprivileged_id"))
     families, locks = bool(facts.get("socket_families_filtered")), bool(facts.get("locks_refused"))
-    cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("paused_ahead"))
+    cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("nothing_ahead"))
     empty, init = bool(facts.get("empty_environment")), bool(facts.get("init"))
     notes = games and read_only and (network or landlock >= 6)
 
@@ -119,7 +119,8 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (cgroups, kernel, "the freezer of its control group"),
             (True, partly, "SIGSTOP to its process group"))),
         (AHEAD, pick(
-            (ahead, kernel, "the process prepared ahead is paused and loads the bot at its game"),
+            (ahead and cgroups, kernel,
+             "the process prepared ahead loads the bot as its game begins, on its host's CPUs"),
             (True, hook, "nothing: the process prepared ahead loads the bot and runs"))),
         (PRIVILEGES, pick(
             (user and capabilities == 0 and (unprivileged or os.geteuid() != 0), kernel,

@@ -25,7 +25,7 @@ KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "cgroup_problem": "", "capabilities": 0, "seccomp": True, "own_session": True,
                 "ioctl_filtered": True, "private_dev": True, "unprivileged_id": True,
                 "socket_families_filtered": True, "locks_refused": True,
-                "cgroup_namespace": True, "paused_ahead": True, "empty_environment": True,
+                "cgroup_namespace": True, "nothing_ahead": True, "empty_environment": True,
                 "init": True}
 BARE_FACTS = {"landlock": 0, "namespace_problem": "no user namespace for this user (EPERM)",
               "cgroup_problem": "no control groups this user may make for memory"}
@@ -75,7 +75,7 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
      Holder.PARTLY),
     ({"socket_families_filtered": False},
      "no channel between two game processes but their game", Holder.PARTLY),
-    ({"paused_ahead": False}, "nothing runs ahead of its game", Holder.HOOK),
+    ({"nothing_ahead": False}, "nothing runs ahead of its game", Holder.HOOK),
     ({"empty_environment": False}, "nothing of the arena's environment or command line",
      Holder.HOOK),
     ({"init": False}, "a crash is a fault (ordinary signals)", Holder.HOOK),
