@@ -25,7 +25,7 @@ PREFIX = "arena-"
 """A host's folder in a hierarchy: PREFIX, the host's process id, '-' and a random name."""
 
 GAME_PROCESSES = 64
-"""How many processes and threads a game may have at once."""
+"""How many processes and threads a game may have at once (its init, when it has one, included)."""
 
 _NEEDED = frozenset({"memory", "pids", "freezer"})
 _CONTROLLERS = (*sorted(_NEEDED), "cpuset")  # the CPUs a game may use: where there is cpuset

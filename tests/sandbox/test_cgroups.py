@@ -615,8 +615,9 @@ def _sleeping(marker: int) -> list[int]:
 @needs_cgroups
 @pytest.mark.parametrize("way", ["processes", "threads"])
 def test_a_fork_bomb_is_held_to_the_game_s_processes(tmp_path: Path, way: str) -> None:
-    """A sandboxed bot that starts 500 processes (or threads) gets GAME_PROCESSES - 1, the game
-    is played to its end, and nothing it started outlives it."""
+    """A sandboxed bot that starts 500 processes (or threads) gets GAME_PROCESSES - 2 (its game
+    process and the game's init count), the game is played to its end, and nothing it started
+    outlives it."""
     sleeper = shutil.which("sleep")
     if sleeper is None:
         pytest.skip("no sleep program to start")
@@ -633,7 +634,7 @@ def test_a_fork_bomb_is_held_to_the_game_s_processes(tmp_path: Path, way: str) -
         entry.close()
     try:
         said = log.read_text()
-        assert f"forkbomb {way} started {GAME_PROCESSES - 1}, stopped by " in said, said
+        assert f"forkbomb {way} started {GAME_PROCESSES - 2}, stopped by " in said, said
         stopped = "[Errno 11]" if way == "processes" else "can't start new thread"
         assert stopped in said, said
         assert len(record.ranks) == 2 and record.turns > 0  # the game was played to its end
