@@ -73,6 +73,9 @@ def doctor_command(
     except BotFault as fault:
         say_error(f"no sandboxed game process could be started: {fault.detail}")
         raise typer.Exit(1) from None
+    except OSError as exc:
+        say_error(f"the attacks could not be made: {exc}")
+        raise typer.Exit(1) from None
     for line in promises_report(facts, results):
         typer.echo(line)
     weaker = [p for p in assess_promises(facts) if p.holder is not Holder.KERNEL]

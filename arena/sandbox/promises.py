@@ -192,9 +192,13 @@ def promised_here(game: str) -> tuple[str, bool]:
     game process could be had)."""
     try:
         facts = confinement_facts(game)
-        results = probed(game)
     except BotFault as fault:
         return f"could not say how a game process is confined ({fault.detail})", False
+    try:
+        results = probed(game)
+    except (BotFault, OSError) as exc:
+        why = exc.detail if isinstance(exc, BotFault) else str(exc)
+        return f"{promises_summary(facts)}; the doctor's attacks could not be made ({why})", False
     kept = all(p.holder is Holder.KERNEL for p in assess_promises(facts))
     through = any(r.through for r in results)
     return f"{promises_summary(facts)}; {probes_summary(results)}", kept and not through
