@@ -13,6 +13,7 @@ sandbox maintainers' own:
 - `wire`: what the arena sends a game process;
 - `pinning`: a game's processes share one CPU while it is played;
 - `namespaces`: what a game process can see: namespaces of its own (Linux);
+- `game_init`: the init of a game's PID namespace, so that the bot's process is not process 1;
 - `cgroups`: memory, processes and CPU per game, and the freezer that pauses it (Linux);
 - `seccomp`: the system calls a game process may not make (Linux);
 - `landlock`: kernel confinement of a game process (Linux Landlock);

@@ -8,17 +8,19 @@ in a command line a game process could read).
 
 The host forks once, a quiet forker process that does nothing but fork the game processes (the host
 keeps the bookkeeping: directories, control groups, output, exit statuses). The forker enters
-namespaces of its own and clones every game process into its own PID, IPC and mount namespaces,
-where the kernel keeps the sandbox's promises (`arena.sandbox.namespaces`); each game joins
-control groups of its own (`arena.sandbox.cgroups`). A game process then runs in its own process
-group in a fresh directory no other game can find, with an address-space limit, no other open
-files, Landlock, and behind an audit hook, a tripwire, that refuses writes outside its directory,
-looking into other games' directories or what the arena keeps to itself (the run directory, the
-other bots' files, other processes in /proc), new processes, signals, sockets and native
-libraries. Only then does it import the bot (a trusted, bundled bot is imported once by the host
-instead, for speed), so none of an untrusted bot's code ever runs unconfined. It gets only what
-the arena sends it (pickled observations, one memo for the whole game) and answers in JSON lines,
-which the arena parses without running anything of the bot's.
+namespaces of its own and clones every game process into its own PID, IPC, network and mount
+namespaces, where the kernel keeps the sandbox's promises (`arena.sandbox.namespaces`); each game
+joins control groups of its own (`arena.sandbox.cgroups`). A game process then runs in a session
+of its own (no terminal), under an init of its own (`arena.sandbox.game_init`), in a fresh
+directory no other game can find, with an address-space limit, no other open files, no
+environment, Landlock, a seccomp filter, and behind an audit hook, a tripwire, that refuses
+writes outside its directory, looking into other games' directories or what the arena keeps to
+itself (the run directory, the other bots' files, other processes in /proc), new processes,
+signals, sockets and native libraries. Only then, when its game begins, does it import the bot
+(a trusted, bundled bot is imported once by the host instead, for speed), so none of an
+untrusted bot's code ever runs unconfined, nor ahead of its game. It gets only what the arena
+sends it (pickled observations, one memo for the whole game) and answers in JSON lines, which
+the arena parses without running anything of the bot's.
 
 Speed (see docs/sandbox.md): the host rehearses one game of its own before it forks anything (the
 code the games run is then warm, and the collector no longer touches what the games inherit), and
@@ -60,7 +62,7 @@ from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
-from arena.sandbox.game_init import SIGNALLED, become_init
+from arena.sandbox.game_init import become_init
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.observed import observed
 from arena.sandbox.wire import Outbox, end_payload, start_payload
@@ -422,9 +424,8 @@ class _Host:
             _remove(workdir)
         code = os.waitstatus_to_exitcode(status)
         # the arena ends every game process with SIGKILL (a timeout too: the record says so)
-        if self.sharing and self.init and code > SIGNALLED:  # how its init says the bot's ended
-            code = SIGNALLED - code
-        if self.log is not None and code not in (0, -signal.SIGKILL):
+        if self.log is not None and code not in (0, -signal.SIGKILL) and not (
+                self.sharing and self.init):  # a game's init says how its bot's process ended
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
             self.log.write(f"[game process {pid} {how}]\n".encode())
             self.log.flush()
@@ -467,7 +468,11 @@ class _Host:
         """End every game process, then the forker; log what they printed and how they ended."""
         self.closing = True
         for pid in self.children:
-            _kill(pid)
+            if self.sharing and self.init:  # its init kills the rest, and says how it ended
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)
+            else:
+                _kill(pid)
         self.selector.unregister(self.control)
         with contextlib.suppress(OSError):
             self.requests.shutdown(socket.SHUT_WR)  # the forker reports the last and ends
@@ -486,6 +491,7 @@ class _Host:
                         forker_open = False
                         self.selector.unregister(self.requests)
         for pid in list(self.children):  # not reported in time
+            _kill(pid)
             self.ended(pid, 0)
         for ours, _, _ in self.asked:  # never forked
             ours.close()
@@ -632,12 +638,13 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     os.setsid()  # a session of its own: no controlling terminal, and its own process group
     die_with_parent()
     name_process("arena-game")
+    known_as = _outer_pid()
     join(fds[2:])  # its control groups, before anything else
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
     # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
-    init = settings.get("init", True) and become_init(name_process)
+    init = settings.get("init", True) and become_init(name_process, output_fd, known_as)
     if init:
         die_with_parent()  # its parent is the init now
     os.dup2(output_fd, 1)
@@ -677,6 +684,14 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
         player = _Player(spec, None, facts)
         player.make()
     _serve(player, socket.socket(fileno=game_fd))
+
+
+def _outer_pid() -> int:
+    """This process's id as its host sees it (read before it mounts a /proc of its own)."""
+    try:
+        return int(os.readlink("/proc/self"))
+    except (OSError, ValueError):
+        return os.getpid()
 
 
 def _forget_libc() -> None:

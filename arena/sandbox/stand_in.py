@@ -298,8 +298,10 @@ class SandboxedBot(Bot):
             self.close()
             raise BotFault(FaultKind.MALFORMED, "start: the bot process sent a malformed answer")
 
-    def close(self) -> None:
-        """Make sure the game process and anything it started are gone."""
+    def close(self, ended: bool = False) -> None:
+        """Make sure the game process and anything it started are gone (`ended`: its socket
+        closed, the bot's process ended, as a rule: a game with an init is told to end, so that
+        the init can say how the bot's process ended; it kills it, if it has not)."""
         TURNS.forget(self)
         if self._pinned:  # first, so that the game process ends on another CPU
             PINNING.leave(self.group, self.cpuset_path)
@@ -308,7 +310,11 @@ class SandboxedBot(Bot):
             self.sock.close()
             self.sock = None
         if self.group:
-            self.signal_group(signal.SIGKILL)
+            if ended and self.own_processes > 1:
+                with contextlib.suppress(OSError):
+                    os.kill(self.group, signal.SIGTERM)  # its init (the bot's process has no say)
+            else:
+                self.signal_group(signal.SIGKILL)
             self.group = 0
         if self._freezer is not None:  # thawed, so that its processes can die
             self._freezer.close()
@@ -374,7 +380,7 @@ class SandboxedBot(Bot):
             except OSError:
                 chunk = b""
             if not chunk:
-                self.close()
+                self.close(ended=True)
                 if self.oom_path and oom_kills(self.oom_path) > self._ooms:
                     raise BotFault(FaultKind.MEMORY, f"{op}: ran out of memory (the kernel ended "
                                    "a process of the game: it and its files held more than its "
