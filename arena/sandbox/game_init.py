@@ -17,6 +17,8 @@ import os
 import signal
 from collections.abc import Callable
 
+from arena.sandbox import namespaces
+
 SIGNALLED = 128
 """The init ends with this plus the signal's number when a signal ended the bot's process (process
 1 cannot end by a signal of its own), else with the bot's process's exit code; it says how on
@@ -35,6 +37,8 @@ def become_init(name: Callable[[str], None], output: int, known_as: int) -> bool
     if child == 0:
         return True
     name("arena-init")
+    with contextlib.suppress(OSError, AttributeError):  # it needs none to wait
+        namespaces.drop_capabilities()
     _serve_as_init(child, output, known_as)
     raise AssertionError("unreachable")  # pragma: no cover
 

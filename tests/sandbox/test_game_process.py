@@ -84,9 +84,9 @@ def in_a_terminal(tmp_path: Path, checks: str) -> dict[str, Any]:
 
 
 @needs_kernel
-def test_a_game_has_a_session_of_its_own_and_no_terminal(tmp_path: Path) -> None:
-    found = in_a_terminal(tmp_path, "own_session+dev_tty+tiocsti+stdin")
-    assert found["own_session"] is True
+def test_a_game_has_no_controlling_terminal_whatever_the_arena_has(tmp_path: Path) -> None:
+    found = in_a_terminal(tmp_path, "terminal+dev_tty+tiocsti+stdin")
+    assert found["terminal"] == 0  # no controlling terminal (tty_nr in /proc/self/stat)
     assert found["dev_tty"] != "ok"  # no controlling terminal to open
     assert "ok" not in found["tiocsti"]
     assert found["stdin"] == "/dev/null"
