@@ -531,20 +531,20 @@ class ProbeBot(Bot):
 
     # --- the terminal
 
-    def attack_terminal(self, arena_session: int) -> tuple[str, str]:
+    def attack_terminal(self) -> tuple[str, str]:
         found = []
         try:  # read-only is enough for TIOCSTI, and harmless: nothing is typed here
             os.close(os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK))
             found.append("it has a controlling terminal (/dev/tty opens; nothing was typed)")
         except OSError:
             pass
+        with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/stat") as st:
+            if int(st.read().rsplit(")", 1)[1].split()[4]):  # tty_nr: the kernel's word
+                found.append("the kernel gives it a controlling terminal")
         if os.isatty(0):
             found.append("its standard input is a terminal")
-        with contextlib.suppress(OSError):  # 0: a session led from outside its PID namespace
-            if os.getsid(0) in (0, arena_session):
-                found.append("it is in a session of the machine's (the arena's)")
         if found:
-            return THROUGH, "; ".join(found)
+            return THROUGH, "; ".join(dict.fromkeys(found))
         return STOPPED, "no controlling terminal, standard input no terminal"
 
     def attack_tiocsti(self) -> tuple[str, str]:

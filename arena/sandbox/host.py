@@ -982,7 +982,7 @@ class _Player:
                 return _answer(["ok", spec.name])
             if op == "facts":
                 return _answer(["ok", {**self.facts, "capabilities": _capabilities(),
-                                       **observed(bool(self.facts.get("pid_namespace")))}])
+                                       **observed()}])
             if op == "start":
                 if self.unmade is not None:
                     raise self.unmade

@@ -18,20 +18,24 @@ F_OFD_GETLK, F_OFD_SETLK = 36, 37
 _MACHINE_DEVICES = ("kvm", "userfaultfd", "mem", "kmsg", "tty0", "net", "sda", "vda", "nvme0")
 
 
-def observed(pid_namespace: bool) -> dict[str, bool]:
+def observed() -> dict[str, bool]:
     """The mechanisms this game process is confined by, as it sees them (see
     `arena.sandbox.promises.assess_promises` for what each keeps)."""
-    return {"own_session": _own_session(pid_namespace), "ioctl_filtered": _ioctl_filtered(),
+    return {"no_terminal": _no_terminal(), "ioctl_filtered": _ioctl_filtered(),
             "private_dev": _private_dev(), "unprivileged_id": _unprivileged_id(),
             "socket_families_filtered": _families_filtered(), "locks_refused": _locks_refused(),
             "cgroup_namespace": _cgroup_namespace(), "empty_environment": not os.environ}
 
 
-def _own_session(pid_namespace: bool) -> bool:
-    """A session of its game's own: led by itself, or (in a PID namespace) by a process of its
-    game (0: led from outside the namespace)."""
-    session = os.getsid(0)
-    return session == os.getpid() or (pid_namespace and session > 0)
+def _no_terminal() -> bool:
+    """No controlling terminal (the kernel's word: field 7 of /proc/self/stat, 0 for none), and
+    none to be had: no session's leader may take one, and it leads none."""
+    try:
+        with open("/proc/self/stat") as stat:
+            terminal = int(stat.read().rsplit(")", 1)[1].split()[4])
+    except (OSError, ValueError, IndexError):
+        return False
+    return terminal == 0 and os.getsid(0) != os.getpid()
 
 
 def _ioctl_filtered() -> bool:

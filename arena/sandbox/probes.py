@@ -168,8 +168,8 @@ def _probe_all(doctor: _Doctor, port: int, unix_path: str, marker: str) -> None:
         str(doctor.owner_only))
     ask(p.NARROW, "userfaultfd, bpf, perf events, io_uring, keys, a user namespace", a1,
         "narrow")
-    ask(p.TERMINAL, "the arena's terminal (/dev/tty, standard input, its session)", a1,
-        "terminal", os.getsid(0))
+    ask(p.TERMINAL, "the arena's terminal (/dev/tty, its controlling terminal, standard input)",
+        a1, "terminal")
     ask(p.TERMINAL, "TIOCSTI on a terminal (its own pty)", a1, "tiocsti")
     ask(p.DEVICES, "opening /dev/kvm, /dev/userfaultfd, /dev/mem, /dev/pts/*, a disk", a1,
         "devices")

@@ -69,7 +69,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     def pick(*choices: tuple[bool, Holder, str]) -> tuple[Holder, str]:
         return next((holder, how) for held, holder, how in choices if held)
 
-    session, ioctls = bool(facts.get("own_session")), bool(facts.get("ioctl_filtered"))
+    no_tty, ioctls = bool(facts.get("no_terminal")), bool(facts.get("ioctl_filtered"))
     private_dev, unprivileged = bool(facts.get("private_dev")), bool(facts.get("unprivileged_id"))
     families, locks = bool(facts.get("socket_families_filtered")), bool(facts.get("locks_refused"))
     cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("nothing_ahead"))
@@ -134,10 +134,10 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (filtered, kernel, "seccomp: no new namespaces, mount, ptrace, BPF, io_uring, keys"),
             (True, hook, "the audit hook (no seccomp filter on this architecture)"))),
         (TERMINAL, pick(
-            (session and ioctls, kernel,
-             "a session of its own, no controlling terminal; TIOCSTI refused (seccomp)"),
-            (session, partly, "a session of its own (TIOCSTI not refused)"),
-            (True, hook, "the audit hook (it is in the arena's session, with its terminal)"))),
+            (no_tty and ioctls, kernel,
+             "no controlling terminal, none to be had; TIOCSTI refused (seccomp)"),
+            (no_tty, partly, "no controlling terminal (TIOCSTI not refused)"),
+            (True, hook, "the audit hook (it has the arena's terminal)"))),
         (DEVICES, pick(
             (private_dev and read_only, kernel, "a /dev of its own (null, zero, random...), nodev"),
             (True, hook, "the audit hook (the machine's /dev is in view)"))),

@@ -22,7 +22,7 @@ from tests.sandbox.support import needs_namespaces
 KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "read_only": True, "network_namespace": True, "pid_namespace": True,
                 "fresh_proc": True, "cgroups": True, "namespace_problem": "",
-                "cgroup_problem": "", "capabilities": 0, "seccomp": True, "own_session": True,
+                "cgroup_problem": "", "capabilities": 0, "seccomp": True, "no_terminal": True,
                 "ioctl_filtered": True, "private_dev": True, "unprivileged_id": True,
                 "socket_families_filtered": True, "locks_refused": True,
                 "cgroup_namespace": True, "nothing_ahead": True, "empty_environment": True,
@@ -66,7 +66,7 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
     ({"capabilities": 1 << 21}, "no privileges", Holder.HOOK),  # CAP_SYS_ADMIN, say
     ({"seccomp": False}, "a narrowed kernel interface", Holder.HOOK),
     # issue 27: each mechanism its promise rests on
-    ({"own_session": False}, "no terminal", Holder.HOOK),
+    ({"no_terminal": False}, "no terminal", Holder.HOOK),
     ({"ioctl_filtered": False}, "no terminal", Holder.PARTLY),
     ({"private_dev": False}, "no devices", Holder.HOOK),
     ({"locks_refused": False}, "no channel between two game processes but their game",
