@@ -83,7 +83,7 @@ def play_command(
     from arena.engine import find_game
     from arena.levels import seat_bots
     from arena.loader import resolve_bot
-    from arena.sandbox import Limits, sandboxed
+    from arena.sandbox import Limits, sandboxed, unseen_by
     from arena.session import SeriesTally
     from arena.values import parse_assignments
     from bots.human import is_human
@@ -104,8 +104,10 @@ def play_command(
         limits = Limits(move_seconds=time_limit, overage_seconds=time_limit or 0.0)
         # with --rotate a bot changes seats from game to game: its output is marked by its place
         # among the -b options instead
+        # what a game may not see is decided as for a tournament: here, the other seats' code
         entries = [sandboxed(spec, found.name, limits,
-                             echo=f"[bot {seat}] " if rotate else f"[seat {seat}] ")
+                             echo=f"[bot {seat}] " if rotate else f"[seat {seat}] ",
+                             private=unseen_by(spec, specs))
                    if isolation.sandboxes(spec) and not is_human(spec)
                    else resolve_bot(spec, found.name) for seat, spec in enumerate(specs)]
     except (ArenaError, ValueError) as exc:

@@ -44,24 +44,40 @@ def validate_command(
 def doctor_command(
     game: Annotated[str, typer.Option("--game", "-g", help="The game to try.")] = "concentration",
     strict: Annotated[bool, typer.Option(
-        "--strict", help="Exit with 1 unless the kernel keeps every promise.")] = False,
+        "--strict", help="Exit with 1 unless the kernel keeps every promise and every attack "
+        "is stopped.")] = False,
 ) -> None:
-    """Say which of the sandbox's promises hold on this machine, and what keeps each.
+    """Say which of the sandbox's promises hold on this machine, what keeps each, and try them.
 
-    A sandboxed game process is started and reports how it is confined: the kernel (namespaces,
-    control groups, Landlock) or, where the kernel lacks a feature, the audit hook only."""
+    A sandboxed game process reports how it is confined: the kernel (namespaces, control groups,
+    seccomp, Landlock) or, where the kernel lacks a feature, the audit hook only. Then every
+    promise is attacked from inside real game processes, as a hostile bot would (past the audit
+    hook), and each attack says whether it was stopped."""
     from arena.engine import find_game
     from arena.record import BotFault
-    from arena.sandbox import Holder, assess_promises, confinement_facts, promises_report
+    from arena.sandbox import (
+        Holder,
+        assess_promises,
+        confinement_facts,
+        promises_report,
+        run_probes,
+    )
 
     try:
-        facts = confinement_facts(find_game(game).name)
+        found = find_game(game).name
     except ArenaError as exc:
         fail(str(exc))
+    try:
+        facts = confinement_facts(found)
+        results = run_probes(found)
     except BotFault as fault:
         say_error(f"no sandboxed game process could be started: {fault.detail}")
         raise typer.Exit(1) from None
-    for line in promises_report(facts):
+    except OSError as exc:
+        say_error(f"the attacks could not be made: {exc}")
+        raise typer.Exit(1) from None
+    for line in promises_report(facts, results):
         typer.echo(line)
     weaker = [p for p in assess_promises(facts) if p.holder is not Holder.KERNEL]
-    raise typer.Exit(1 if strict and weaker else 0)
+    through = [r for r in results if r.through]
+    raise typer.Exit(1 if strict and (weaker or through) else 0)

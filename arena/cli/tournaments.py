@@ -72,7 +72,10 @@ def run_command(
     target = out
     stop: StopReport | None = None
     try:
-        loaded = overridden(load_config(config), isolation and isolation.value, time_limit)
+        # its bots are checked in sandboxes that keep every run directory out of their view
+        kept = (Path("results"), *((out,) if out else ()))
+        loaded = overridden(load_config(config, kept=kept), isolation and isolation.value,
+                            time_limit)
         target = out or Path("results") / loaded.name
         with _progress_bar(quiet) as on_progress:
             if loaded.stopping.rule is Stop.CONFIDENT:
@@ -146,7 +149,7 @@ def duel_command(
     try:
         settings.validate()
         config = duel_config(a, b, game, variant, max_games, seed, isolation.value, players,
-                             fill)
+                             fill, kept=(Path("results"), *((out,) if out else ())))
         target = out or Path("results") / config.name
         with _llr_bar(quiet, settings.bounds) as show:
             report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,

@@ -1,9 +1,10 @@
 """The sandbox: everything that runs untrusted bot code, behind this one front door.
 
 The rest of the arena imports only from here: `Isolation` and `Limits` to configure it,
-`sandboxed` and `probe` to check a bot spec and make its stand-in, `BotHost` and
+`sandboxed` and `probe` to check a bot spec and make its stand-in (`unseen_by` says what
+its games may not see), `BotHost` and
 `SandboxedSpec` to play it, `validate_bot` for `arena validate`, and `confinement_facts` with
-the `promises_*` functions for `arena doctor`. The modules inside are the
+the `promises_*` functions and `run_probes` for `arena doctor`. The modules inside are the
 sandbox maintainers' own:
 
 - `stand_in`: the arena side: a bot's host process, the `SandboxedBot` that stands in for it in
@@ -18,12 +19,17 @@ sandbox maintainers' own:
 - `seccomp`: the system calls a game process may not make (Linux);
 - `landlock`: kernel confinement of a game process (Linux Landlock);
 - `promises`: what the sandbox promises, and what keeps each promise on this machine;
+- `pledges`: the promises, each in a few words;
+- `probes`: `arena doctor`'s attacks on every promise, from inside real game processes;
+- `attacks`: the bot that makes them (an untrusted bot file to the sandbox);
 - `immortal`: objects made immortal before a host forks games (CPython 3.12 and 3.13);
 - `bytecode`: a bot's source compiled once by its host;
+- `sight`: what a game may not see, the same for every command that starts one;
 - `validate`: `arena validate`, a sandboxed battery for a submitted bot.
 """
 
 from arena.sandbox.host import die_with_parent
+from arena.sandbox.probes import ProbeResult, probes_summary, run_probes
 from arena.sandbox.promises import (
     Holder,
     Promise,
@@ -33,6 +39,7 @@ from arena.sandbox.promises import (
     promises_report,
     promises_summary,
 )
+from arena.sandbox.sight import unseen_by
 from arena.sandbox.stand_in import (
     BACKSTOP_GAME_SECONDS,
     BACKSTOP_SETUP_SECONDS,
@@ -56,6 +63,7 @@ __all__ = [
     "Holder",
     "Isolation",
     "Limits",
+    "ProbeResult",
     "Promise",
     "SandboxedBot",
     "SandboxedSpec",
@@ -65,9 +73,12 @@ __all__ = [
     "confinement_problems",
     "die_with_parent",
     "probe",
+    "probes_summary",
     "promised_here",
     "promises_report",
     "promises_summary",
+    "run_probes",
     "sandboxed",
+    "unseen_by",
     "validate_bot",
 ]

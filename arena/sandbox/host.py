@@ -63,6 +63,7 @@ from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
 from arena.sandbox.game_init import become_init, exit_on_signals
 from arena.sandbox.immortal import immortalize
+from arena.sandbox.observed import observed
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 
 _PR_SET_PDEATHSIG = 1
@@ -651,7 +652,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "pid_namespace": init or os.getpid() == 1,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
-             "cgroup_problem": settings.get("cgroup_problem") or ""}
+             "cgroup_problem": settings.get("cgroup_problem") or "",
+             "init": bool(init), "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     _forget_libc()
     guard(workdir, settings.get("private") or ())
@@ -766,7 +768,8 @@ class _Player:
             if op == "probe":
                 return _answer(["ok", spec.name])
             if op == "facts":
-                return _answer(["ok", {**self.facts, "capabilities": _capabilities()}])
+                return _answer(["ok", {**self.facts, "capabilities": _capabilities(),
+                                       **observed()}])
             if op == "start":
                 if self.unmade is not None:
                     raise self.unmade

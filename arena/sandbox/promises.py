@@ -8,11 +8,31 @@ from __future__ import annotations
 import enum
 import os
 import platform
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.record import BotFault
+from arena.sandbox.attacks import STOPPED, THROUGH, UNKNOWN
+from arena.sandbox.pledges import (
+    AHEAD,
+    CHANNELS,
+    DEVICES,
+    ENVIRONMENT,
+    HELD,
+    KEPT,
+    NARROW,
+    NETWORK,
+    OUTLIVE,
+    PAUSED,
+    PRIVILEGES,
+    RATION,
+    SIGNALS,
+    TERMINAL,
+    UNSEEN,
+    WRITES,
+)
+from arena.sandbox.probes import ProbeResult, probed, probes_summary
 from arena.sandbox.stand_in import confinement_facts
 
 
@@ -49,52 +69,85 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     def pick(*choices: tuple[bool, Holder, str]) -> tuple[Holder, str]:
         return next((holder, how) for held, holder, how in choices if held)
 
+    no_tty, ioctls = bool(facts.get("no_terminal")), bool(facts.get("ioctl_filtered"))
+    private_dev, unprivileged = bool(facts.get("private_dev")), bool(facts.get("unprivileged_id"))
+    families, locks = bool(facts.get("socket_families_filtered")), bool(facts.get("locks_refused"))
+    cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("nothing_ahead"))
+    empty, init = bool(facts.get("empty_environment")), bool(facts.get("init"))
+    notes = games and read_only and (network or landlock >= 6)
+
     promises = [
-        ("nothing a game starts outlives it", pick(
+        (OUTLIVE, pick(
             (pid_ns, kernel, "its PID namespace ends with it"),
             (cgroups, kernel, "its control groups are emptied after it"),
             (True, hook, "its process group is killed; new sessions refused by the audit hook"))),
-        ("no process outside its game seen, signalled or reniced", pick(
+        (UNSEEN, pick(
             (pid_ns and fresh_proc, kernel, "a PID namespace and a /proc of its own"),
             (pid_ns, partly, "a PID namespace (but /proc lists every process)"),
             (landlock >= 6, partly, "Landlock refuses signals; scheduling by the audit hook"),
             (True, hook, "the audit hook"))),
-        ("writes only in its directory, metadata too", pick(
+        (WRITES, pick(
             (read_only, kernel, "the file system is read-only but for its directory"),
             (landlock >= 1, partly, "Landlock (file contents and names, not metadata)"),
             (True, hook, "the audit hook"))),
-        ("what the arena keeps is out of view", pick(
+        (KEPT, pick(
             (read_only, kernel,
              "the run directory, key and other bots' code under empty mounts"),
             (landlock >= 1, partly, "Landlock refuses reading it"),
             (True, hook, "the audit hook"))),
-        ("no network", pick(
+        (NETWORK, pick(
             (network and filtered, kernel, "a network namespace with no network; no unix socket"),
             (network, partly, "a network namespace (unix sockets on the machine in reach)"),
             (landlock >= 4, partly, "Landlock refuses TCP; UDP by the audit hook"),
             (True, hook, "the audit hook"))),
-        ("no note from one game to the next", pick(
-            (games and read_only and (network or landlock >= 6), kernel,
-             "fresh process, namespaces and directory; nothing writable outside"),
+        (CHANNELS, pick(
+            (notes and families and locks and cgroup_ns, kernel,
+             "fresh namespaces (cgroup too), socket families and locks allow-listed"),
+            (notes, partly, "fresh process, namespaces and directory; but "
+             + ", ".join(what for held, what in [
+                 (families, "netlink and other socket families"), (locks, "locks on shared files"),
+                 (cgroup_ns, "control groups' counters")] if not held) + " are shared"),
             (landlock >= 6, partly, "a fresh process and directory; Landlock; the audit hook"),
             (True, hook, "a fresh process and directory; the audit hook"))),
-        ("files within the disk ration (32, 512 MB)", pick(
+        (RATION, pick(
             (games, kernel, "its directory is a tmpfs of that size"),
             (True, partly, "16 MB a file (a resource limit); 32 files counted by the audit hook"))),
-        ("memory, processes and CPU held per game", pick(
+        (HELD, pick(
             (cgroups, kernel, "control groups: memory, pids and cpuset"),
             (True, partly, "an address-space limit per process"))),
-        ("every process stopped between its turns", pick(
+        (PAUSED, pick(
             (cgroups, kernel, "the freezer of its control group"),
             (True, partly, "SIGSTOP to its process group"))),
-        ("no privileges", pick(
-            (user and capabilities == 0, kernel, "no capabilities, in a user namespace of its own"),
+        (AHEAD, pick(
+            (ahead and cgroups, kernel,
+             "the process prepared ahead loads the bot as its game begins, on its host's CPUs"),
+            (True, hook, "nothing: the process prepared ahead loads the bot and runs"))),
+        (PRIVILEGES, pick(
+            (user and capabilities == 0 and (unprivileged or os.geteuid() != 0), kernel,
+             "no capabilities, in a user namespace of its own, an id that owns nothing"),
             (os.geteuid() != 0 and capabilities == 0, kernel,
              "the arena's user, with no capabilities"),
+            (capabilities == 0, partly,
+             "no capabilities, but the arena's user (root) for file permissions"),
             (True, hook, "it has capabilities (the arena runs as root): run it as another user"))),
-        ("a narrowed kernel interface", pick(
+        (NARROW, pick(
             (filtered, kernel, "seccomp: no new namespaces, mount, ptrace, BPF, io_uring, keys"),
             (True, hook, "the audit hook (no seccomp filter on this architecture)"))),
+        (TERMINAL, pick(
+            (no_tty and ioctls, kernel,
+             "no controlling terminal, none to be had; TIOCSTI refused (seccomp)"),
+            (no_tty, partly, "no controlling terminal (TIOCSTI not refused)"),
+            (True, hook, "the audit hook (it has the arena's terminal)"))),
+        (DEVICES, pick(
+            (private_dev and read_only, kernel, "a /dev of its own (null, zero, random...), nodev"),
+            (True, hook, "the audit hook (the machine's /dev is in view)"))),
+        (ENVIRONMENT, pick(
+            (empty, kernel, "an empty environment; settings over the control socket"),
+            (True, hook, "nothing (the arena's environment and command line are in view)"))),
+        (SIGNALS, pick(
+            (init, kernel, "a minimal init is process 1 of its game"),
+            (not pid_ns, kernel, "no PID namespace: the game is not process 1"),
+            (True, hook, "nothing: the game is process 1, which ignores its own signals"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)
 
@@ -109,27 +162,46 @@ def confinement_problems(facts: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def promises_report(facts: Mapping[str, Any]) -> list[str]:
-    """The promises as lines for a terminal: the holder, the promise, the mechanism."""
+def promises_report(facts: Mapping[str, Any],
+                    probes: Sequence[ProbeResult] = ()) -> list[str]:
+    """The promises as lines for a terminal: the holder, the promise, the mechanism; under each,
+    the attacks tried on it from inside a game process (`arena.sandbox.probes`) and whether each
+    was stopped; then why a feature is missing, and the attacks in one line."""
     landlock = int(facts.get("landlock") or 0)
     lines = [f"the sandbox on this machine (Linux {platform.release()}, "
              f"Landlock {landlock or 'none'}):"]
     promises = assess_promises(facts)
     width = max(len(p.text) for p in promises)
-    lines += [f"  {p.holder.value:<9} {p.text:<{width}}  {p.mechanism}" for p in promises]
+    for promise in promises:
+        lines.append(f"  {promise.holder.value:<9} {promise.text:<{width}}  {promise.mechanism}")
+        lines += [f"    {_SHOWN[r.outcome]:<12} {r.tried}: {r.detail}"
+                  for r in probes if r.promise == promise.text]
     lines += [f"  {line}" for line in confinement_problems(facts)]
+    if probes:
+        lines.append(f"  probes: {probes_summary(probes)}")
     return lines
+
+
+_SHOWN = {STOPPED: "stopped", THROUGH: "GOT THROUGH", UNKNOWN: "not told"}
 
 
 def promised_here(game: str) -> tuple[str, bool]:
     """The promises on this machine in one line (`promises_summary`), asked of a game process of
-    `game`, and whether the kernel keeps them all (False, with why, if none could be asked)."""
+    `game`, with what the doctor's attacks found (`probes_summary`, made once per process); and
+    whether the kernel keeps every promise and every attack was stopped (False, with why, if no
+    game process could be had)."""
     try:
         facts = confinement_facts(game)
     except BotFault as fault:
         return f"could not say how a game process is confined ({fault.detail})", False
+    try:
+        results = probed(game)
+    except (BotFault, OSError) as exc:
+        why = exc.detail if isinstance(exc, BotFault) else str(exc)
+        return f"{promises_summary(facts)}; the doctor's attacks could not be made ({why})", False
     kept = all(p.holder is Holder.KERNEL for p in assess_promises(facts))
-    return promises_summary(facts), kept
+    through = any(r.through for r in results)
+    return f"{promises_summary(facts)}; {probes_summary(results)}", kept and not through
 
 
 def promises_summary(facts: Mapping[str, Any]) -> str:

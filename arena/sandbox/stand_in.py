@@ -546,13 +546,15 @@ _SLACK = 0.002  # how far the socket's receive timeout may be off what is left, 
 _FOREVER = 1e8  # a wait this long has no timeout
 
 
-def probe(spec: str, game: str, limits: Limits | None = None) -> str | None:
-    """Resolve a bot spec inside a sandbox: None if it loads and plays `game`, else the problem
-    (one line naming the spec).
+def probe(spec: str, game: str, limits: Limits | None = None,
+          private: Sequence[Path] = ()) -> str | None:
+    """Resolve a bot spec inside a sandbox, which keeps `private` out of its view (see
+    `arena.sandbox.unseen_by`): None if it loads and plays `game`, else the problem (one line
+    naming the spec).
 
     The arena process itself never imports an untrusted bot.
     """
-    host = BotHost(spec, game, limits or Limits(memory_mb=None))
+    host = BotHost(spec, game, limits or Limits(memory_mb=None), private=private)
     try:
         _ask_alone(host, "probe")  # loading is not thinking
     except BotFault as fault:
@@ -601,14 +603,16 @@ class SandboxedSpec:
 
 
 def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
-              echo: str | None = None) -> SandboxedSpec:
-    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad).
-    What its games print goes to `log`, and to stderr after the prefix `echo` if given."""
-    problem = probe(spec, game, limits)
+              echo: str | None = None, private: Sequence[Path] = ()) -> SandboxedSpec:
+    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad);
+    its games (and the check) may not see `private` (see `arena.sandbox.unseen_by`). What its
+    games print goes to `log`, and to stderr after the prefix `echo` if given."""
+    problem = probe(spec, game, limits, private)
     if problem is not None:
         raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
-                                                      trusted=is_bundled(spec), echo=echo))
+                                                      trusted=is_bundled(spec), echo=echo,
+                                                      private=private))
 
 
 def confinement_facts(game: str = "concentration") -> dict[str, Any]:

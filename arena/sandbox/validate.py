@@ -12,6 +12,7 @@ from arena.errors import ArenaError
 from arena.loader import BotSpec, registered_bots, resolve_bot
 from arena.record import Fault
 from arena.sandbox.promises import promised_here
+from arena.sandbox.sight import unseen_by
 from arena.sandbox.stand_in import Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.session import play_series
 
@@ -73,13 +74,15 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
     found = find_game(game)
     chosen = [found.variant(name) for name in variants] or (
         [found.variant()] if quick else [found.variant(name) for name in found.presets])
-    problem = probe(spec, found.name, limits)
+    # as for every command (`unseen_by`): its opponents are bundled, public, so nothing is hidden
+    private = unseen_by(spec, [spec])
+    problem = probe(spec, found.name, limits, private)
     if problem is not None:
         return Verdict(False, 0, (f"FAIL: the bot does not load: {problem}",))
     opponents = _opponents(found.name)
     if quick:
         opponents, games = [*opponents[:1], opponents[-1]], 1
-    candidate = _Timed(sandboxed(spec, found.name, limits))
+    candidate = _Timed(sandboxed(spec, found.name, limits, private=private))
     cells: list[Cell] = []
     played = 0
     failure: str | None = None

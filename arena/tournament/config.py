@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from arena.engine import Game, find_game
 from arena.errors import ArenaError
 from arena.loader import anchored, is_bundled, resolve_bot
-from arena.sandbox import Isolation, probe
+from arena.sandbox import Isolation, probe, unseen_by
 from arena.sandbox import Limits as SandboxLimits
 from arena.tournament.deals import DealsError, DealSet, resolve_seed_list
 from arena.tournament.schedule import Draw, Format, Seating, table_count
@@ -153,10 +153,12 @@ _SYNTAX_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column (?P<c
 _RUN_NAME = re.compile(r"\w[\w.-]*")
 
 
-def load_config(path: str | Path, check_bots: bool = True) -> TournamentConfig:
+def load_config(path: str | Path, check_bots: bool = True,
+                kept: Sequence[Path] = ()) -> TournamentConfig:
     """Read and validate a tournament config file; ConfigError names the file and key of a fault.
 
-    With `check_bots` off the bots are not loaded (a run directory's config, already checked).
+    With `check_bots` off the bots are not loaded (a run directory's config, already checked);
+    else each is loaded in a sandbox that keeps `kept` (run directories) out of its view.
     """
     path = Path(path)
     try:
@@ -171,11 +173,13 @@ def load_config(path: str | Path, check_bots: bool = True) -> TournamentConfig:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a UTF-8 text file") from None
-    return parse_config(text, path, check_bots)
+    return parse_config(text, path, check_bots, kept)
 
 
-def parse_config(text: str, path: str | Path, check_bots: bool = True) -> TournamentConfig:
-    """Validate config text; `path` names the file in errors and anchors relative paths."""
+def parse_config(text: str, path: str | Path, check_bots: bool = True,
+                 kept: Sequence[Path] = ()) -> TournamentConfig:
+    """Validate config text; `path` names the file in errors and anchors relative paths; `kept`
+    as for `load_config`."""
     path = Path(path)
     r = _Reader(str(path))
     try:
@@ -190,7 +194,7 @@ def parse_config(text: str, path: str | Path, check_bots: bool = True) -> Tourna
     seating = r.choice(data.get("seating", Seating.ROTATIONS.value), "seating", Seating)
     deals = _deals(r, data["deals"], path.parent)
     games = _games(r, data["games"])
-    bots = _bots(r, data["bots"], games, path.parent, check_bots)
+    bots = _bots(r, data["bots"], games, path.parent, check_bots, kept)
     limits = _limits(r, data.get("limits", {}))
     schedule = _schedule(r, data.get("schedule", {}), bots, games)
     stopping = _stopping(r, data.get("schedule", {}), len(deals))
@@ -473,7 +477,7 @@ def _trueskill(r: _Reader, value: Any, key: str) -> TrueSkillSettings:
 
 
 def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
-          check: bool = True) -> tuple[BotEntry, ...]:
+          check: bool = True, kept: Sequence[Path] = ()) -> tuple[BotEntry, ...]:
     entries: list[BotEntry] = []
     names: dict[str, int] = {}
     items = r.tables(value, "bots")
@@ -490,17 +494,6 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
         default = Isolation.NONE if is_bundled(spec) else Isolation.PROCESS
         isolation = r.choice(table.get("isolation", default.value), f"{key}.isolation",
                              Isolation)
-        for game in dict.fromkeys(g.game for g in games) if check else ():
-            if isolation is Isolation.PROCESS:
-                problem = probe(spec, game)  # never import an untrusted bot in the arena
-            else:
-                try:
-                    resolve_bot(spec, game)
-                    problem = None
-                except ArenaError as exc:
-                    problem = str(exc)
-            if problem is not None:
-                raise r.error(f"{key}.spec", problem)
         name = r.text(table["name"], f"{key}.name") if "name" in table else written
         if name in names:
             where = f"{key}.name" if "name" in table else key
@@ -508,6 +501,21 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
                                  f"give one a distinct name")
         names[name] = i
         entries.append(BotEntry(name, spec, isolation))
+    for i, entry in enumerate(entries) if check else ():
+        for game in dict.fromkeys(g.game for g in games):
+            if entry.isolation is Isolation.PROCESS:  # never import an untrusted bot in the arena
+                # nor let it see, even while it is checked, what its games may not (the other
+                # bots' code, the runs `kept`): `unseen_by` decides, as for every command
+                problem = probe(entry.spec, game, private=unseen_by(
+                    entry.spec, [e.spec for e in entries], kept))
+            else:
+                try:
+                    resolve_bot(entry.spec, game)
+                    problem = None
+                except ArenaError as exc:
+                    problem = str(exc)
+            if problem is not None:
+                raise r.error(f"bots[{i}].spec", problem)
     for i, game in enumerate(games):
         if game.players > 1 and len(entries) < 2:
             raise r.error("bots", f"games[{i}] seats {game.players} players, so it needs at least "

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,10 +110,11 @@ def duel_name(a: str, b: str) -> str:
 
 def duel_config(a: str, b: str, game: str, variant: str = "standard", max_games: int = 10_000,
                 seed: int = 1, isolation: str | None = None, players: int = 2,
-                fill: str | None = None) -> TournamentConfig:
+                fill: str | None = None, kept: Sequence[Path] = ()) -> TournamentConfig:
     """The tournament config of a duel of bot specs `a` and `b` (the second named `B-2` if the
     specs are equal), at `players` seats, the others held by bot spec `fill` (named `F-fill`
-    if it is one of the two); DuelError names the option at fault."""
+    if it is one of the two); its bots are checked in sandboxes that keep `kept` (run
+    directories) out of view. DuelError names the option at fault."""
     if max_games < 2:
         raise DuelError(f"--max-games: a duel plays whole deal pairs, so at least 2, "
                         f"not {max_games}")
@@ -139,7 +140,7 @@ def duel_config(a: str, b: str, game: str, variant: str = "standard", max_games:
               f"variants = [{json.dumps(variant)}]", ""]
     text = "\n".join(lines)
     try:
-        config = parse_config(text, Path(WHERE))
+        config = parse_config(text, Path(WHERE), kept=kept)
     except ConfigError as exc:
         message = str(exc).removeprefix(f"{WHERE}: ")
         key, _, rest = message.partition(": ")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import re
@@ -14,9 +13,9 @@ from pathlib import Path
 
 from arena.engine import Variant, find_game
 from arena.errors import ArenaError
-from arena.loader import BotSpec, bot_sources, is_bundled, resolve_bot
+from arena.loader import BotSpec, is_bundled, resolve_bot
 from arena.match import play_game
-from arena.sandbox import BotHost, Limits, SandboxedSpec
+from arena.sandbox import BotHost, Limits, SandboxedSpec, unseen_by
 from arena.tournament.schedule import GameTask
 
 log = logging.getLogger("arena.runner")  # the runner's log, as the records of faults always said
@@ -76,25 +75,19 @@ class TaskPlayer:
                 log = None if logs is None else logs / f"{_file_name(name)}.log"
                 host = BotHost(entrant.spec, game, self.sandboxing.limits, log,
                                trusted=is_bundled(entrant.spec),
-                               private=self.sandboxing.private + self._others_files(name))
+                               private=self.unseen(name))
                 found = SandboxedSpec(name, host)
             else:
                 found = resolve_bot(entrant.spec, game)
             self._bots[(name, game)] = found
         return found
 
-    def _others_files(self, name: str) -> tuple[Path, ...]:
-        """The code of the other bots (their files, or their packages), which bot `name` may
-        not read: a bot may not copy another at run time. Bundled bots are public, and code a
-        bot shares with another (the same file or package) stays its own."""
-        own = {path.resolve() for path in bot_sources(self.entrants[name].spec)}
-        others = {path.resolve() for other, entrant in self.entrants.items() if other != name
-                  for path in bot_sources(entrant.spec)}
-        hidden = [path for path in others - own
-                  if not any(mine.is_relative_to(path) for mine in own)]
-        return tuple(found for path in sorted(hidden) for found in (
-            (path,) if path.is_dir() or path.suffix != ".py"
-            else (path, Path(importlib.util.cache_from_source(str(path))))))
+    def unseen(self, name: str) -> tuple[Path, ...]:
+        """What bot `name`'s games may not see: the run directory (`Sandboxing.private`) and
+        the other bots' code (see `arena.sandbox.unseen_by`)."""
+        return unseen_by(self.entrants[name].spec,
+                         [entrant.spec for entrant in self.entrants.values()],
+                         self.sandboxing.private)
 
     def close(self) -> None:
         """End the sandboxes' host processes."""

@@ -176,7 +176,7 @@ class Replayer:
         entrant = self.entrants[name]
         if not entrant.sandboxed or (name, game) in self._checked:
             return
-        problem = probe(entrant.spec, game, self.limits)
+        problem = probe(entrant.spec, game, self.limits, self.player.unseen(name))
         if problem is not None:
             raise ReplayError(f"cannot load the bot seated as {name!r}: {problem} (give a spec "
                               f"per seat with --bot, or the run's config with --config)")

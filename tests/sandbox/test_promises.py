@@ -22,15 +22,19 @@ from tests.sandbox.support import needs_namespaces
 KERNEL_FACTS = {"landlock": 6, "user_namespace": True, "game_namespaces": True,
                 "read_only": True, "network_namespace": True, "pid_namespace": True,
                 "fresh_proc": True, "cgroups": True, "namespace_problem": "",
-                "cgroup_problem": "", "capabilities": 0, "seccomp": True}
+                "cgroup_problem": "", "capabilities": 0, "seccomp": True, "no_terminal": True,
+                "ioctl_filtered": True, "private_dev": True, "unprivileged_id": True,
+                "socket_families_filtered": True, "locks_refused": True,
+                "cgroup_namespace": True, "nothing_ahead": True, "empty_environment": True,
+                "init": True}
 BARE_FACTS = {"landlock": 0, "namespace_problem": "no user namespace for this user (EPERM)",
               "cgroup_problem": "no control groups this user may make for memory"}
 
 
 def test_every_promise_is_kept_by_the_kernel_where_it_has_every_feature() -> None:
     promises = assess_promises(KERNEL_FACTS)
-    assert len(promises) == 11 and {p.holder for p in promises} == {Holder.KERNEL}
-    assert promises_summary(KERNEL_FACTS) == "all 11 of the sandbox's promises held by the kernel"
+    assert len(promises) == 16 and {p.holder for p in promises} == {Holder.KERNEL}
+    assert promises_summary(KERNEL_FACTS) == "all 16 of the sandbox's promises held by the kernel"
     assert confinement_problems(KERNEL_FACTS) == []
 
 
@@ -39,6 +43,9 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
     assert promises["nothing a game starts outlives it"].holder is Holder.HOOK
     assert promises["no network"].mechanism == "the audit hook"
     assert promises["memory, processes and CPU held per game"].holder is Holder.PARTLY
+    # without a PID namespace a game is no process 1: its own signals end it as anywhere
+    assert promises["a crash is a fault (ordinary signals)"].holder is Holder.KERNEL
+    del promises["a crash is a fault (ordinary signals)"]
     assert all(p.holder is not Holder.KERNEL for p in promises.values()) or os.geteuid() != 0
     report = promises_report(BARE_FACTS)
     assert report[-2:] == ["  namespaces: no user namespace for this user (EPERM)",
@@ -58,6 +65,20 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
      Holder.PARTLY),
     ({"capabilities": 1 << 21}, "no privileges", Holder.HOOK),  # CAP_SYS_ADMIN, say
     ({"seccomp": False}, "a narrowed kernel interface", Holder.HOOK),
+    # issue 27: each mechanism its promise rests on
+    ({"no_terminal": False}, "no terminal", Holder.HOOK),
+    ({"ioctl_filtered": False}, "no terminal", Holder.PARTLY),
+    ({"private_dev": False}, "no devices", Holder.HOOK),
+    ({"locks_refused": False}, "no channel between two game processes but their game",
+     Holder.PARTLY),
+    ({"cgroup_namespace": False}, "no channel between two game processes but their game",
+     Holder.PARTLY),
+    ({"socket_families_filtered": False},
+     "no channel between two game processes but their game", Holder.PARTLY),
+    ({"nothing_ahead": False}, "nothing runs ahead of its game", Holder.HOOK),
+    ({"empty_environment": False}, "nothing of the arena's environment or command line",
+     Holder.HOOK),
+    ({"init": False}, "a crash is a fault (ordinary signals)", Holder.HOOK),
 ])
 def test_a_missing_feature_weakens_its_promises(changed: dict[str, object], promise: str,
                                                  holder: Holder) -> None:
@@ -89,7 +110,7 @@ def test_arena_doctor_prints_every_promise(runner: CliRunner,
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("the sandbox on this machine (Linux ")
-    assert len([line for line in lines if line.startswith("  ")]) >= 11
+    assert len([line for line in lines if line.startswith("  ")]) >= 16
     monkeypatch.setenv("ARENA_SANDBOX_NAMESPACES", "0")
     result = run(runner, "doctor", "--strict")
     assert result.exit_code == 1  # without namespaces, not every promise is the kernel's
@@ -107,4 +128,5 @@ def test_a_run_with_sandboxed_bots_logs_what_keeps_the_promises(tmp_path: Path,
     result = run(runner, "run", str(config), "--out", str(tmp_path / "run"), "-q")
     assert result.exit_code == 0, result.output
     logged = (tmp_path / "run" / "log.txt").read_text()
-    assert f"sandbox: {promises_summary(confinement_facts())}" in logged
+    assert f"sandbox: {promises_summary(confinement_facts())}; " in logged
+    assert "attacks of `arena doctor`" in logged

@@ -22,7 +22,9 @@ def test_a_sound_bot_passes_and_the_verdict_says_how_it_was_confined() -> None:
     assert verdict.lines[0] == "PASS: 4 sandboxed games of concentration (standard), no faults"
     assert verdict.lines[1].split() == ["variant", "forgetful", "random"]
     assert verdict.lines[3].startswith("  standard  2 g, 0 f, ")
-    assert verdict.lines[-1] == f"  sandbox: {promises_summary(confinement_facts())}"
+    # how it was confined, and what the doctor's attacks found (summarised)
+    assert verdict.lines[-1].startswith(f"  sandbox: {promises_summary(confinement_facts())}; ")
+    assert "attacks of `arena doctor`" in verdict.lines[-1]
 
 
 def test_every_bundled_bot_plays_it_in_every_preset() -> None:
