@@ -529,7 +529,7 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "x.toml"
     path.write_bytes(b'name = "\xff"\n')
-    assert error_of(path) == f"{path}: not a UTF-8 text file"
+    assert error_of(path) == f"{path}: line 1: not UTF-8 text (byte 0xff)"
 
 
 def test_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
