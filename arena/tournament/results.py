@@ -161,7 +161,7 @@ class RunDirectory:
         except FileNotFoundError:
             data = b""
         key = data.decode("ascii", "replace").strip()
-        if data and not (len(data) == KEY_BYTES and _HEX_KEY.fullmatch(key)):
+        if key and not (len(data) == KEY_BYTES and _HEX_KEY.fullmatch(key)):
             raise RunDirectoryError(f"{path}: not a key (a key file holds 32 hex digits and a "
                                     f"newline, {KEY_BYTES} bytes; this one has {len(data)})")
         if key or not create:
