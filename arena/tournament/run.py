@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import logging
 import multiprocessing
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -213,11 +214,19 @@ def _tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
     """Note in each run holding an earlier run's key that this run holds it too, so that they
     keep it from their own bots as well."""
     for holder in earlier.holders:
+        other = RunDirectory(holder)
         try:
-            RunDirectory(holder).share_key_with((run.path, *earlier.holders))
-        except OSError as exc:
+            # key-shared comes from elsewhere too: only a run directory that holds this very key
+            # is written in, never a folder it merely names
+            if not (other.file(DIGEST).is_file() and not other.file(DIGEST).is_symlink()
+                    and secrets.compare_digest(other.key().encode(), earlier.key.encode())):
+                log.warning("%s is named as holding the key of %s, but holds no run with it: "
+                            "nothing noted there", holder, earlier.run)
+                continue
+            other.share_key_with((run.path, *earlier.holders))
+        except (OSError, ArenaError) as exc:
             log.warning("could not note in %s that %s holds its key too: %s", holder, run.path,
-                        exc.strerror or exc)
+                        getattr(exc, "strerror", None) or exc)
 
 
 class _EscapingFormatter(logging.Formatter):

@@ -214,6 +214,14 @@ def huge_count(p: Places) -> str:
     return "config.toml"
 
 
+def key_shared_elsewhere(p: Places) -> str:
+    """A key, and key-shared naming a folder outside that holds no run: `--deals-like` must not
+    write a note there."""
+    (p.run / "key").write_text(KEY)
+    (p.run / "key-shared").write_text(f"{p.outside}\n")
+    return ""
+
+
 def separators(p: Places) -> str:
     _first_record(p.run, lambda r: json.dumps(r | {"note": "a\u2028b\u0085c\u2029d"},
                                                ensure_ascii=False))
@@ -223,7 +231,7 @@ def separators(p: Places) -> str:
 CASES = {f.__name__: f for f in (
     ratings_link, report_link, bots_link, key_link, key_fifo, key_zero, games_fifo, games_zero,
     games_folder, log_folder, deep_record, deep_bots, deep_config, not_utf8, null_seats,
-    nan_score, huge_score, huge_count, separators)}
+    nan_score, huge_score, huge_count, key_shared_elsewhere, separators)}
 
 
 # --- the commands ------------------------------------------------------------------------------
@@ -271,6 +279,7 @@ REFUSED: dict[str, set[str]] = {
     "nan_score": RECORDS,
     "huge_score": RECORDS,
     "huge_count": CONFIGS | {"fresh"},
+    "key_shared_elsewhere": set(),
     "separators": set(),
 }
 """For each crafted directory, the commands that must refuse it; the others work."""
@@ -278,12 +287,17 @@ REFUSED: dict[str, set[str]] = {
 ONLY = {"fresh": {"ratings_link", "report_link", "bots_link", "key_link", "games_folder",
                   "log_folder"}}
 """Commands tried on some crafted directories only (starting a run over replays every game)."""
+CASE_ONLY = {"key_shared_elsewhere": {"deals-like", "ratings", "compare"}}
+"""Crafted directories tried with some commands only (a key added to a run played without one
+changes its deals: its games would no longer replay)."""
 
 
 def _pairs() -> Iterator[tuple[str, str]]:
     for case in CASES:
         for command in COMMANDS:
             if command in ONLY and case not in ONLY[command]:
+                continue
+            if case in CASE_ONLY and command not in CASE_ONLY[case]:
                 continue
             if command == "duel" and case in {"deep_config", "huge_count"}:
                 continue  # a duel makes its config; it reads none
