@@ -41,7 +41,7 @@ MAX_TEXT = 16 * 1024 * 1024
 MAX_LINE = 1024 * 1024
 """The longest line of a file read line by line (a game record)."""
 
-_BLOCK = 1 << 16
+_BLOCK = 1 << 18
 
 
 class UnsafeFileError(ArenaError):
@@ -142,15 +142,12 @@ def read_lines(path: Path | str, limit: int = MAX_LINE) -> Iterator[tuple[int, b
                 raise _os_error(path, exc, "read") from None
             if not block:
                 break
-            pending += block
-            start = 0
-            while (end := pending.find(b"\n", start)) >= 0:
+            *whole, pending = (pending + block).split(b"\n")
+            for line in whole:
                 number += 1
-                if end - start > limit:
+                if len(line) > limit:
                     raise _long_line(path, number, limit)
-                yield number, pending[start:end], True
-                start = end + 1
-            pending = pending[start:]
+                yield number, line, True
             if len(pending) > limit:
                 raise _long_line(path, number + 1, limit)
         if pending:
@@ -185,6 +182,9 @@ def _finite(text: str) -> float:
     return value
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite)
+
+
 def parse_json(text: str, where: str) -> Any:
     """JSON text parsed, at most MAX_DEPTH deep, without NaN or infinities; an UnsafeFileError
     naming `where` (a file, or a file and line) otherwise."""
@@ -199,7 +199,7 @@ def parse_json(text: str, where: str) -> Any:
             elif mark in "]}":
                 depth -= 1
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        return _DECODER.decode(text)
     except RecursionError:  # not reached after the check above; kept as a last guard
         raise UnsafeFileError(f"{where}: nested too deeply") from None
     except ValueError as exc:

@@ -219,12 +219,12 @@ class RunDirectory:
         """Every record, in file (completion) order; a damaged line is a RunDirectoryError
         naming it (an UnsafeFileError if the file is no regular file, or too long a line)."""
         games = self.file(GAMES)
+        known: set[str] = set()  # names found printable: a run's records repeat them
         try:
-            lines = read_lines(games)
-            for number, line, whole in lines:
+            for number, line, whole in read_lines(games):
                 if not whole:
                     break  # a half-written last record: not finished, it will be replayed
-                yield parse_record(line, games, number)
+                yield parse_record(line, games, number, known=known)
         except FileNotFoundError:
             return
 
@@ -246,11 +246,12 @@ class RunDirectory:
 _HEX_KEY = re.compile(r"[0-9a-f]{32}")
 
 
-def parse_record(line: bytes, where: Path | str, number: int,
-                 need_task: bool = True) -> dict[str, Any]:
+def parse_record(line: bytes, where: Path | str, number: int, need_task: bool = True,
+                 known: set[str] | None = None) -> dict[str, Any]:
     """One line of a records file as a game record, its fields checked (those it has: a run's
     records carry them all, a record taken out of a run may lack its task id unless
-    `need_task`); a RunDirectoryError naming the file and line otherwise."""
+    `need_task`); a RunDirectoryError naming the file and line otherwise. `known` holds names
+    found printable already (a run's records repeat them), and gets the new ones."""
     at = f"{where}: line {number}"
     try:
         record = parse_json(decode(line, where, number), at)
@@ -259,63 +260,73 @@ def parse_record(line: bytes, where: Path | str, number: int,
         raise RunDirectoryError(f"{at}: not a game record ({why})") from None
     if not isinstance(record, dict):
         raise RunDirectoryError(f"{at}: not a game record (not a JSON object)")
-    problem = record_problem(record, need_task)
+    problem = record_problem(record, need_task, set() if known is None else known)
     if problem is not None:
         raise RunDirectoryError(f"{at}: not a game record ({problem})")
     return record
 
 
-def record_problem(record: dict[str, Any], need_task: bool = True) -> str | None:
+def record_problem(record: dict[str, Any], need_task: bool = True,
+                   known: set[str] | None = None) -> str | None:
     """What is wrong with a game record's fields, in a few words (None if nothing): each field
     it has must be of its kind, its names free of control characters, its numbers finite; its
-    task id is needed unless not `need_task`."""
-    task = record.get("task")
-    if (need_task or "task" in record) and not (_integer(task) and 0 <= task <= MAX_TASK):
+    task id is needed unless not `need_task`. Names in `known` pass unchecked; those checked
+    are added to it."""
+    known = set() if known is None else known
+    get = record.get
+    task = get("task")
+    if (need_task or "task" in record) and not (type(task) is int and 0 <= task <= MAX_TASK):
         return f"the task id {_shown(task)} is not an integer from 0 to 2**63 - 1"
     for name in ("game", "variant", "order"):
-        if name in record and not _name(record[name]):
+        if name in record and not _names((record[name],), known):
             return f"{name!r} is not a name of printable characters"
-    if "seed" in record and not (_integer(record["seed"]) and abs(record["seed"]) <= MAX_TASK):
+    seed = get("seed")
+    if "seed" in record and not (type(seed) is int and -MAX_TASK <= seed <= MAX_TASK):
         return "'seed' is not an integer of at most 63 bits"
-    seats = record.get("seats")
-    if "seats" in record and not (isinstance(seats, list) and seats and all(map(_name, seats))):
+    seats = get("seats")
+    if "seats" in record and not (type(seats) is list and seats and _names(seats, known)):
         return "'seats' is not a list of bot names"
-    n = len(seats) if isinstance(seats, list) else None
-    scores = record.get("scores")
+    n = len(seats) if type(seats) is list else None
+    scores = get("scores")
     if "scores" in record and not (
-            isinstance(scores, list) and len(scores) == (n or len(scores))
-            and all(_number(s) for s in scores)):
+            type(scores) is list and len(scores) == (n or len(scores))
+            and all(type(s) in _NUMBERS and -MAX_NUMBER <= s <= MAX_NUMBER for s in scores)):
         return f"'scores' is not a list of finite numbers (at most {MAX_NUMBER:g}), one a seat"
-    ranks = record.get("ranks")
+    ranks = get("ranks")
     if "ranks" in record and not (
-            isinstance(ranks, list) and len(ranks) == (n or len(ranks))
-            and all(_integer(r) and 1 <= r <= len(ranks) for r in ranks)):
+            type(ranks) is list and len(ranks) == (n or len(ranks))
+            and all(type(r) is int and 1 <= r <= len(ranks) for r in ranks)):
         return "'ranks' is not a list of places (1 to the number of seats), one a seat"
-    faults = record.get("faults")
-    if faults is not None and not (isinstance(faults, list) and all(
-            isinstance(f, dict) and _integer(f.get("seat")) and 0 <= f["seat"] < (n or 1 << 16)
-            and _name(f.get("kind", "exception")) for f in faults)):
+    faults = get("faults")
+    seats_at_most = n or 1 << 16
+    if faults and not (type(faults) is list and all(
+            type(f) is dict and type(f.get("seat")) is int and 0 <= f["seat"] < seats_at_most
+            and _names((f.get("kind", "exception"),), known) for f in faults)):
         return "'faults' is not a list of faults, each naming a seat of the game and a kind"
-    teams = record.get("teams")
-    if teams is not None and not (isinstance(teams, list) and all(
-            isinstance(t, list) and all(_integer(s) and 0 <= s < (n or 1 << 16) for s in t)
+    teams = get("teams")
+    if teams and not (type(teams) is list and all(
+            type(t) is list and all(type(s) is int and 0 <= s < seats_at_most for s in t)
             for t in teams)):
         return "'teams' is not a list of teams of seats"
-    if record.get("final") is not None and not isinstance(record["final"], dict):
+    final = get("final")
+    if final is not None and type(final) is not dict:
         return "'final' is not a JSON object"
     return None
 
 
-def _integer(value: Any) -> bool:
-    return type(value) is int
+_NUMBERS = (int, float)
 
 
-def _number(value: Any) -> bool:
-    return type(value) in (int, float) and abs(value) <= MAX_NUMBER  # NaN fails the test too
-
-
-def _name(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 1000 and is_safe(value)
+def _names(values: Any, known: set[str]) -> bool:
+    """Whether every value is a name: a string of printable characters, 1 to 1000 of them."""
+    for value in values:
+        if type(value) is not str:
+            return False
+        if value not in known:
+            if not (0 < len(value) <= 1000 and is_safe(value)):
+                return False
+            known.add(value)
+    return True
 
 
 def _shown(value: Any) -> str:
