@@ -274,7 +274,10 @@ def deals_of(run_dir: Path) -> DealsLike:
     deals = run_config(run_dir).deals
     earlier = RunDirectory(run_dir)
     key = earlier.key()
-    holders = (run_dir.resolve(), *earlier.key_shared_with()) if key else ()
+    # the runs its key-shared names that hold its key (it comes from elsewhere: it may name any
+    # folder, which the sandbox would then cover, and --deals-like write in)
+    shared = tuple(p for p in earlier.key_shared_with() if RunDirectory(p).holds_key(key))
+    holders = (run_dir.resolve(), *shared) if key else ()
     return DealsLike(run_dir, deals, key, holders)
 
 

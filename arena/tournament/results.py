@@ -187,6 +187,15 @@ class RunDirectory:
             return ()
         return tuple(Path(line) for line in dict.fromkeys(text.split("\n")) if line.strip())
 
+    def holds_key(self, key: str) -> bool:
+        """Whether this is a run directory holding `key` (a key-shared from elsewhere may name
+        any folder: only one that holds the key is kept from the bots or written in)."""
+        try:
+            return (check_entry(self.file(DIGEST)) and bool(key)
+                    and secrets.compare_digest(self.key().encode(), key.encode()))
+        except (OSError, ArenaError):
+            return False
+
     def share_key_with(self, runs: tuple[Path, ...]) -> None:
         """Note the run directories that hold this run's key, besides those noted already."""
         known = self.key_shared_with()

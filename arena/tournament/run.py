@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import logging
 import multiprocessing
-import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -218,8 +217,7 @@ def _tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
         try:
             # key-shared comes from elsewhere too: only a run directory that holds this very key
             # is written in, never a folder it merely names
-            if not (other.file(DIGEST).is_file() and not other.file(DIGEST).is_symlink()
-                    and secrets.compare_digest(other.key().encode(), earlier.key.encode())):
+            if not other.holds_key(earlier.key):
                 log.warning("%s is named as holding the key of %s, but holds no run with it: "
                             "nothing noted there", holder, earlier.run)
                 continue
