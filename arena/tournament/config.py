@@ -25,6 +25,7 @@ from arena.loader import anchored, is_bundled, resolve_bot
 from arena.safe_files import UnsafeFileError, decode, parse_toml, read_bytes
 from arena.sandbox import Isolation, probe
 from arena.sandbox import Limits as SandboxLimits
+from arena.text import escape, is_safe
 from arena.tournament.deals import DealsError, DealSet, resolve_seed_list
 from arena.tournament.schedule import Draw, Format, Seating, table_count
 
@@ -249,6 +250,10 @@ class _Reader:
         stripped = value.strip()
         if not stripped or "\n" in stripped or "\r" in stripped:
             raise self.error(key, "expected a non-empty, one-line string")
+        if not is_safe(stripped):  # it is shown and stored: names, specs, labels
+            raise self.error(key, f"'{escape(stripped)}' holds a control character, a line "
+                                  f"separator or a bidi override; only printable text is "
+                                  f"allowed")
         return stripped
 
     def integer(self, value: Any, key: str, minimum: int | None = None,
