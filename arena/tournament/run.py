@@ -18,7 +18,7 @@ from arena.errors import ArenaError
 from arena.ratings.formats import format_crosstable, format_ratings
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
-from arena.safe_files import open_append, write_text
+from arena.safe_files import check_entry, open_append, write_text
 from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation, promised_here
 from arena.text import escape_lines
 from arena.tournament.canonical import canonical_toml, config_digest
@@ -41,6 +41,7 @@ from arena.tournament.results import (
     KEY,
     LOG,
     REPORT,
+    REPORT_IMAGES,
     REPORT_SUFFIXES,
     RunDirectory,
     RunDirectoryError,
@@ -306,6 +307,9 @@ def write_report(path: Path) -> list[Path]:
     files written."""
     require_matplotlib()
     config = run_config(path)
+    # what the report writes must be regular files or nothing, checked before anything is drawn
+    for target in (path / REPORT, *(p for pattern in REPORT_IMAGES for p in path.glob(pattern))):
+        check_entry(target)
     return draw_report(path, path / REPORT, config.name, list(RunDirectory(path).records()),
                        {g.game: g.trueskill for g in config.games},
                        config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share)
