@@ -64,7 +64,7 @@ def test_play_shows_a_bot_s_words_escaped(tmp_path: Path, isolation: str) -> Non
     assert done.returncode == 0, done.stderr
     fault = done.stdout.split(b"  fault: ")[-1]
     _clean(fault, "the fault line")
-    assert b"\\x1b[2K\\x1b[1A\\x1b]0;owned\\x07\\x0dforger" in fault.replace(b"\n    ", b" ")
+    assert b"\\x1b[2K\\x1b[1A\\x1b]0;owned\\x07" in fault.replace(b"\n    ", b" ")
     if isolation == "process":  # an in-process bot is trusted: it prints where the arena does
         _clean(done.stdout, "stdout")
         _clean(done.stderr, "stderr")

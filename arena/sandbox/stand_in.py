@@ -481,7 +481,7 @@ def _error(reply: list[Any]) -> tuple[FaultKind, str]:
     kind, detail = (reply[1], reply[2]) if len(reply) == 3 else (None, None)
     if kind not in _BOT_FAULTS or not isinstance(detail, str):
         return FaultKind.MALFORMED, "the bot process reported an error in a malformed answer"
-    return FaultKind(kind), escape(detail[:300])
+    return FaultKind(kind), escape(detail[:300].replace("\n", " ").replace("\r", " "))
 
 
 def _timeval(seconds: float) -> bytes:
