@@ -12,6 +12,7 @@ import contextlib
 import logging
 import random
 import time
+import traceback
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -20,6 +21,7 @@ from arena.api import Action, Bot, Event, GameInfo, Observation, Result
 from arena.engine import State, Variant, legal_action, rank_scores
 from arena.frozen import maker
 from arena.record import BotFault, Fault, FaultKind, GameRecord, exception_detail
+from arena.text import escape, escape_lines
 
 
 class Watcher(Protocol):
@@ -117,7 +119,8 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
     autopilots: dict[int, random.Random] = {}
 
     def forfeit(seat: int, decision: int, kind: FaultKind, detail: str) -> None:
-        faults.append(Fault(seat, decision, kind, detail))
+        # what a bot says is escaped before the record stores it or anything shows it
+        faults.append(Fault(seat, decision, kind, escape(detail)))
         autopilots[seat] = random.Random(f"autopilot:{seed}:{seat}")
 
     for seat, bot in enumerate(bots):
@@ -222,6 +225,7 @@ def _fault_of(exc: BaseException, method: str, bot: Bot, seat: int,
     if isinstance(exc, BotFault):
         return exc.kind, exc.detail
     kind = FaultKind.MEMORY if isinstance(exc, MemoryError) else FaultKind.EXCEPTION
-    detail = exception_detail(exc, method, type(bot))
-    bot_log.warning("seat %d (%s): %s", seat, name, detail, exc_info=exc)
+    detail = escape(exception_detail(exc, method, type(bot)))
+    trace = escape_lines("".join(traceback.format_exception(exc)).rstrip("\n"))
+    bot_log.warning("seat %d (%s): %s\n%s", seat, escape(name), detail, trace)
     return kind, detail

@@ -38,7 +38,7 @@ def exception_detail(exc: BaseException, method: str, bot: type | None) -> str:
     """The one-line detail of what a bot's `method` raised: its type, the first line of its
     message, and where in the bot's own files it was raised (`file.py:LINE in act`; not known
     without the bot's class)."""
-    text = str(exc).strip().splitlines()
+    text = str(exc).strip().split("\n")  # a line as a record's is: "\r" and U+2028 are escaped
     described = f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
     place = None if bot is None else bot_place(exc, bot)
     return f"{method} raised {described}" + (f" (at {place})" if place else "")

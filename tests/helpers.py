@@ -19,7 +19,7 @@ from arena.tournament.results import GAMES
 def run_records(run: Path) -> dict[int, dict[str, Any]]:
     """A run directory's records by task id, durations left out; a task recorded twice fails."""
     out: dict[int, dict[str, Any]] = {}
-    for line in (run / GAMES).read_text().splitlines():
+    for line in (run / GAMES).read_text(encoding="utf-8").split("\n")[:-1]:  # "\n" only
         record = json.loads(line)
         record.pop("duration")
         assert record["task"] not in out, f"task {record['task']} was recorded twice"

@@ -410,8 +410,9 @@ def test_ctrl_c_says_where_the_games_are_and_exits_130(runner: CliRunner, tmp_pa
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("arena.tournament.run.run_tournament", interrupted)
+    # duel first: imported after run's is patched, it would keep the patched one for good
     monkeypatch.setattr("arena.tournament.duel.run_tournament", interrupted)
+    monkeypatch.setattr("arena.tournament.run.run_tournament", interrupted)
     root = Path(__file__).resolve().parent.parent
     args = [str(root / a) if a.endswith(".toml") else a for a in command]
     result = run(runner, *args, "--out", str(tmp_path / "out"), "-q")

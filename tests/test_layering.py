@@ -30,6 +30,7 @@ RL = "rl"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
+    "arena.text": BASE, "arena.safe_files": BASE,
     "arena.api": PLAYER_API, "arena.cards": PLAYER_API,
     "arena.engine": CORE, "arena.record": CORE, "arena.match": CORE, "arena.loader": CORE,
     "arena.session": CORE,

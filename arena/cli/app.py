@@ -13,6 +13,7 @@ import typer
 from typer.core import TyperGroup
 
 from arena.errors import ArenaError
+from arena.text import escape
 
 HELP_ORDER = ("games", "bots", "play", "run", "duel", "validate", "doctor", "replay", "report",
               "new-bot", "ratings", "compare", "score", "solve")
@@ -95,11 +96,12 @@ def _options(version: Annotated[bool, typer.Option(
 
 
 def say_error(message: str) -> None:
-    typer.echo(f"arena: error: {message}", err=True)
+    # escaped: a message may quote what a bot said or a name from a run directory from elsewhere
+    typer.echo(f"arena: error: {escape(message)}", err=True)
 
 
 def warn(message: str) -> None:
-    typer.echo(f"arena: warning: {message}", err=True)
+    typer.echo(f"arena: warning: {escape(message)}", err=True)
 
 
 def fail(message: str) -> None:

@@ -28,6 +28,7 @@ from arena.ratings.pools import Match, rating_pools
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import PoolRatings, Ratings, rate
 from arena.ratings.verdicts import Z95
+from arena.safe_files import remove, write_bytes, write_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -87,8 +88,7 @@ def draw_report(run_dir: Path, report: Path, name: str, records: list[Mapping[st
             _save_some(plot_head_to_head(pool), run_dir / f"headtohead-{stem}.png"))
         pictures[(pool.game, pool.variant)] = drawn
         written += [p for p in (drawn.ratings, drawn.progression, drawn.head_to_head) if p]
-    report.write_text(report_markdown(name, ratings, pictures, fault_share, len(records)),
-                      encoding="utf-8")
+    write_text(report, report_markdown(name, ratings, pictures, fault_share, len(records)))
     return [*written, report]
 
 
@@ -256,13 +256,18 @@ def _label(bot: str, width: int = 28) -> str:
 
 
 def _save(fig: Figure, path: Path) -> Path:
-    fig.savefig(path, format="png", dpi=DPI)
+    """Save a picture as PNG, never through a link (drawn in memory, then written whole)."""
+    import io
+
+    data = io.BytesIO()
+    fig.savefig(data, format="png", dpi=DPI)
+    write_bytes(path, data.getvalue())
     return path
 
 
 def _save_some(fig: Figure | None, path: Path) -> Path | None:
     if fig is None:
-        path.unlink(missing_ok=True)  # a picture left from an earlier report would mislead
+        remove(path)  # a picture left from an earlier report would mislead
         return None
     return _save(fig, path)
 

@@ -3,6 +3,7 @@ in task order (each multi-seat game, and each solitaire deal)."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -58,8 +59,11 @@ def rating_pools(records: Iterable[Mapping[str, Any]],
         task = _field(record, "task", None)
         if not isinstance(task, int) or isinstance(task, bool):
             raise RecordError(f"a record has a task id that is not an integer: {task!r}")
+        seats = _field(record, "seats", task)
+        if not isinstance(seats, list | tuple):
+            raise RecordError(f"task {task}: its seats are not a list")
         key = (str(_field(record, "game", task)), str(_field(record, "variant", task)),
-               len(_field(record, "seats", task)))
+               len(seats))
         pools[key].append(_lean(record, shared))
     _check_once(pools.values())
     sizes = Counter((game, variant) for game, variant, _ in pools)
@@ -216,6 +220,8 @@ def _checked(record: Mapping[str, Any]) -> _Seats:
         raise RecordError(f"task {task}: seats, scores or ranks are malformed") from None
     if not seats or not len(seats) == len(scores) == len(ranks):
         raise RecordError(f"task {task}: seats, scores and ranks are empty or differ in length")
+    if not all(math.isfinite(s) for s in scores):
+        raise RecordError(f"task {task}: a score is not a finite number")
     faults = [0] * len(seats)
     for fault in record.get("faults") or ():
         seat = fault.get("seat") if isinstance(fault, Mapping) else None

@@ -44,6 +44,7 @@ import selectors
 import shutil
 import signal
 import socket
+import stat
 import struct
 import sys
 import tempfile
@@ -65,6 +66,7 @@ from arena.sandbox.game_init import become_init, exit_on_signals
 from arena.sandbox.immortal import immortalize
 from arena.sandbox.observed import observed
 from arena.sandbox.wire import Outbox, end_payload, start_payload
+from arena.text import ByteLines
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_NAME = 15
@@ -301,7 +303,7 @@ class _Host:
                  settings: dict[str, Any], home: str, cgroups: CgroupHost | None,
                  shared: str) -> None:
         self.control, self.requests, self.forker = control, requests, forker
-        self.log = open(settings["log"], "ab") if settings.get("log") else None  # noqa: SIM115
+        self.log = _open_log(settings["log"]) if settings.get("log") else None
         self.cap = int(settings.get("output_bytes", 65536))
         # what games print goes to the arena's stderr too, each line after this prefix
         self.echo = settings["echo"].encode() if settings.get("echo") else None
@@ -310,6 +312,8 @@ class _Host:
         self.selector.register(control, selectors.EVENT_READ, "control")
         self.selector.register(requests, selectors.EVENT_READ, "forker")
         self.outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
+        # output pipe -> what a game prints made safe to show and store (`arena.text`)
+        self.escaping: dict[int, ByteLines] = {}
         self.children: dict[int, tuple[str, GameGroup | None]] = {}  # game process -> its
         # directory and control groups
         self.asked: list[tuple[socket.socket, str, GameGroup | None]] = []  # not forked yet
@@ -361,6 +365,7 @@ class _Host:
             theirs.close()
             os.close(write_end)
         self.outputs[read_end] = 0
+        self.escaping[read_end] = ByteLines()
         self.selector.register(read_end, selectors.EVENT_READ, "output")
         self.asked.append((ours, workdir, group))
 
@@ -425,16 +430,25 @@ class _Host:
             self.selector.unregister(fd)
             os.close(fd)
             del self.outputs[fd]
+            rest = self.escaping.pop(fd).feed(b"", final=True)
+            if rest and self.log is not None:
+                self.log.write(rest)
+                self.log.flush()
+            if rest and self.echo is not None:
+                self.show(fd, rest)
             self.fresh.pop(fd, None)
             return
         room = self.cap - self.outputs[fd]
+        # escaped as it arrives (a character split between two reads is kept whole): no control
+        # sequence of the bot's reaches the log or the organiser's terminal
+        safe = self.escaping[fd].feed(data[:room]) if room > 0 else b""
         if self.log is not None and room > 0:
-            self.log.write(data[:room])
+            self.log.write(safe)
             if len(data) > room:
                 self.log.write(b"\n[output truncated at %d bytes]\n" % self.cap)
             self.log.flush()
         if self.echo is not None and room > 0:
-            self.show(fd, data[:room] + (b"\n[output truncated]\n" if len(data) > room else b""))
+            self.show(fd, safe + (b"\n[output truncated]\n" if len(data) > room else b""))
         self.outputs[fd] += len(data)
 
     def show(self, fd: int, data: bytes) -> None:
@@ -798,6 +812,17 @@ class _Player:
                 traceback.print_exception(exc, file=sys.stderr)
                 sys.stderr.flush()
         return exception_detail(exc, op, cls)
+
+
+def _open_log(path: str) -> Any:
+    """A bot's log opened for appending, never through a link, and only if a regular file."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                 | os.O_CLOEXEC, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path}: not a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "ab")
 
 
 def _capabilities() -> int | None:

@@ -32,6 +32,7 @@ from arena.record import BotFault, FaultKind
 from arena.sandbox.cgroups import Freezer, oom_kills
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, end_payload, start_payload
+from arena.text import escape
 
 REPLY_LIMIT = 1 << 20
 """The largest answer a bot process may send, in bytes."""
@@ -519,12 +520,12 @@ def _parsed(op: str, data: bytes) -> list[Any] | None:
 
 def _error(reply: list[Any]) -> tuple[FaultKind, str]:
     """The fault a bot process reports (["error", kind, detail]), with a one-line detail that
-    can be written anywhere (no line breaks, no lone surrogates); malformed if it is not one."""
+    can be shown and written anywhere (`arena.text.escape`: no control characters, line breaks,
+    bidi overrides or lone surrogates); malformed if it is not one."""
     kind, detail = (reply[1], reply[2]) if len(reply) == 3 else (None, None)
     if kind not in _BOT_FAULTS or not isinstance(detail, str):
         return FaultKind.MALFORMED, "the bot process reported an error in a malformed answer"
-    detail = detail[:300].replace("\n", " ").replace("\r", " ")
-    return FaultKind(kind), detail.encode("utf-8", "backslashreplace").decode("utf-8")
+    return FaultKind(kind), escape(detail[:300].replace("\n", " ").replace("\r", " "))
 
 
 def _timeval(seconds: float) -> bytes:

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from arena.engine import Game, find_game
 from arena.errors import ArenaError
 from arena.loader import anchored, is_bundled, resolve_bot
+from arena.safe_files import UnsafeFileError, decode, parse_toml, read_bytes
 from arena.sandbox import Isolation, probe, unseen_by
 from arena.sandbox import Limits as SandboxLimits
+from arena.text import escape, is_safe
 from arena.tournament.deals import DealsError, DealSet, resolve_seed_list
 from arena.tournament.schedule import Draw, Format, Seating, table_count
 
@@ -148,6 +150,12 @@ _REQUIRED_HINTS = {
     "variants": "a list of preset names, or [[games.variants]] tables",
     "preset": "a preset name such as 'standard'",
 }
+MAX_CONFIG_BYTES = 1024 * 1024
+"""The largest config file read."""
+MAX_INTEGER = 2**63 - 1
+"""The largest integer a config may give anywhere (a seed, a count, a limit)."""
+MAX_DEALS = 10_000_000
+"""The most deals a config may count (`[deals] count`)."""
 _PARAM_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _SYNTAX_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$")
 _RUN_NAME = re.compile(r"\w[\w.-]*")
@@ -162,17 +170,17 @@ def load_config(path: str | Path, check_bots: bool = True,
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a directory, not a config file") from None
+    except UnsafeFileError as exc:
+        raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a UTF-8 text file") from None
+        text = decode(raw, path)
+    except UnsafeFileError as exc:
+        raise ConfigError(str(exc)) from None
     return parse_config(text, path, check_bots, kept)
 
 
@@ -183,9 +191,11 @@ def parse_config(text: str, path: str | Path, check_bots: bool = True,
     path = Path(path)
     r = _Reader(str(path))
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text, str(path))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_syntax_message(str(path), exc)) from None
+    except UnsafeFileError as exc:
+        raise ConfigError(str(exc)) from None
     r.table(data, "", TOP_KEYS, required=("name", "deals", "bots", "games"))
     name = r.text(data["name"], "name")
     if not _RUN_NAME.fullmatch(name):
@@ -244,14 +254,24 @@ class _Reader:
         stripped = value.strip()
         if not stripped or "\n" in stripped or "\r" in stripped:
             raise self.error(key, "expected a non-empty, one-line string")
+        if not is_safe(stripped):  # it is shown and stored: names, specs, labels
+            raise self.error(key, f"'{escape(stripped)}' holds a control character, a line "
+                                  f"separator or a bidi override; only printable text is "
+                                  f"allowed")
         return stripped
 
-    def integer(self, value: Any, key: str, minimum: int | None = None) -> int:
-        """`value` as an integer (not a boolean), at least `minimum`."""
+    def integer(self, value: Any, key: str, minimum: int | None = None,
+                maximum: int = MAX_INTEGER) -> int:
+        """`value` as an integer (not a boolean), at least `minimum` and at most `maximum` (at
+        most MAX_INTEGER in size in any case)."""
         if type(value) is not int:
             raise self.error(key, f"expected an integer, got {_toml_type(value)}")
         if minimum is not None and value < minimum:
             raise self.error(key, f"must be {minimum} or more, not {value}")
+        if abs(value) > MAX_INTEGER or value > maximum:
+            most = f"at most {maximum:,}" if maximum < MAX_INTEGER else \
+                f"at most {MAX_INTEGER:,} in size"
+            raise self.error(key, f"must be {most}, not {_shown(value)}")
         return value
 
     def number(self, value: Any, key: str) -> float:
@@ -297,6 +317,12 @@ class _Reader:
         return pairs
 
 
+def _shown(value: int) -> str:
+    """An integer as written, or its size when it is long."""
+    text = str(value)
+    return text if len(text) <= 24 else f"a number of {len(text)} digits"
+
+
 def _join(parent: str, child: str | int) -> str:
     if isinstance(child, int):
         return f"{parent}[{child}]"
@@ -335,7 +361,7 @@ def _deals(r: _Reader, value: Any, config_dir: Path) -> DealSet:
             if extra in table:
                 raise r.error(f"deals.{extra}", f"does not go with deals.list; {forms}")
         name = r.text(table["list"], "deals.list")
-        count = r.integer(table["count"], "deals.count", 1) if "count" in table else None
+        count = r.integer(table["count"], "deals.count", 1, MAX_DEALS) if "count" in table else None
         try:
             listed = DealSet(*resolve_seed_list(name, config_dir))
         except DealsError as exc:
@@ -355,7 +381,7 @@ def _deals(r: _Reader, value: Any, config_dir: Path) -> DealSet:
         missing = ("deals.base" if "count" in table else
                    "deals.count" if "base" in table else "deals")
         raise r.error(missing, forms)
-    count = r.integer(table["count"], "deals.count", 1)
+    count = r.integer(table["count"], "deals.count", 1, MAX_DEALS)
     base = r.integer(table["base"], "deals.base")
     return DealSet.from_count(count, base)
 

@@ -16,6 +16,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.safe_files import UnsafeFileError, read_text
 
 SEED_SUFFIX = ".txt"
 LIST_DIR = "seeds"
@@ -23,7 +24,11 @@ LIST_DIR = "seeds"
 PACKAGED_LISTS = "seeds"
 """The data package (the repository's top-level `seeds/` folder) holding the shipped lists."""
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+_INTEGER = re.compile(r"[+-]?[0-9]{1,30}")
+MAX_SEED = 2**63 - 1
+"""The largest seed (in size) a seed file may hold."""
+MAX_SEED_FILE = 64 * 1024 * 1024
+"""The largest seed file read."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
@@ -108,11 +113,11 @@ def resolve_seed_list(name_or_path: str, config_dir: Path) -> tuple[tuple[int, .
 def read_seed_file(path: Path | str) -> tuple[int, ...]:
     """The seeds of a seed file, in order; DealsError naming the file and line of a bad line."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, MAX_SEED_FILE)
     except FileNotFoundError:
         raise DealsError(f"{path}: no such seed file") from None
-    except UnicodeDecodeError:
-        raise DealsError(f"{path}: not a UTF-8 text file") from None
+    except UnsafeFileError as exc:
+        raise DealsError(str(exc)) from None
     except OSError as exc:
         raise DealsError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return parse_seeds(text, str(path))
@@ -122,13 +127,16 @@ def parse_seeds(text: str, where: str) -> tuple[int, ...]:
     """Seeds from seed-file text; `where` names the file in errors."""
     seeds: list[int] = []
     first_line: dict[int, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         token = line.split("#", 1)[0].strip()
         if not token:
             continue
         if not _INTEGER.fullmatch(token):
-            raise DealsError(f"{where}: line {number}: {token!r} is not an integer")
+            raise DealsError(f"{where}: line {number}: {token[:40]!r} is not an integer")
         seed = int(token)
+        if abs(seed) > MAX_SEED:
+            raise DealsError(f"{where}: line {number}: {token!r} is larger than a seed may be "
+                             f"(at most {MAX_SEED:,} in size)")
         if seed in first_line:
             raise DealsError(f"{where}: line {number}: seed {seed} repeats line {first_line[seed]}")
         first_line[seed] = number

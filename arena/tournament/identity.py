@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.loader import bot_file, by_target, code_roots
+from arena.safe_files import UnsafeFileError, read_json, write_text
 from arena.tournament.config import TournamentConfig
 from arena.tournament.deals import DealSet
 from arena.tournament.results import BOTS, RunDirectory, RunDirectoryError, run_config
@@ -179,12 +180,15 @@ def read_bots(run_dir: Path) -> dict[str, BotCode] | None:
     before it was kept); a RunDirectoryError if it cannot be read."""
     path = run_dir / BOTS
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         return {str(name): BotCode.from_json(entry) for name, entry in data.items()}
     except FileNotFoundError:
         return None
+    except UnsafeFileError as exc:
+        raise RunDirectoryError(f"{exc}; remove it to record the bots' code as it is "
+                                f"now") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to record the bots' code "
                                 f"as it is now") from None
@@ -193,8 +197,7 @@ def read_bots(run_dir: Path) -> dict[str, BotCode] | None:
 def write_bots(run_dir: Path, code: Mapping[str, BotCode]) -> None:
     """Record the bots' code in a run directory (bots.json)."""
     data = {name: found.to_json() for name, found in code.items()}
-    (run_dir / BOTS).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
+    write_text(run_dir / BOTS, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def code_change(name: str, before: BotCode, now: BotCode) -> str | None:
@@ -294,7 +297,10 @@ def deals_of(run_dir: Path) -> DealsLike:
     deals = run_config(run_dir).deals
     earlier = RunDirectory(run_dir)
     key = earlier.key()
-    holders = (run_dir.resolve(), *earlier.key_shared_with()) if key else ()
+    # the runs its key-shared names that hold its key (it comes from elsewhere: it may name any
+    # folder, which the sandbox would then cover, and --deals-like write in)
+    shared = tuple(p for p in earlier.key_shared_with() if RunDirectory(p).holds_key(key))
+    holders = (run_dir.resolve(), *shared) if key else ()
     return DealsLike(run_dir, deals, key, holders)
 
 

@@ -23,7 +23,9 @@ from arena.engine import find_game
 from arena.errors import ArenaError
 from arena.loader import is_bundled
 from arena.match import Watcher, play_game
+from arena.safe_files import read_lines
 from arena.sandbox import Isolation, Limits, probe
+from arena.text import escape
 from arena.tournament.config import BotEntry, GameEntry, TournamentConfig, load_config
 from arena.tournament.playing import Entrant, Sandboxing, TaskPlayer
 from arena.tournament.results import (
@@ -31,6 +33,8 @@ from arena.tournament.results import (
     DIGEST,
     GAMES,
     RunDirectory,
+    RunDirectoryError,
+    parse_record,
     run_config,
 )
 from arena.tournament.schedule import GameTask, clone_seats
@@ -75,14 +79,15 @@ class ReplayResult:
                           in zip(r.get("seats", ()), r.get("scores", ()), strict=False))
         out = [f"{where}{r.get('game')} / {r.get('variant')}, seed {r.get('seed')}: {seats}"]
         if self.reproduced:
-            return [*out, "reproduced: the replay gives the recorded result"]
+            return [escape(line) for line in
+                    (*out, "reproduced: the replay gives the recorded result")]
         out.append("MISMATCH: the replay differs from the record")
         out += [f"  {d.field}: recorded {_short(d.recorded)}, replayed {_short(d.replayed)}"
                 for d in self.differences]
         if any(f.get("kind") == "timeout" for f in r.get("faults") or ()):
             out.append("  (the recorded game has a timeout: timing faults depend on the machine "
                        "and its load, so they need not reproduce)")
-        return out
+        return [escape(line) for line in out]  # a record from elsewhere may hold anything
 
 
 class Replayer:
@@ -341,23 +346,17 @@ def find_record(records: Iterable[Mapping[str, Any]], task: int,
 
 def read_record(path: Path, task: int | None = None) -> dict[str, Any]:
     """One record from a file of JSON records (one a line): task `task`, or the only one."""
+    records = []
     try:
-        text = path.read_text(encoding="utf-8")
+        for number, line, _ in read_lines(path):  # split on "\n" only: JSON may hold U+2028
+            if line.strip():
+                records.append(parse_record(line, path, number, need_task=False))
     except FileNotFoundError:
         raise ReplayError(f"{path}: no such run directory or record file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"{path}: cannot read: {exc}") from None
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            raise ReplayError(f"{path}: line {number}: not a JSON record") from None
-        if not isinstance(record, dict):
-            raise ReplayError(f"{path}: line {number}: not a JSON object")
-        records.append(record)
+    except RunDirectoryError as exc:
+        raise ReplayError(str(exc)) from None
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if task is not None:
         return find_record(records, task, path)
     if len(records) != 1:

@@ -17,14 +17,31 @@
 
 from __future__ import annotations
 
-import json
+import io
 import os
+import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import ArenaError
+from arena.safe_files import (
+    UnsafeFileError,
+    check_entry,
+    decode,
+    open_append,
+    open_update,
+    parse_json,
+    read_bytes,
+    read_lines,
+    read_text,
+    real_folder,
+    remove,
+    write_bytes,
+    write_text,
+)
+from arena.text import is_safe
 from arena.tournament.config import TournamentConfig, load_config
 
 CONFIG = "config.toml"
@@ -48,6 +65,18 @@ class RunDirectoryError(ArenaError):
     """A run directory that cannot be used: another config's, or damaged records."""
 
 
+KEY_BYTES = 33
+"""The size of a key file: 32 hex digits and a newline (an empty one means no key)."""
+DIGEST_BYTES = 1024
+"""The most of config.sha256 that is read (a digest and a newline)."""
+MAX_KEY_SHARED = 1024 * 1024
+"""The most of key-shared that is read."""
+MAX_NUMBER = 1e15
+"""The largest score a record may hold (a game's scores are small; larger is damage)."""
+MAX_TASK = 2**63 - 1
+"""The largest task id or seed a record may hold."""
+
+
 class RunDirectory:
     """The files of one tournament run."""
 
@@ -60,15 +89,18 @@ class RunDirectory:
         """Create the directory for a config, or reopen it to resume the same config.
 
         A directory holding another config's run is refused unless `fresh`, which removes that
-        run's files (and nothing else); a non-empty directory that holds no run is refused.
+        run's files (and nothing else); a non-empty directory that holds no run is refused, and
+        so is one where a file of the run is a link, a pipe or a device (`check`).
         """
         run = cls(path)
         if path.exists() and not path.is_dir():
             raise RunDirectoryError(f"{path}: exists and is not a directory")
+        if path.exists():
+            run.check()
         old = run.file(DIGEST)
         if path.exists() and not old.exists() and any(path.iterdir()):
             raise RunDirectoryError(f"{path}: is not empty and holds no run (no {DIGEST})")
-        same = old.exists() and old.read_text().strip() == digest
+        same = old.exists() and read_text(old, DIGEST_BYTES).strip() == digest
         if old.exists() and not same and not fresh:
             raise RunDirectoryError(
                 f"{path}: holds a run of a different config (use --fresh to start it over, "
@@ -77,34 +109,61 @@ class RunDirectory:
             run._remove_run_files()
         path.mkdir(parents=True, exist_ok=True)
         if fresh or not same:
-            run.file(CONFIG).write_text(canonical_config, encoding="utf-8")
-            run.file(DIGEST).write_text(digest + "\n")
+            write_text(run.file(CONFIG), canonical_config)
+            write_text(run.file(DIGEST), digest + "\n")
         return run
+
+    def check(self) -> None:
+        """An UnsafeFileError if a file of the run is anything but a regular file (a link, a
+        folder, a pipe, a device), or its bot logs' folder is not a real folder: the arena
+        writes there, and would write through a link to a file outside the run."""
+        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS, *RESULT_FILES):
+            check_entry(self.file(name))
+        for pattern in REPORT_IMAGES:
+            for path in self.path.glob(pattern):
+                check_entry(path)
+        logs = self.file(BOT_LOGS)
+        if check_entry(logs, folder=True):
+            for path in logs.glob("*.log"):
+                check_entry(path)
 
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
+        self.check()
         for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS,
                      *RESULT_FILES):
-            self.file(name).unlink(missing_ok=True)
-        for pattern in (*REPORT_IMAGES, f"{BOT_LOGS}/*.log"):
+            remove(self.file(name))
+        for pattern in REPORT_IMAGES:
             for path in self.path.glob(pattern):
-                path.unlink()
+                remove(path)
         logs = self.file(BOT_LOGS)
-        if logs.is_dir() and not any(logs.iterdir()):
-            logs.rmdir()
+        if check_entry(logs, folder=True):
+            for path in logs.glob("*.log"):
+                remove(path)
+            if not any(logs.iterdir()):
+                logs.rmdir()
 
     def file(self, name: str) -> Path:
         """A file of this run."""
         return self.path / name
 
+    def bot_logs(self) -> Path:
+        """The folder of the bots' logs, a real folder of the run (made if missing)."""
+        return real_folder(self.file(BOT_LOGS), make=True)
+
     def key(self, create: bool = False) -> str:
         """The run's secret key ("" if it has none: no key file, or an empty one); with
-        `create`, one is made if missing (readable by its owner only)."""
+        `create`, one is made if missing (readable by its owner only). The key file is read
+        only if it is a regular file (never through a link) of the size of a key."""
         path = self.file(KEY)
         try:
-            key = path.read_text(encoding="ascii").strip()
+            data = read_bytes(path, KEY_BYTES, follow=False)
         except FileNotFoundError:
-            key = ""
+            data = b""
+        key = data.decode("ascii", "replace").strip()
+        if key and not (len(data) == KEY_BYTES and _HEX_KEY.fullmatch(key)):
+            raise RunDirectoryError(f"{path}: not a key (a key file holds 32 hex digits and a "
+                                    f"newline, {KEY_BYTES} bytes; this one has {len(data)})")
         if key or not create:
             return key
         key = secrets.token_hex(16)
@@ -115,22 +174,27 @@ class RunDirectory:
         """Give the run this secret key (readable by its owner only); "" removes its key."""
         path = self.file(KEY)
         if not key:
-            path.unlink(missing_ok=True)
+            remove(path)
             return
-        made = path.with_name(KEY + ".new")  # renamed into place whole: never a half-written key
-        made.unlink(missing_ok=True)  # a leftover of a killed run may have other permissions
-        with os.fdopen(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
-                       encoding="ascii") as f:
-            f.write(key + "\n")
-        os.replace(made, path)
+        # renamed into place whole: never a half-written key, never written through a link
+        write_bytes(path, (key + "\n").encode("ascii"), mode=0o600)
 
     def key_shared_with(self) -> tuple[Path, ...]:
         """The other run directories that hold this run's key (dealt like it, or it like them)."""
         try:
-            text = self.file(KEY_SHARED).read_text(encoding="utf-8")
+            text = read_text(self.file(KEY_SHARED), MAX_KEY_SHARED)
         except FileNotFoundError:
             return ()
-        return tuple(Path(line) for line in dict.fromkeys(text.splitlines()) if line.strip())
+        return tuple(Path(line) for line in dict.fromkeys(text.split("\n")) if line.strip())
+
+    def holds_key(self, key: str) -> bool:
+        """Whether this is a run directory holding `key` (a key-shared from elsewhere may name
+        any folder: only one that holds the key is kept from the bots or written in)."""
+        try:
+            return (check_entry(self.file(DIGEST)) and bool(key)
+                    and secrets.compare_digest(self.key().encode(), key.encode()))
+        except (OSError, ArenaError):
+            return False
 
     def share_key_with(self, runs: tuple[Path, ...]) -> None:
         """Note the run directories that hold this run's key, besides those noted already."""
@@ -140,15 +204,17 @@ class RunDirectory:
                  if run != mine and run not in known]
         if added:
             text = "".join(f"{run}\n" for run in (*known, *added))
-            self.file(KEY_SHARED).write_text(text, encoding="utf-8")
+            write_text(self.file(KEY_SHARED), text)
 
     def repair(self) -> int:
         """Cut a record left half-written by a killed run (it will be replayed); bytes cut."""
         games = self.file(GAMES)
-        if not games.exists():
+        try:
+            f = open_update(games)
+        except FileNotFoundError:
             return 0
-        size = games.stat().st_size
-        with games.open("rb+") as f:
+        with f:
+            size = os.fstat(f.fileno()).st_size
             if size == 0:
                 return 0
             f.seek(-1, os.SEEK_END)
@@ -159,21 +225,17 @@ class RunDirectory:
         return size - keep
 
     def records(self) -> Iterator[dict[str, Any]]:
-        """Every record, in file (completion) order; a damaged line is a RunDirectoryError."""
+        """Every record, in file (completion) order; a damaged line is a RunDirectoryError
+        naming it (an UnsafeFileError if the file is no regular file, or too long a line)."""
         games = self.file(GAMES)
-        if not games.exists():
-            return
-        with games.open(encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if not line.endswith("\n"):
+        known: set[str] = set()  # names found printable: a run's records repeat them
+        try:
+            for number, line, whole in read_lines(games):
+                if not whole:
                     break  # a half-written last record: not finished, it will be replayed
-                try:
-                    record = json.loads(line)
-                    int(record["task"])
-                except (ValueError, KeyError, TypeError):
-                    raise RunDirectoryError(
-                        f"{games}: line {number}: not a game record") from None
-                yield record
+                yield parse_record(line, games, number, known=known)
+        except FileNotFoundError:
+            return
 
     def finished(self) -> set[int]:
         """Ids of the tasks already played; a task recorded twice is a RunDirectoryError."""
@@ -186,8 +248,99 @@ class RunDirectory:
         return done
 
     def open_games(self) -> IO[str]:
-        """The records file, opened for appending one line per game."""
-        return self.file(GAMES).open("a", encoding="utf-8")
+        """The records file, opened for appending one line per game (never through a link)."""
+        return io.TextIOWrapper(open_append(self.file(GAMES)), encoding="utf-8", newline="\n")
+
+
+_HEX_KEY = re.compile(r"[0-9a-f]{32}")
+
+
+def parse_record(line: bytes, where: Path | str, number: int, need_task: bool = True,
+                 known: set[str] | None = None) -> dict[str, Any]:
+    """One line of a records file as a game record, its fields checked (those it has: a run's
+    records carry them all, a record taken out of a run may lack its task id unless
+    `need_task`); a RunDirectoryError naming the file and line otherwise. `known` holds names
+    found printable already (a run's records repeat them), and gets the new ones."""
+    at = f"{where}: line {number}"
+    try:
+        record = parse_json(decode(line, where, number), at)
+    except UnsafeFileError as exc:
+        why = str(exc).removeprefix(f"{at}: ")
+        raise RunDirectoryError(f"{at}: not a game record ({why})") from None
+    if not isinstance(record, dict):
+        raise RunDirectoryError(f"{at}: not a game record (not a JSON object)")
+    problem = record_problem(record, need_task, set() if known is None else known)
+    if problem is not None:
+        raise RunDirectoryError(f"{at}: not a game record ({problem})")
+    return record
+
+
+def record_problem(record: dict[str, Any], need_task: bool = True,
+                   known: set[str] | None = None) -> str | None:
+    """What is wrong with a game record's fields, in a few words (None if nothing): each field
+    it has must be of its kind, its names free of control characters, its numbers finite; its
+    task id is needed unless not `need_task`. Names in `known` pass unchecked; those checked
+    are added to it."""
+    known = set() if known is None else known
+    get = record.get
+    task = get("task")
+    if (need_task or "task" in record) and not (type(task) is int and 0 <= task <= MAX_TASK):
+        return f"the task id {_shown(task)} is not an integer from 0 to 2**63 - 1"
+    for name in ("game", "variant", "order"):
+        if name in record and not _names((record[name],), known):
+            return f"{name!r} is not a name of printable characters"
+    seed = get("seed")
+    if "seed" in record and not (type(seed) is int and -MAX_TASK <= seed <= MAX_TASK):
+        return "'seed' is not an integer of at most 63 bits"
+    seats = get("seats")
+    if "seats" in record and not (type(seats) is list and seats and _names(seats, known)):
+        return "'seats' is not a list of bot names"
+    n = len(seats) if type(seats) is list else None
+    scores = get("scores")
+    if "scores" in record and not (
+            type(scores) is list and len(scores) == (n or len(scores))
+            and all(type(s) in _NUMBERS and -MAX_NUMBER <= s <= MAX_NUMBER for s in scores)):
+        return f"'scores' is not a list of finite numbers (at most {MAX_NUMBER:g}), one a seat"
+    ranks = get("ranks")
+    if "ranks" in record and not (
+            type(ranks) is list and len(ranks) == (n or len(ranks))
+            and all(type(r) is int and 1 <= r <= len(ranks) for r in ranks)):
+        return "'ranks' is not a list of places (1 to the number of seats), one a seat"
+    faults = get("faults")
+    seats_at_most = n or 1 << 16
+    if faults and not (type(faults) is list and all(
+            type(f) is dict and type(f.get("seat")) is int and 0 <= f["seat"] < seats_at_most
+            and _names((f.get("kind", "exception"),), known) for f in faults)):
+        return "'faults' is not a list of faults, each naming a seat of the game and a kind"
+    teams = get("teams")
+    if teams and not (type(teams) is list and all(
+            type(t) is list and all(type(s) is int and 0 <= s < seats_at_most for s in t)
+            for t in teams)):
+        return "'teams' is not a list of teams of seats"
+    final = get("final")
+    if final is not None and type(final) is not dict:
+        return "'final' is not a JSON object"
+    return None
+
+
+_NUMBERS = (int, float)
+
+
+def _names(values: Any, known: set[str]) -> bool:
+    """Whether every value is a name: a string of printable characters, 1 to 1000 of them."""
+    for value in values:
+        if type(value) is not str:
+            return False
+        if value not in known:
+            if not (0 < len(value) <= 1000 and is_safe(value)):
+                return False
+            known.add(value)
+    return True
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _last_newline(f: IO[bytes], size: int) -> int:
@@ -209,6 +362,6 @@ def run_config(run_dir: Path) -> TournamentConfig:
     """The resolved config of a run directory (bots are not loaded); a RunDirectoryError if
     the directory has none."""
     path = run_dir / CONFIG
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise RunDirectoryError(f"{run_dir}: not a run directory (no {CONFIG})")
     return load_config(path, check_bots=False)

@@ -4,6 +4,7 @@ ratings. Resumable: running the same config into the same directory plays only w
 
 from __future__ import annotations
 
+import io
 import logging
 import multiprocessing
 from collections.abc import Iterator
@@ -17,7 +18,9 @@ from arena.errors import ArenaError
 from arena.ratings.formats import format_crosstable, format_ratings
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
+from arena.safe_files import check_entry, open_append, write_text
 from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation, promised_here
+from arena.text import escape_lines
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import (
@@ -38,6 +41,7 @@ from arena.tournament.results import (
     KEY,
     LOG,
     REPORT,
+    REPORT_IMAGES,
     REPORT_SUFFIXES,
     RunDirectory,
     RunDirectoryError,
@@ -210,19 +214,49 @@ def _tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
     """Note in each run holding an earlier run's key that this run holds it too, so that they
     keep it from their own bots as well."""
     for holder in earlier.holders:
+        other = RunDirectory(holder)
         try:
-            RunDirectory(holder).share_key_with((run.path, *earlier.holders))
-        except OSError as exc:
+            # key-shared comes from elsewhere too: only a run directory that holds this very key
+            # is written in, never a folder it merely names
+            if not other.holds_key(earlier.key):
+                log.warning("%s is named as holding the key of %s, but holds no run with it: "
+                            "nothing noted there", holder, earlier.run)
+                continue
+            other.share_key_with((run.path, *earlier.holders))
+        except (OSError, ArenaError) as exc:
             log.warning("could not note in %s that %s holds its key too: %s", holder, run.path,
-                        exc.strerror or exc)
+                        getattr(exc, "strerror", None) or exc)
+
+
+class _EscapingFormatter(logging.Formatter):
+    """Log lines as `arena.text.escape_lines` makes them: a bot's traceback keeps its lines, but
+    no control character or bidi override of what the bot said reaches the log."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return escape_lines(super().format(record))
+
+
+class _LogFile(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler appending to a run's log file, opened never through a link."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(io.TextIOWrapper(open_append(path), encoding="utf-8", newline="\n",
+                                          errors="backslashreplace"))
+
+    def close(self) -> None:
+        try:
+            self.flush()
+            self.stream.close()
+        finally:
+            super().close()
 
 
 @contextmanager
 def _logging_to(path: Path, from_workers: bool) -> Iterator[None]:
     """Send the 'arena' log to the run's log file, from worker processes too."""
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s "
-                                           "%(name)s: %(message)s"))
+    handler = _LogFile(path)
+    handler.setFormatter(_EscapingFormatter("%(asctime)s %(processName)s %(levelname)s "
+                                            "%(name)s: %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     forwarding = from_workers and multiprocessing.get_start_method() == "fork"
@@ -264,7 +298,7 @@ def write_ratings(path: Path) -> str:
     for suffix, fmt in REPORT_SUFFIXES.items():
         for name, text in (("ratings", format_ratings(ratings, fmt, None, share)),
                            ("crosstable", format_crosstable(ratings, fmt))):
-            (path / f"{name}.{suffix}").write_text(text + "\n", encoding="utf-8")
+            write_text(path / f"{name}.{suffix}", text + "\n")
     return format_ratings(ratings, "table", None, share)
 
 
@@ -273,6 +307,9 @@ def write_report(path: Path) -> list[Path]:
     files written."""
     require_matplotlib()
     config = run_config(path)
+    # what the report writes must be regular files or nothing, checked before anything is drawn
+    for target in (path / REPORT, *(p for pattern in REPORT_IMAGES for p in path.glob(pattern))):
+        check_entry(target)
     return draw_report(path, path / REPORT, config.name, list(RunDirectory(path).records()),
                        {g.game: g.trueskill for g in config.games},
                        config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share)

@@ -14,6 +14,7 @@ from arena.loader import resolve_bot
 from arena.ratings.settings import TrueSkillSettings
 from arena.sandbox import Isolation
 from arena.sandbox import Limits as SandboxLimits
+from arena.text import is_safe
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import (
     BotEntry,
@@ -529,7 +530,7 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "x.toml"
     path.write_bytes(b'name = "\xff"\n')
-    assert error_of(path) == f"{path}: not a UTF-8 text file"
+    assert error_of(path) == f"{path}: line 1: not UTF-8 text (byte 0xff)"
 
 
 def test_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
@@ -619,3 +620,15 @@ def test_a_sampled_or_gauntlet_schedule_round_trips(tmp_path: Path) -> None:
         assert "[schedule]" in canonical_toml(config)
         assert load_config(again) == config
         assert config_digest(load_config(again)) == config_digest(config)
+
+
+def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
+    """A name is shown and stored in every record: it holds printable text only (issue 27)."""
+    path = tmp_path / "x.toml"
+    path.write_text('name = "x"\n[deals]\ncount = 1\nbase = 1\n[[bots]]\nspec = "greedy"\n'
+                    'name = "greedy\\u001b[31m\\u202e"\n[[bots]]\nspec = "random"\n'
+                    '[[games]]\ngame = "concentration"\nplayers = 2\nvariants = ["standard"]\n')
+    message = error_of(path)
+    assert message.startswith(f"{path}: bots[0].name: 'greedy\\x1b[31m\\u202e' holds a "
+                              f"control character")
+    assert is_safe(message)

@@ -188,7 +188,7 @@ def test_mistakes_are_replay_errors(run: Path, tmp_path: Path) -> None:
         replay_path(run / GAMES)
     broken = tmp_path / "broken.jsonl"
     broken.write_text("{not json}\n")
-    with pytest.raises(ReplayError, match="line 1: not a JSON record"):
+    with pytest.raises(ReplayError, match="line 1: not a game record"):
         replay_path(broken)
     unknown = _write(tmp_path / "u.json", dict(records(run)[0], variant="nonesuch"))
     with pytest.raises(ReplayError, match="has no concentration variant 'nonesuch'"):
