@@ -276,7 +276,7 @@ REFUSED: dict[str, set[str]] = {
     "games_folder": RECORDS | {"fresh"},
     "log_folder": WRITERS | {"fresh"},
     "deep_record": RECORDS,
-    "deep_bots": WRITERS,
+    "deep_bots": WRITERS | {"compare"},  # compare reads whose code changed
     "deep_config": CONFIGS | {"fresh"},
     "not_utf8": RECORDS,
     "null_seats": RECORDS,
