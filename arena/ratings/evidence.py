@@ -1,0 +1,156 @@
+"""The deal as the unit of evidence: the covariance of the bots' skills, clustered by deal.
+
+The TrueSkill posterior counts every game as independent evidence. The games of one deal are not
+independent: a deal replayed in every rotation or seat order, the tables that share it, a bot's
+several seats in one game, all share the luck of that deal. Its covariance here is the
+cluster-robust (sandwich) covariance of the posterior mean, with deals as clusters:
+
+    V = c J⁻¹ B J⁻ᵀ,    c = G / (G - 1)
+
+where s_m is the score of match m (per bot, the gradient of the match's log-likelihood at the
+posterior mean: tau - pi · mu of its EP message), B = Σ_d (Σ_{m in d} s_m)(Σ_{m in d} s_m)ᵀ
+the outer products of the deals' summed scores, G the number of deals, and J the derivative of
+the posterior's estimating equations (prior + Σ_m s_m = 0) in the skills, from EP's linear
+response (P - W, see `posterior._Model.response`). When the games of a deal are independent
+and the model right, V is close to the posterior covariance; when the games of a deal repeat
+one another, B grows with the games while the evidence grows only with the deals, and V says
+so. Liang and Zeger (1986), Cameron and Miller (2015), and for a posterior,
+Müller (2013); see docs/ratings.md, "The deal as the unit of evidence".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+DealLabel = tuple[str, str]
+"""A deal as a sortable label: its seed's type and its repr."""
+
+
+def deal_label(deal: Any) -> DealLabel | None:
+    """A deal's label; None for a match without a deal, which is a cluster of its own."""
+    return None if deal is None else (type(deal).__name__, repr(deal))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The deal-clustered covariance of a pool's skills, relative to the pool's mean skill."""
+
+    bots: tuple[str, ...]
+    covariance: np.ndarray = field(compare=False, repr=False)
+    """Per pair of bots (in `bots` order), the covariance of their skills minus the pool's mean."""
+    deals: int
+    """How many clusters (deals) the evidence comes from."""
+
+    @property
+    def df(self) -> int | None:
+        """Degrees of freedom of the t distribution the verdicts use: deals - 1 (None: fewer
+        than two deals, where the spread between deals cannot be measured)."""
+        return self.deals - 1 if self.deals >= 2 else None
+
+    def sigma(self, bot: str) -> float | None:
+        """The standard error of the bot's skill relative to the pool's mean skill."""
+        index = self._index().get(bot)
+        return None if index is None else math.sqrt(max(float(self.covariance[index, index]),
+                                                        0.0))
+
+    def spread(self, bot: str, other: str) -> float | None:
+        """The standard error of the difference of two bots' skills."""
+        where = self._index()
+        i, j = where.get(bot), where.get(other)
+        if i is None or j is None:
+            return None
+        v = self.covariance
+        return math.sqrt(max(float(v[i, i] + v[j, j] - 2 * v[i, j]), 0.0))
+
+    def _index(self) -> dict[str, int]:
+        return {bot: i for i, bot in enumerate(self.bots)}
+
+
+Scores = Mapping[Any, tuple[np.ndarray, np.ndarray]]
+"""Per distinct match, its seats' bot indices and each seat's score."""
+
+
+def clustered(names: Sequence[str], scores: Scores,
+              entries: Sequence[tuple[DealLabel | None, Any, int]],
+              response: np.ndarray, prior_pi: float) -> Evidence:
+    """The deal-clustered covariance of the skills of `names`, from each distinct match's
+    scores, its (deal, match, count) entries, and EP's linear response of the skills `response`
+    (the bread: the derivative of the posterior's estimating equations, prior included)."""
+    k = len(names)
+    keys = sorted(scores)
+    position = {key: i for i, key in enumerate(keys)}
+    lengths = np.array([len(scores[key][0]) for key in keys], dtype=np.intp)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.intp)
+    seat_bots = np.concatenate([scores[key][0] for key in keys]).astype(np.intp)
+    seat_scores = np.concatenate([scores[key][1] for key in keys]).astype(float)
+    loose = sorted((position[key], count) for label, key, count in entries if label is None)
+    dealt = sorted((label, position[key], count) for label, key, count in entries
+                   if label is not None)
+    clusters = sum(count for _, count in loose) + len({label for label, _, _ in dealt})
+    spread = np.zeros((k, k))
+    if loose:  # each match without a deal is a cluster of its own: its own outer product
+        rows = np.array([row for row, _ in loose], dtype=np.intp)
+        seats = lengths[rows]
+        take = np.repeat(starts[rows], seats) + _within(seats)
+        spread += _outer(np.repeat(np.arange(len(rows)), seats), seat_bots[take],
+                         seat_scores[take],
+                         np.repeat(np.array([c for _, c in loose], dtype=float), seats), k)
+    if dealt:  # a deal's scores summed first, then its outer product
+        labels = {label: i for i, label in enumerate(sorted({lab for lab, _, _ in dealt}))}
+        deal_of = np.array([labels[label] for label, _, _ in dealt], dtype=np.int64)
+        rows = np.array([row for _, row, _ in dealt], dtype=np.intp)
+        counts = np.array([count for _, _, count in dealt], dtype=float)
+        seats = lengths[rows]
+        take = np.repeat(starts[rows], seats) + _within(seats)
+        code = np.repeat(deal_of, seats) * k + seat_bots[take]
+        unique, inverse = np.unique(code, return_inverse=True)
+        totals = np.bincount(inverse, np.repeat(counts, seats) * seat_scores[take])
+        spread += _outer(unique // k, (unique % k).astype(np.intp), totals,
+                         np.ones(len(unique)), k)
+    bread = np.linalg.inv(response)
+    if clusters >= 2:
+        covariance = clusters / (clusters - 1) * bread @ spread @ bread.T
+    else:  # one deal: its luck cannot be measured, the model's own covariance
+        covariance = np.linalg.inv((response + response.T) / 2)
+    covariance = (covariance + covariance.T) / 2
+    active = np.diag(response) > prior_pi * (1 + 1e-12)
+    if active.any():  # relative to the mean skill of the bots that played a rated match
+        centre = np.eye(k) - np.outer(np.ones(k), active / active.sum())
+        covariance = centre @ covariance @ centre.T
+    return Evidence(tuple(names), covariance, clusters)
+
+
+def _within(sizes: np.ndarray) -> np.ndarray:
+    """0, 1, ..., size - 1 for each size, concatenated."""
+    total = int(sizes.sum())
+    return np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+
+
+def _outer_rows(rows: np.ndarray, weights: np.ndarray, lengths: np.ndarray, starts: np.ndarray,
+                bots: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
+    """Σ weight · s sᵀ over the given distinct matches (each its own cluster)."""
+    seats = lengths[rows]
+    take = np.repeat(starts[rows], seats) + _within(seats)
+    groups = np.repeat(np.arange(len(rows)), seats)
+    return _outer(groups, bots[take], scores[take], np.repeat(weights, seats), k)
+
+
+def _outer(groups: np.ndarray, bots: np.ndarray, values: np.ndarray, weights: np.ndarray,
+           k: int) -> np.ndarray:
+    """Σ over groups of weight · g gᵀ, g the group's values summed per bot (k x k); entries
+    come sorted by group, each entry carrying its group's weight."""
+    if not len(groups):
+        return np.zeros((k, k))
+    _, first, size = np.unique(groups, return_index=True, return_counts=True)
+    sizes = np.repeat(size, size)
+    firsts = np.repeat(first, size)
+    left = np.repeat(np.arange(len(groups)), sizes)
+    right = np.repeat(firsts, sizes) + _within(sizes)
+    cells = bots[left] * k + bots[right]
+    return np.bincount(cells, weights[left] * values[left] * values[right],
+                       k * k).reshape(k, k)
