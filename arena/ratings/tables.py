@@ -39,11 +39,11 @@ class BotRow:
     mu: float
     """The posterior mean skill; only differences between bots of one pool mean anything (the
     pool's mean skill is pinned near the prior's mu)."""
+    sigma: float
+    """The standard error of the skill relative to the pool's mean skill, clustered by deal."""
     mu_ci95: float
     """Half-width of the 95% interval of mu relative to the pool's mean skill, clustered by
     deal (Student's t on deals - 1 degrees of freedom)."""
-    sigma: float
-    """The standard error of the skill relative to the pool's mean skill, clustered by deal."""
     p_above_next: float | None
     """The probability that the bot's skill is above that of the bot listed next (None for
     the last); 0.975 or more tells them apart at 95%."""
@@ -261,7 +261,7 @@ def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
         games = tally.games
         label = f"={ranks[i]}" if shared[ranks[i]] > 1 else str(ranks[i])
         mean, ci = tally.score.mean_ci95()
-        out.append(BotRow(ranks[i], label, bot, mu, quantile * sigma[bot], sigma[bot],
+        out.append(BotRow(ranks[i], label, bot, mu, sigma[bot], quantile * sigma[bot],
                           above[i] if i < len(above) else None, games, tally.wins, tally.draws,
                           games - tally.wins - tally.draws,
                           tally.place_sum / games if games else 0.0, mean, ci, tally.faults,
