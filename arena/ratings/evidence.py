@@ -42,7 +42,11 @@ class Evidence:
 
     bots: tuple[str, ...]
     covariance: np.ndarray = field(compare=False, repr=False)
-    """Per pair of bots (in `bots` order), the covariance of their skills minus the pool's mean."""
+    """Per pair of bots (in `bots` order), the deal-clustered covariance of their skills minus
+    the pool's mean."""
+    model: np.ndarray = field(compare=False, repr=False)
+    """The same from the model alone (every game independent evidence, prior included): a
+    floor, so that a few deals that happen to agree do not claim more than the games hold."""
     deals: int
     """How many clusters (deals) the evidence comes from."""
 
@@ -53,19 +57,23 @@ class Evidence:
         return self.deals - 1 if self.deals >= 2 else None
 
     def sigma(self, bot: str) -> float | None:
-        """The standard error of the bot's skill relative to the pool's mean skill."""
-        index = self._index().get(bot)
-        return None if index is None else math.sqrt(max(float(self.covariance[index, index]),
-                                                        0.0))
+        """The standard error of the bot's skill relative to the pool's mean skill: clustered by
+        deal, never below the model's own."""
+        i = self._index().get(bot)
+        if i is None:
+            return None
+        return math.sqrt(max(float(self.covariance[i, i]), float(self.model[i, i]), 0.0))
 
     def spread(self, bot: str, other: str) -> float | None:
-        """The standard error of the difference of two bots' skills."""
+        """The standard error of the difference of two bots' skills: clustered by deal, never
+        below the model's own."""
         where = self._index()
         i, j = where.get(bot), where.get(other)
         if i is None or j is None:
             return None
-        v = self.covariance
-        return math.sqrt(max(float(v[i, i] + v[j, j] - 2 * v[i, j]), 0.0))
+        v, m = self.covariance, self.model
+        return math.sqrt(max(float(v[i, i] + v[j, j] - 2 * v[i, j]),
+                             float(m[i, i] + m[j, j] - 2 * m[i, j]), 0.0))
 
     def _index(self) -> dict[str, int]:
         return {bot: i for i, bot in enumerate(self.bots)}
@@ -112,17 +120,19 @@ def clustered(names: Sequence[str], scores: Scores,
         totals = np.bincount(inverse, np.repeat(counts, seats) * seat_scores[take])
         spread += _outer(unique // k, (unique % k).astype(np.intp), totals,
                          np.ones(len(unique)), k)
-    bread = np.linalg.inv(response)
+    model = np.linalg.inv((response + response.T) / 2)
     if clusters >= 2:
-        covariance = clusters / (clusters - 1) * bread @ spread @ bread.T
+        bread = np.linalg.inv(response)
+        robust = clusters / (clusters - 1) * bread @ spread @ bread.T
+        robust = (robust + robust.T) / 2
     else:  # one deal: its luck cannot be measured, the model's own covariance
-        covariance = np.linalg.inv((response + response.T) / 2)
-    covariance = (covariance + covariance.T) / 2
+        robust = model
     active = np.diag(response) > prior_pi * (1 + 1e-12)
     if active.any():  # relative to the mean skill of the bots that played a rated match
         centre = np.eye(k) - np.outer(np.ones(k), active / active.sum())
-        covariance = centre @ covariance @ centre.T
-    return Evidence(tuple(names), covariance, clusters)
+        model = centre @ model @ centre.T
+        robust = centre @ robust @ centre.T
+    return Evidence(tuple(names), robust, model, clusters)
 
 
 def _within(sizes: np.ndarray) -> np.ndarray:

@@ -241,8 +241,10 @@ def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
     first of their run. Skills and their spreads are relative to the pool, clustered by deal."""
     df = evidence.df if evidence is not None else None
     sigma = {bot: _sigma(bot, ratings, evidence) for bot in rows}
-    above = [probability_greater(ratings[bot][0] - ratings[below][0],
-                                 _spread(bot, below, sigma, evidence), df)
+    # equal at the 6 decimals shown (mirror-image twins: equal up to rounding) is a coin flip
+    above = [0.5 if round(ratings[bot][0], 6) == round(ratings[below][0], 6)
+             else probability_greater(ratings[bot][0] - ratings[below][0],
+                                      _spread(bot, below, sigma, evidence), df)
              for bot, below in pairwise(rows)]
     ranks = [1]
     for i in range(1, len(rows)):
