@@ -1,0 +1,197 @@
+"""Calibration of the ratings' verdicts: do the stated levels hold? Prints figures, asserts
+nothing (`python benchmarks/bench_calibration.py`, a few minutes on 2 cores; `--quick` for a
+smaller run, `--reps N` to change the repetitions).
+
+1. **A/A on every shipped config, re-dealt.** Each config in `configs/` is scheduled as it is
+   (tables, seat orders, clones, table sizes), and only its deals change between two runs. The
+   games come from the skill model of `calibration_world.py` (a deal suits each bot and each
+   seat by a shared amount; the same deal in the same seat order is the same game), so that
+   nothing changed but the deals. Every bot's move is compared by `arena compare`'s library
+   function as it is (`compare`): the spread of z = delta / sqrt(sigma_before² +
+   sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged (target 5%).
+2. **Equal bots split**: the share of neighbours given different ranks when every bot is equal
+   (target at most 5%), in two-player pools and in four-seat pools in every seat order.
+3. **Wrong order**: among neighbours the table tells apart, the share whose true skills are in
+   the other order (target at most 5%).
+4. **Coverage** of adjacent differences in a simulated TrueSkill world at 2 and 4 seats
+   (skills from the prior, Thurstone performances with TrueSkill's beta): how often the true
+   difference of neighbours lies within the difference ± t · its standard error (target
+   93-97%).
+
+Sampling error: a share p measured on n cases has a standard error of sqrt(p (1 - p) / n),
+printed beside each; the z spread's relative standard error is about 1 / sqrt(2 n).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from calibration_world import World, records, shipped
+
+from arena.ratings.comparison import compare
+from arena.ratings.tables import rate
+from arena.ratings.verdicts import t_quantile
+from arena.tournament.config import load_config
+
+CONFIGS = Path(__file__).parent.parent / "configs"
+
+
+def share(hits: int, n: int) -> str:
+    """A share with its standard error."""
+    if not n:
+        return "-"
+    p = hits / n
+    return f"{100 * p:5.1f}% ± {100 * math.sqrt(max(p * (1 - p), 1 / n) / n):.1f} (n {n})"
+
+
+def a_a(config: Path, reps: int, deals: int | None) -> tuple[float, int, int]:
+    """(z spread, flagged, bots compared) of `reps` A/A comparisons of a config re-dealt."""
+    names = [b.name for b in load_config(config, check_bots=False).bots]
+    world = World({b: 0.3 * i for i, b in enumerate(names)})
+    zs: list[float] = []
+    flagged = 0
+    for rep in range(reps):
+        runs = [rate(records(shipped(config, 1 + 10_000 * (2 * rep + side), deals), world,
+                             2 * rep + side)) for side in (0, 1)]
+        result = compare(runs[0], runs[1])
+        for pool in result.pools:
+            before = runs[0].pool(pool.game, pool.variant)
+            after = runs[1].pool(pool.game, pool.variant)
+            if before is None or after is None:
+                continue
+            sigma = {r.bot: (r.sigma,) for r in before.bots}
+            for row in after.bots:
+                sigma[row.bot] += (row.sigma,)
+            for change in pool.bots:
+                if change.delta is None:
+                    continue
+                zs.append(change.delta / math.hypot(*sigma[change.bot]))
+                flagged += bool(change.significant)
+    return statistics.pstdev(zs), flagged, len(zs)
+
+
+def equal_split(reps: int, seats: int) -> tuple[int, int]:
+    """(split, neighbour pairs) of equal bots: two seats, each game its own deal; four seats,
+    every seat order of every table of three bots on 8 deals."""
+    splits = pairs = 0
+    for rep in range(reps):
+        rng = random.Random(f"split:{seats}:{rep}")
+        bots = ["p", "q", "r", "s"] if seats == 2 else ["p", "q", "r"]
+        world = World(dict.fromkeys(bots, 0.0))
+        out = []
+        if seats == 2:
+            for task in range(300):
+                a, b = rng.sample(bots, 2)
+                win = rng.random() < 0.5
+                out.append({"task": task, "game": "g", "variant": "v", "seed": task,
+                            "seats": [a, b], "scores": [1, 0] if win else [0, 1],
+                            "ranks": [1, 2] if win else [2, 1]})
+        else:
+            from calibration_world import game
+
+            for deal in range(8):
+                for extra in bots:
+                    for order in sorted(set(itertools.permutations((*bots, extra)))):
+                        out.append(game(len(out), "g", "v", order, deal, world, rep))
+        rows = rate(out).pools[0].bots
+        pairs += len(rows) - 1
+        splits += sum(a.rank != b.rank for a, b in itertools.pairwise(rows))
+    return splits, pairs
+
+
+def trueskill_world(reps: int, seats: int) -> tuple[int, int, int, int]:
+    """(covered, adjacent pairs, wrong order, pairs told apart) in a simulated TrueSkill world:
+    8 bots with skills from the prior N(25, (25/3)²), 600 games of `seats` random bots, each
+    its own deal, performances N(skill, beta²) ranked."""
+    covered = pairs = wrong = apart = 0
+    for rep in range(reps):
+        rng = random.Random(f"world:{seats}:{rep}")
+        skills = {f"b{i}": rng.gauss(25, 25 / 3) for i in range(8)}
+        out = []
+        for task in range(600):
+            table = rng.sample(sorted(skills), seats)
+            perf = [skills[b] + rng.gauss(0, 25 / 6) for b in table]
+            ranks = [1 + sum(q > p for q in perf) for p in perf]
+            out.append({"task": task, "game": "g", "variant": "v", "seed": task,
+                        "seats": table, "scores": [round(p, 2) for p in perf], "ranks": ranks})
+        pool = rate(out).pools[0]
+        rows = pool.bots
+        quantile = t_quantile(pool.deals - 1)
+        for above, below in itertools.pairwise(rows):
+            estimate = above.mu - below.mu
+            truth = skills[above.bot] - skills[below.bot]
+            # the pair's standard error, from P(> next) = T(estimate / se)
+            se = _se_of(estimate, above.p_above_next, pool.deals - 1)
+            pairs += 1
+            covered += se is not None and abs(truth - estimate) <= quantile * se
+            if above.rank != below.rank:
+                apart += 1
+                wrong += truth < 0
+    return covered, pairs, wrong, apart
+
+
+def _se_of(estimate: float, p: float | None, df: int) -> float | None:
+    """The standard error behind a P(> next): estimate / T⁻¹(p)."""
+    if p is None or not 0 < p < 1 or estimate == 0:
+        return None
+    from arena.ratings.verdicts import t_cdf
+
+    lo, hi = 1e-6, 1e3  # solve t_cdf(estimate / se) = p for se, by bisection on log se
+    for _ in range(80):
+        mid = math.sqrt(lo * hi)
+        if t_cdf(estimate / mid, df) > p:
+            lo = mid
+        else:
+            hi = mid
+    return math.sqrt(lo * hi)
+
+
+# The compare figures of the other half of issue 28 (the changed-edge false-positive rate at 3,
+# 5 and 10 deals) live in benchmarks/calibration_compare.py; the lead adds them here:
+COMPARE_FIGURES: list[Callable[[int], str]] = [
+    # e.g. calibration_compare.changed_edge_false_positives,
+]
+
+
+def main() -> None:
+    """Print every figure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=8)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and deals")
+    args = parser.parse_args()
+    reps = 3 if args.quick else args.reps
+    start = time.perf_counter()
+    print("1. A/A: shipped configs re-dealt (only the deals changed), arena compare's library")
+    print(f"   {'config':<22} {'z spread':>9}  flagged (target 5%)")
+    for config in sorted(CONFIGS.glob("*.toml")):
+        deals = 10 if args.quick else None
+        spread, flagged, n = a_a(config, reps, deals)
+        print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n)}", flush=True)
+    print("2. equal bots split (target at most 5%)")
+    for seats, label in ((2, "two seats, each game its own deal"),
+                         (4, "four seats, every seat order, clones")):
+        splits, pairs = equal_split(reps * 5, seats)
+        print(f"   {label:<40} {share(splits, pairs)}", flush=True)
+    print("3-4. simulated TrueSkill world: coverage of adjacent differences (target 93-97%), "
+          "wrong order among neighbours told apart (target at most 5%)")
+    for seats in (2, 4):
+        covered, pairs, wrong, apart = trueskill_world(reps * 5, seats)
+        print(f"   {seats} seats: coverage {share(covered, pairs)}; wrong order "
+              f"{share(wrong, apart)}", flush=True)
+    for figure in COMPARE_FIGURES:
+        print(figure(reps))
+    print(f"({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
