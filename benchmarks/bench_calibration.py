@@ -39,6 +39,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from calibration_world import World, records, shipped
 
 from arena.ratings.comparison import compare
+from arena.ratings.pools import rating_pools
+from arena.ratings.posterior import posterior
+from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import rate
 from arena.ratings.verdicts import t_quantile
 from arena.tournament.config import load_config
@@ -125,35 +128,20 @@ def trueskill_world(reps: int, seats: int) -> tuple[int, int, int, int]:
             out.append({"task": task, "game": "g", "variant": "v", "seed": task,
                         "seats": table, "scores": [round(p, 2) for p in perf], "ranks": ranks})
         pool = rate(out).pools[0]
-        rows = pool.bots
-        quantile = t_quantile(pool.deals - 1)
-        for above, below in itertools.pairwise(rows):
+        (matches,) = [p.matches for p in rating_pools(out)]
+        evidence = posterior(matches, TrueSkillSettings()).evidence
+        assert evidence is not None and evidence.df is not None
+        quantile = t_quantile(evidence.df)
+        for above, below in itertools.pairwise(pool.bots):
             estimate = above.mu - below.mu
             truth = skills[above.bot] - skills[below.bot]
-            # the pair's standard error, from P(> next) = T(estimate / se)
-            se = _se_of(estimate, above.p_above_next, pool.deals - 1)
+            se = evidence.spread(above.bot, below.bot)
             pairs += 1
             covered += se is not None and abs(truth - estimate) <= quantile * se
             if above.rank != below.rank:
                 apart += 1
                 wrong += truth < 0
     return covered, pairs, wrong, apart
-
-
-def _se_of(estimate: float, p: float | None, df: int) -> float | None:
-    """The standard error behind a P(> next): estimate / T⁻¹(p)."""
-    if p is None or not 0 < p < 1 or estimate == 0:
-        return None
-    from arena.ratings.verdicts import t_cdf
-
-    lo, hi = 1e-6, 1e3  # solve t_cdf(estimate / se) = p for se, by bisection on log se
-    for _ in range(80):
-        mid = math.sqrt(lo * hi)
-        if t_cdf(estimate / mid, df) > p:
-            lo = mid
-        else:
-            hi = mid
-    return math.sqrt(lo * hi)
 
 
 # The compare figures of the other half of issue 28 (the changed-edge false-positive rate at 3,

@@ -15,7 +15,8 @@ RATING_HEADERS = ("rank", "bot", "mu vs pool (95%)", "sigma", "P(> next)", "game
 CROSS_HEADERS = ("bot", "opponent", "games", "deals", "W", "D", "L", "edge (95%)", "p", "LOS")
 _RATING_CSV = ("game", "variant", "rank", "rank_label", "bot", "mu", "mu_ci95", "sigma",
                "p_above_next", "games", "wins", "draws", "losses", "mean_place", "mean_score",
-               "score_ci95", "faults", "fault_kinds", "flagged", "beats_above")
+               "score_ci95", "faults", "fault_kinds", "flagged", "beats_above",
+               "outscores_in_rank")
 FAULT_SHARE = 0.25
 """A bot that faults in more than this share of its games is flagged in the ratings table."""
 _CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "deals", "wins", "draws", "losses",
@@ -45,7 +46,8 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
             [p.game, p.variant, r.rank, r.rank_label, r.bot, r.mu, r.mu_ci95, r.sigma,
              r.p_above_next, r.games, r.wins, r.draws, r.losses, r.mean_place, r.mean_score,
              r.score_ci95, r.faults, ";".join(f"{k}={n}" for k, n in r.fault_kinds),
-             r.fault_share() > fault_share, ";".join(r.beats_above)]
+             r.fault_share() > fault_share, ";".join(r.beats_above),
+             ";".join(r.outscores_in_rank)]
             for p in ratings.pools for r in p.bots))
     blocks = []
     for pool in ratings.pools:
@@ -64,7 +66,14 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
         if contrary:
             pairs = ", ".join(f"{bot} over {above}" for bot, above in contrary)
             lines += ["", f"^ beats a bot above it head to head ({pairs}): the ratings weigh "
-                          "results against the whole field (see docs/ratings.md)"]
+                          "places against the whole field, the edge the score in their own "
+                          "games (see docs/ratings.md)"]
+        within = [(r.bot, other) for r in pool.bots for other in r.outscores_in_rank]
+        if within:
+            pairs = ", ".join(f"{bot} over {other}" for bot, other in within)
+            lines += ["", f"~ a significant edge head to head within a shared rank ({pairs}): "
+                          "the ratings weigh places against the whole field, the edge the "
+                          "score in their own games (see docs/ratings.md)"]
         lines += ["", SHARED_RANKS, "", _cross_text(pool, fmt)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
@@ -101,7 +110,7 @@ def unconverged_text(pool: PoolRatings) -> str:
 def _rating_cells(r: BotRow, kinds: list[str], fault_share: float) -> list[str]:
     counts = dict(r.fault_kinds)
     name = (r.bot + (" !" if r.fault_share() > fault_share else "")
-            + (" ^" if r.beats_above else ""))
+            + (" ^" if r.beats_above else "") + (" ~" if r.outscores_in_rank else ""))
     above = "" if r.p_above_next is None else _probability(r.p_above_next)
     return [r.rank_label, name, _pm(r.mu, r.mu_ci95), f"{r.sigma:.2f}", above,
             str(r.games), str(r.wins), str(r.draws), str(r.losses), f"{r.mean_place:.2f}",

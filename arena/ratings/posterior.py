@@ -66,10 +66,10 @@ class Posterior:
 
 
 def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
-              tolerance: float = 1e-9, max_sweeps: int = MAX_SWEEPS) -> Posterior:
+              tolerance: float = 1e-9, max_sweeps: int | None = None) -> Posterior:
     """The TrueSkill posterior of every bot given all `matches` at once (no drift: tau unused),
-    by parallel EP sweeps until the largest change of a bot's mu or sigma is below `tolerance`,
-    with the covariance of the skills clustered by deal (`Evidence`)."""
+    by parallel EP sweeps until the largest change of a bot's mu or sigma is below `tolerance`
+    (at most `max_sweeps`, MAX_SWEEPS unless given), with the covariance of the skills clustered by deal (`Evidence`)."""
     counts = Counter((m.bots, m.ranks, m.units, m.deal) for m in matches)
     names = sorted({bot for m in matches for bot in m.bots})
     index = {name: i for i, name in enumerate(names)}
@@ -83,7 +83,7 @@ def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
             entries.append((deal_label(deal), key, count))
     model = _Model(settings, len(names))
     model.load(sorted(keys.items()), index)
-    sweeps, converged = model.run(tolerance, max_sweeps)
+    sweeps, converged = model.run(tolerance, MAX_SWEEPS if max_sweeps is None else max_sweeps)
     mu, sigma = model.mu_sigma()
     ratings = {name: (float(mu[i]), float(sigma[i])) for i, name in enumerate(names)}
     found = None

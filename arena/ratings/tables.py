@@ -60,6 +60,9 @@ class BotRow:
     beats_above: tuple[str, ...] = ()
     """Bots listed above this one that it beats head to head, significantly at 95%: the
     ratings (results against the whole field) and the direct games disagree."""
+    outscores_in_rank: tuple[str, ...] = ()
+    """Bots sharing this one's rank, listed below it, that it beats head to head significantly
+    at 95%: the direct games tell them apart, the ratings do not (yet)."""
 
     def fault_share(self) -> float:
         """The share of this bot's games in which it faulted."""
@@ -251,10 +254,13 @@ def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
         ranks.append(i + 1 if above[i - 1] >= SEPARATION else ranks[-1])
     shared = Counter(ranks)
     place = {bot: i for i, bot in enumerate(rows)}
-    beats = defaultdict(list)
-    for h in cross:  # a significant direct edge against the table's order
+    beats, within = defaultdict(list), defaultdict(list)
+    for h in cross:  # a significant direct edge against the table's order, or within a rank
         if h.significant and h.edge > 0 and place[h.bot] > place[h.opponent]:
             beats[h.bot].append(h.opponent)
+        elif (h.significant and h.edge > 0 and place[h.bot] < place[h.opponent]
+              and ranks[place[h.bot]] == ranks[place[h.opponent]]):
+            within[h.bot].append(h.opponent)
     quantile = t_quantile(df) if df is not None else Z95
     out = []
     for i, bot in enumerate(rows):
@@ -267,7 +273,8 @@ def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
                           above[i] if i < len(above) else None, games, tally.wins, tally.draws,
                           games - tally.wins - tally.draws,
                           tally.place_sum / games if games else 0.0, mean, ci, tally.faults,
-                          beats_above=tuple(beats[bot])))
+                          beats_above=tuple(beats[bot]),
+                          outscores_in_rank=tuple(within[bot])))
     return out
 
 
@@ -332,5 +339,6 @@ def _head_to_head(a: str, b: str, pair: _Pair) -> HeadToHead:
 
 def json_row(row: BotRow | HeadToHead) -> dict[str, Any]:
     """A table row as JSON-ready values."""
-    return {k: json_number(v) if isinstance(v, float) else list(v) if k == "beats_above"
-            else v for k, v in vars(row).items()}
+    return {k: json_number(v) if isinstance(v, float)
+            else list(v) if k in ("beats_above", "outscores_in_rank") else v
+            for k, v in vars(row).items()}
