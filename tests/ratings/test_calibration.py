@@ -102,29 +102,30 @@ def test_two_player_equal_bots_are_rarely_split() -> None:
 
 
 def test_a_bot_that_beats_a_higher_bot_head_to_head_is_marked() -> None:
-    """b beats a directly, but a does far better against c: the table ranks a first and
-    marks b, and says why."""
+    """a beats b in their few direct games, but b crushes c while a only breaks even with c:
+    against the field b does better, so the table ranks b first, marks a, and says why."""
     records = []
+
+    def game(deal: int, seats: list[str], scores: list[int]) -> None:
+        ranks = [1, 2] if scores[0] > scores[1] else [2, 1]
+        records.append({"task": len(records), "game": "g", "variant": "v", "seed": deal,
+                        "seats": seats, "scores": scores, "ranks": ranks})
+
     for deal in range(30):
-        for seats, ranks in ((["a", "b"], [2, 1]), (["b", "a"], [1, 2]),
-                             (["a", "c"], [1, 2]), (["c", "a"], [2, 1])):
-            records.append({"task": len(records), "game": "g", "variant": "v", "seed": deal,
-                            "seats": seats, "scores": [2 - r for r in ranks], "ranks": ranks})
-        if deal % 3 == 0:  # b loses to c now and then
-            records.append({"task": len(records), "game": "g", "variant": "v", "seed": deal,
-                            "seats": ["b", "c"], "scores": [0, 1], "ranks": [2, 1]})
-        else:
-            records.append({"task": len(records), "game": "g", "variant": "v", "seed": deal,
-                            "seats": ["b", "c"], "scores": [1, 0], "ranks": [1, 2]})
+        margin = 1 + deal % 4
+        game(deal, ["a", "b"], [13 + margin, 13 - margin])
+        game(deal, ["b", "a"], [13 - margin, 13 + margin])
+        for _ in range(3):
+            game(deal, ["b", "c"], [20, 6])
+            game(deal, ["c", "b"], [6, 20])
+            game(deal, ["a", "c"], [14, 12])
+            game(deal, ["c", "a"], [14, 12])
     ratings: Ratings = rate(records)
     rows = {r.bot: r for r in ratings.pools[0].bots}
-    order = [r.bot for r in ratings.pools[0].bots]
-    if order.index("a") < order.index("b"):
-        assert rows["b"].beats_above == ("a",)
-        text = format_ratings(ratings)
-        assert "b ^" in text and "^ beats a bot above it head to head (b over a)" in text
-    else:  # the ratings follow the head to head: nothing to mark
-        assert not any(r.beats_above for r in rows.values())
+    assert [r.bot for r in ratings.pools[0].bots][:2] == ["b", "a"]
+    assert rows["a"].beats_above == ("b",)
+    text = format_ratings(ratings)
+    assert "a ^" in text and "^ beats a bot above it head to head (a over b)" in text
 
 
 def test_pools_say_whether_they_converged() -> None:
