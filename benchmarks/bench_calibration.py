@@ -43,7 +43,7 @@ from arena.ratings.pools import rating_pools
 from arena.ratings.posterior import posterior
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import rate
-from arena.ratings.verdicts import t_quantile
+from arena.ratings.verdicts import Z95, t_quantile
 from arena.tournament.config import load_config
 
 CONFIGS = Path(__file__).parent.parent / "configs"
@@ -129,13 +129,15 @@ def trueskill_world(reps: int, seats: int) -> tuple[int, int, int, int]:
                         "seats": table, "scores": [round(p, 2) for p in perf], "ranks": ranks})
         pool = rate(out).pools[0]
         (matches,) = [p.matches for p in rating_pools(out)]
-        evidence = posterior(matches, TrueSkillSettings()).evidence
-        assert evidence is not None and evidence.df is not None
-        quantile = t_quantile(evidence.df)
+        # the pair's standard error as the table's P(> next) uses it (before the deal became
+        # the unit of evidence, the two sigmas taken as independent, and the normal quantile)
+        evidence = getattr(posterior(matches, TrueSkillSettings()), "evidence", None)
+        quantile = t_quantile(evidence.df) if evidence is not None and evidence.df else Z95
         for above, below in itertools.pairwise(pool.bots):
             estimate = above.mu - below.mu
             truth = skills[above.bot] - skills[below.bot]
-            se = evidence.spread(above.bot, below.bot)
+            se = (evidence.spread(above.bot, below.bot) if evidence is not None
+                  else math.hypot(above.sigma, below.sigma))
             pairs += 1
             covered += se is not None and abs(truth - estimate) <= quantile * se
             if above.rank != below.rank:
