@@ -9,6 +9,8 @@ smaller run, `--reps N` to change the repetitions).
    nothing changed but the deals. Every bot's move is compared by `arena compare`'s library
    function as it is (`compare`): the spread of z = delta / sqrt(sigma_before² +
    sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged (target 5%).
+   A config gets `--reps` repetitions, more where it has few bots, so that at least 96 moves
+   are measured (the spread's standard error is then about 7%).
 2. **Equal bots split**: the share of neighbours given different ranks when every bot is equal
    (target at most 5%), in two-player pools and in four-seat pools in every seat order.
 3. **Wrong order**: among neighbours the table tells apart, the share whose true skills are in
@@ -57,13 +59,20 @@ def share(hits: int, n: int) -> str:
     return f"{100 * p:5.1f}% ± {100 * math.sqrt(max(p * (1 - p), 1 / n) / n):.1f} (n {n})"
 
 
-def a_a(config: Path, reps: int, deals: int | None) -> tuple[float, int, int]:
+MIN_MOVES = 96
+"""Moves measured per config at least (the z spread's standard error about 7%)."""
+
+
+def a_a(config: Path, reps: int, deals: int | None,
+        min_moves: int = MIN_MOVES) -> tuple[float, int, int]:
     """(z spread, flagged, bots compared) of `reps` A/A comparisons of a config re-dealt."""
     names = [b.name for b in load_config(config, check_bots=False).bots]
     world = World({b: 0.3 * i for i, b in enumerate(names)})
     zs: list[float] = []
     flagged = 0
-    for rep in range(reps):
+    rep = 0
+    while rep < reps or len(zs) < min_moves:  # small pools get more repetitions
+        rep += 1
         runs = [rate(records(shipped(config, 1 + 10_000 * (2 * rep + side), deals), world,
                              2 * rep + side)) for side in (0, 1)]
         result = compare(runs[0], runs[1])
@@ -165,7 +174,7 @@ def main() -> None:
     print(f"   {'config':<22} {'z spread':>9}  flagged (target 5%)")
     for config in sorted(CONFIGS.glob("*.toml")):
         deals = 10 if args.quick else None
-        spread, flagged, n = a_a(config, reps, deals)
+        spread, flagged, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
         print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n)}", flush=True)
     print("2. equal bots split (target at most 5%)")
     for seats, label in ((2, "two seats, each game its own deal"),

@@ -62,7 +62,7 @@ class Evidence:
         i = self._index().get(bot)
         if i is None:
             return None
-        return math.sqrt(max(float(self.covariance[i, i]), float(self.model[i, i]), 0.0))
+        return math.sqrt(self._combine(float(self.covariance[i, i]), float(self.model[i, i])))
 
     def spread(self, bot: str, other: str) -> float | None:
         """The standard error of the difference of two bots' skills: clustered by deal, never
@@ -72,8 +72,13 @@ class Evidence:
         if i is None or j is None:
             return None
         v, m = self.covariance, self.model
-        return math.sqrt(max(float(v[i, i] + v[j, j] - 2 * v[i, j]),
-                             float(m[i, i] + m[j, j] - 2 * m[i, j]), 0.0))
+        return math.sqrt(self._combine(float(v[i, i] + v[j, j] - 2 * v[i, j]),
+                                       float(m[i, i] + m[j, j] - 2 * m[i, j])))
+
+    @staticmethod
+    def _combine(robust: float, model: float) -> float:
+        """A variance clustered by deal, floored at the model's own (see docs/ratings.md)."""
+        return max(robust, model, 0.0)
 
     def _index(self) -> dict[str, int]:
         return {bot: i for i, bot in enumerate(self.bots)}

@@ -69,7 +69,8 @@ def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
               tolerance: float = 1e-9, max_sweeps: int | None = None) -> Posterior:
     """The TrueSkill posterior of every bot given all `matches` at once (no drift: tau unused),
     by parallel EP sweeps until the largest change of a bot's mu or sigma is below `tolerance`
-    (at most `max_sweeps`, MAX_SWEEPS unless given), with the covariance of the skills clustered by deal (`Evidence`)."""
+    (at most `max_sweeps`, MAX_SWEEPS unless given), with the covariance of the skills
+    clustered by deal (`Evidence`)."""
     counts = Counter((m.bots, m.ranks, m.units, m.deal) for m in matches)
     names = sorted({bot for m in matches for bot in m.bots})
     index = {name: i for i, name in enumerate(names)}
