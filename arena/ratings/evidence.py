@@ -134,10 +134,15 @@ def clustered(names: Sequence[str], scores: Scores,
         robust = model
     active = np.diag(response) > prior_pi * (1 + 1e-12)
     if active.any():  # relative to the mean skill of the bots that played a rated match
-        centre = np.eye(k) - np.outer(np.ones(k), active / active.sum())
-        model = centre @ model @ centre.T
-        robust = centre @ robust @ centre.T
+        weights = active / active.sum()
+        model, robust = _centred(model, weights), _centred(robust, weights)
     return Evidence(tuple(names), robust, model, clusters)
+
+
+def _centred(covariance: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The covariance of x - w.x (each skill minus the pool's weighted mean), in O(k^2)."""
+    row = covariance @ weights
+    return covariance - row[:, None] - row[None, :] + float(weights @ row)
 
 
 def _within(sizes: np.ndarray) -> np.ndarray:

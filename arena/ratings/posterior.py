@@ -76,9 +76,14 @@ def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
     index = {name: i for i, name in enumerate(names)}
     keys: Counter[tuple[_Unit, ...]] = Counter()
     entries = []
+    known: dict[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]],
+                tuple[_Unit, ...] | None] = {}
     for (bots, ranks, units, deal), count in counts.items():
-        if len(set(bots)) > 1:
-            key = _canonical(bots, ranks, units)
+        seen = (bots, ranks, units)
+        if seen not in known:  # one game on many deals: made canonical once
+            known[seen] = _canonical(bots, ranks, units) if len(set(bots)) > 1 else None
+        key = known[seen]
+        if key is not None:
             keys[key] += count
             # a match without a deal is a cluster of its own: label None
             entries.append((deal_label(deal), key, count))
