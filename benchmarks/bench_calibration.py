@@ -8,7 +8,9 @@ smaller run, `--reps N` to change the repetitions).
    seat by a shared amount; the same deal in the same seat order is the same game), so that
    nothing changed but the deals. Every bot's move is compared by `arena compare`'s library
    function as it is (`compare`): the spread of z = delta / sqrt(sigma_before² +
-   sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged (target 5%).
+   sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged (target 5%), by
+   `compare` as it is and by a t test on the pools' deals - 1 degrees of freedom (the
+   distribution of a z whose variance is estimated from the deals).
    A config gets `--reps` repetitions, more where it has few bots, so that at least 96 moves
    are measured (the spread's standard error is then about 7%).
 2. **Equal bots split**: the share of neighbours given different ranks when every bot is equal
@@ -64,12 +66,13 @@ MIN_MOVES = 96
 
 
 def a_a(config: Path, reps: int, deals: int | None,
-        min_moves: int = MIN_MOVES) -> tuple[float, int, int]:
-    """(z spread, flagged, bots compared) of `reps` A/A comparisons of a config re-dealt."""
+        min_moves: int = MIN_MOVES) -> tuple[float, int, int, int]:
+    """(z spread, flagged by compare, flagged by a t test on the pools' deals - 1 degrees of
+    freedom, bots compared) of A/A comparisons of a config re-dealt."""
     names = [b.name for b in load_config(config, check_bots=False).bots]
     world = World({b: 0.3 * i for i, b in enumerate(names)})
     zs: list[float] = []
-    flagged = 0
+    flagged = by_t = 0
     rep = 0
     while rep < reps or len(zs) < min_moves:  # small pools get more repetitions
         rep += 1
@@ -84,12 +87,15 @@ def a_a(config: Path, reps: int, deals: int | None,
             sigma = {r.bot: (r.sigma,) for r in before.bots}
             for row in after.bots:
                 sigma[row.bot] += (row.sigma,)
+            deals = min(getattr(before, "deals", 0), getattr(after, "deals", 0))
+            quantile = t_quantile(deals - 1) if deals >= 2 else Z95
             for change in pool.bots:
                 if change.delta is None:
                     continue
                 zs.append(change.delta / math.hypot(*sigma[change.bot]))
                 flagged += bool(change.significant)
-    return statistics.pstdev(zs), flagged, len(zs)
+                by_t += abs(zs[-1]) > quantile
+    return statistics.pstdev(zs), flagged, by_t, len(zs)
 
 
 def equal_split(reps: int, seats: int) -> tuple[int, int]:
@@ -171,11 +177,13 @@ def main() -> None:
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
     print("1. A/A: shipped configs re-dealt (only the deals changed), arena compare's library")
-    print(f"   {'config':<22} {'z spread':>9}  flagged (target 5%)")
+    print(f"   {'config':<22} {'z spread':>9}  {'flagged by compare (target 5%)':<30}  "
+          f"flagged by t(deals - 1)")
     for config in sorted(CONFIGS.glob("*.toml")):
         deals = 10 if args.quick else None
-        spread, flagged, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
-        print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n)}", flush=True)
+        spread, flagged, by_t, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
+        print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n):<30}  {share(by_t, n)}",
+              flush=True)
     print("2. equal bots split (target at most 5%)")
     for seats, label in ((2, "two seats, each game its own deal"),
                          (4, "four seats, every seat order, clones")):
