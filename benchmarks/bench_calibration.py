@@ -1,6 +1,7 @@
 """Calibration of the ratings' verdicts: do the stated levels hold? Prints figures, asserts
 nothing (`python benchmarks/bench_calibration.py`, a few minutes on 2 cores; `--quick` for a
-smaller run, `--reps N` to change the repetitions).
+smaller run, `--reps N` to change the repetitions, `--real cuckoo memorandum` to add A/A runs of
+those configs really played, a minute or two each).
 
 1. **A/A on every shipped config, re-dealt.** Each config in `configs/` is scheduled as it is
    (tables, seat orders, clones, table sizes), and only its deals change between two runs. The
@@ -161,6 +162,39 @@ def trueskill_world(reps: int, seats: int) -> tuple[int, int, int, int]:
     return covered, pairs, wrong, apart
 
 
+def real_a_a(config: Path, pairs: int, deals: int | None,
+             workers: int = 2) -> tuple[float, int, int]:
+    """(z spread, flagged by compare, bots compared) of A/A comparisons of a config re-dealt
+    and really played (only its deals changed), `pairs` pairs of runs."""
+    import tempfile
+
+    from arena.tournament.run import run_ratings, run_tournament
+
+    zs: list[float] = []
+    flagged = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for pair in range(pairs):
+            runs = []
+            for side in (0, 1):
+                out = Path(scratch) / f"{pair}-{side}"
+                run_tournament(shipped(config, 1 + 10_000 * (2 * pair + side), deals), out,
+                               workers)
+                runs.append(run_ratings(out))
+            for pool in compare(runs[0], runs[1]).pools:
+                before = runs[0].pool(pool.game, pool.variant)
+                after = runs[1].pool(pool.game, pool.variant)
+                if before is None or after is None:
+                    continue
+                sigma = {r.bot: math.hypot(r.sigma, next(a.sigma for a in after.bots
+                                                         if a.bot == r.bot))
+                         for r in before.bots if any(a.bot == r.bot for a in after.bots)}
+                for change in pool.bots:
+                    if change.delta is not None:
+                        zs.append(change.delta / sigma[change.bot])
+                        flagged += bool(change.significant)
+    return statistics.pstdev(zs), flagged, len(zs)
+
+
 # The compare figures of the other half of issue 28 (the changed-edge false-positive rate at 3,
 # 5 and 10 deals) live in benchmarks/calibration_compare.py; the lead adds them here:
 COMPARE_FIGURES: list[Callable[[int], str]] = [
@@ -173,6 +207,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=8)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and deals")
+    parser.add_argument("--real", nargs="*", default=[], metavar="CONFIG",
+                        help="also A/A on these shipped configs (names) really played")
+    parser.add_argument("--real-pairs", type=int, default=4)
     args = parser.parse_args()
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
@@ -195,6 +232,10 @@ def main() -> None:
         covered, pairs, wrong, apart = trueskill_world(reps * 5, seats)
         print(f"   {seats} seats: coverage {share(covered, pairs)}; wrong order "
               f"{share(wrong, apart)}", flush=True)
+    for name in args.real:
+        spread, flagged, n = real_a_a(CONFIGS / f"{name}.toml", args.real_pairs, None)
+        print(f"5. A/A really played: {name} re-dealt, {args.real_pairs} pairs of runs: "
+              f"z spread {spread:.2f}, flagged by compare {share(flagged, n)}", flush=True)
     for figure in COMPARE_FIGURES:
         print(figure(reps))
     print(f"({time.perf_counter() - start:.0f} s)")
