@@ -15,12 +15,13 @@ seat order, so that the same deal in the same seat order is the same game, as wi
 from __future__ import annotations
 
 import random
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.tournament.config import TournamentConfig, load_config
+from arena.tournament.config import TournamentConfig, load_config, parse_config
 from arena.tournament.run import schedule_of
 
 
@@ -50,11 +51,11 @@ def shipped(config: Path, base: int, count: int | None = None) -> TournamentConf
             skipping = False
         if not skipping:
             out.append(line)
-    path = Path("/tmp") / f"calibration-{config.stem}.toml"
-    path.write_text("\n".join(out) + "\n")
-    from arena.tournament.config import parse_config
-
-    return parse_config(path.read_text(), path, check_bots=False)
+    text = "\n".join(out) + "\n"
+    with tempfile.TemporaryDirectory() as scratch:  # one file per call: runs may go in parallel
+        path = Path(scratch) / f"{config.stem}.toml"
+        path.write_text(text)
+        return parse_config(text, path, check_bots=False)
 
 
 def records(config: TournamentConfig, world: World, salt: int = 0) -> Iterator[dict[str, Any]]:
