@@ -88,8 +88,8 @@ def a_a(config: Path, reps: int, deals: int | None,
             sigma = {r.bot: (r.sigma,) for r in before.bots}
             for row in after.bots:
                 sigma[row.bot] += (row.sigma,)
-            deals = min(getattr(before, "deals", 0), getattr(after, "deals", 0))
-            quantile = t_quantile(deals - 1) if deals >= 2 else Z95
+            dealt = min(getattr(before, "deals", 0), getattr(after, "deals", 0))
+            quantile = t_quantile(dealt - 1) if dealt >= 2 else Z95
             for change in pool.bots:
                 if change.delta is None:
                     continue
