@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -80,8 +81,12 @@ class Evidence:
         """A variance clustered by deal, floored at the model's own (see docs/ratings.md)."""
         return max(robust, model, 0.0)
 
-    def _index(self) -> dict[str, int]:
+    @cached_property
+    def _where(self) -> dict[str, int]:
         return {bot: i for i, bot in enumerate(self.bots)}
+
+    def _index(self) -> dict[str, int]:
+        return self._where
 
 
 Scores = Mapping[Any, tuple[np.ndarray, np.ndarray]]
