@@ -21,7 +21,7 @@ Müller (2013); see docs/ratings.md, "The deal as the unit of evidence".
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -89,45 +89,48 @@ class Evidence:
         return self._where
 
 
-Scores = Mapping[Any, tuple[np.ndarray, np.ndarray]]
-"""Per distinct match, its seats' bot indices and each seat's score."""
+Seats = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Every distinct match's seats, matches in their number's order: per match its number of
+seats, and per seat (flat) its bot's index and its score."""
 
 
-def clustered(names: Sequence[str], scores: Scores,
-              entries: Sequence[tuple[DealLabel | None, Any, int]],
+Entries = tuple[Sequence[DealLabel | None], np.ndarray, np.ndarray]
+"""Per (deal, distinct match) met: the deal's label (None: a match without a deal), the
+match's number and how often it was played on that deal."""
+
+
+def clustered(names: Sequence[str], seats_of: Seats, entries: Entries,
               response: np.ndarray, prior_pi: float) -> Evidence:
-    """The deal-clustered covariance of the skills of `names`, from each distinct match's
-    scores, its (deal, match, count) entries, and EP's linear response of the skills `response`
-    (the bread: the derivative of the posterior's estimating equations, prior included)."""
+    """The deal-clustered covariance of the skills of `names`, from the distinct matches'
+    seats and scores, their (deal, match number, count) entries, and EP's linear response of
+    the skills `response` (the bread: the derivative of the posterior's estimating equations,
+    prior included)."""
     k = len(names)
-    keys = sorted(scores)
-    position = {key: i for i, key in enumerate(keys)}
-    lengths = np.array([len(scores[key][0]) for key in keys], dtype=np.intp)
+    lengths, seat_bots, seat_scores = seats_of
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.intp)
-    seat_bots = np.concatenate([scores[key][0] for key in keys]).astype(np.intp)
-    seat_scores = np.concatenate([scores[key][1] for key in keys]).astype(float)
-    loose = sorted((position[key], count) for label, key, count in entries if label is None)
-    dealt = sorted((label, position[key], count) for label, key, count in entries
-                   if label is not None)
-    clusters = sum(count for _, count in loose) + len({label for label, _, _ in dealt})
+    labels, numbers, counts = entries
+    named = sorted({label for label in labels if label is not None})
+    code = {label: i for i, label in enumerate(named)}
+    deal_of = np.fromiter((-1 if label is None else code[label] for label in labels), np.int64,
+                          len(labels))
+    order = np.lexsort((counts, numbers, deal_of))  # by deal, then match: a canonical order
+    deal_of, numbers, counts = deal_of[order], numbers[order], counts[order]
+    loose = deal_of < 0
+    clusters = int(counts[loose].sum()) + len(named)
     spread = np.zeros((k, k))
-    if loose:  # each match without a deal is a cluster of its own: its own outer product
-        rows = np.array([row for row, _ in loose], dtype=np.intp)
+    if loose.any():  # each match without a deal is a cluster of its own: its own outer product
+        rows = numbers[loose]
         seats = lengths[rows]
-        take = np.repeat(starts[rows], seats) + _within(seats)
+        take = np.repeat(starts[rows], seats) + counting(seats)
         spread += _outer(np.repeat(np.arange(len(rows)), seats), seat_bots[take],
-                         seat_scores[take],
-                         np.repeat(np.array([c for _, c in loose], dtype=float), seats), k)
-    if dealt:  # a deal's scores summed first, then its outer product
-        labels = {label: i for i, label in enumerate(sorted({lab for lab, _, _ in dealt}))}
-        deal_of = np.array([labels[label] for label, _, _ in dealt], dtype=np.int64)
-        rows = np.array([row for _, row, _ in dealt], dtype=np.intp)
-        counts = np.array([count for _, _, count in dealt], dtype=float)
+                         seat_scores[take], np.repeat(counts[loose], seats), k)
+    if named:  # a deal's scores summed first, then its outer product
+        rows = numbers[~loose]
         seats = lengths[rows]
-        take = np.repeat(starts[rows], seats) + _within(seats)
-        code = np.repeat(deal_of, seats) * k + seat_bots[take]
-        unique, inverse = np.unique(code, return_inverse=True)
-        totals = np.bincount(inverse, np.repeat(counts, seats) * seat_scores[take])
+        take = np.repeat(starts[rows], seats) + counting(seats)
+        cells = np.repeat(deal_of[~loose], seats) * k + seat_bots[take]
+        unique, inverse = np.unique(cells, return_inverse=True)
+        totals = np.bincount(inverse, np.repeat(counts[~loose], seats) * seat_scores[take])
         spread += _outer(unique // k, (unique % k).astype(np.intp), totals,
                          np.ones(len(unique)), k)
     model = np.linalg.inv((response + response.T) / 2)
@@ -150,7 +153,7 @@ def _centred(covariance: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return covariance - row[:, None] - row[None, :] + float(weights @ row)
 
 
-def _within(sizes: np.ndarray) -> np.ndarray:
+def counting(sizes: np.ndarray) -> np.ndarray:
     """0, 1, ..., size - 1 for each size, concatenated."""
     total = int(sizes.sum())
     return np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -160,7 +163,7 @@ def _outer_rows(rows: np.ndarray, weights: np.ndarray, lengths: np.ndarray, star
                 bots: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
     """Σ weight · s sᵀ over the given distinct matches (each its own cluster)."""
     seats = lengths[rows]
-    take = np.repeat(starts[rows], seats) + _within(seats)
+    take = np.repeat(starts[rows], seats) + counting(seats)
     groups = np.repeat(np.arange(len(rows)), seats)
     return _outer(groups, bots[take], scores[take], np.repeat(weights, seats), k)
 
@@ -175,7 +178,7 @@ def _outer(groups: np.ndarray, bots: np.ndarray, values: np.ndarray, weights: np
     sizes = np.repeat(size, size)
     firsts = np.repeat(first, size)
     left = np.repeat(np.arange(len(groups)), sizes)
-    right = np.repeat(firsts, sizes) + _within(sizes)
+    right = np.repeat(firsts, sizes) + counting(sizes)
     cells = bots[left] * k + bots[right]
     return np.bincount(cells, weights[left] * values[left] * values[right],
                        k * k).reshape(k, k)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import trueskill
 
-from arena.ratings.evidence import Evidence, clustered, deal_label
+from arena.ratings.evidence import Evidence, Seats, clustered, counting, deal_label
 from arena.ratings.pools import Match
 from arena.ratings.settings import TrueSkillSettings
 
@@ -87,14 +87,21 @@ def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
             keys[key] += count
             # a match without a deal is a cluster of its own: label None
             entries.append((deal_label(deal), key, count))
+    ordered = sorted(keys.items())
     model = _Model(settings, len(names))
-    model.load(sorted(keys.items()), index)
+    model.load(ordered, index)
     sweeps, converged = model.run(tolerance, MAX_SWEEPS if max_sweeps is None else max_sweeps)
     mu, sigma = model.mu_sigma()
     ratings = {name: (float(mu[i]), float(sigma[i])) for i, name in enumerate(names)}
     found = None
     if keys and len(names) <= MAX_SOLVE:
-        found = clustered(names, model.scores(mu), entries, model.response(), model.prior_pi)
+        number = {key: i for i, (key, _) in enumerate(ordered)}
+        labels = [label for label, _, _ in entries]
+        rows = np.fromiter((number[key] for _, key, _ in entries), np.intp, len(entries))
+        counts = np.fromiter((count for _, _, count in entries), float, len(entries))
+        del entries
+        found = clustered(names, model.scores(mu, number), (labels, rows, counts),
+                          model.response(), model.prior_pi)
     return Posterior(ratings, model.skipped, sweeps, converged, found)
 
 
@@ -323,18 +330,27 @@ class _Model:
                                         weight * count * pi[:, i], self.size * self.size)
         return np.diag(self.pi) - coupling.reshape(self.size, self.size)
 
-    def scores(self, mu: np.ndarray) -> dict[tuple[_Unit, ...], tuple[np.ndarray, np.ndarray]]:
-        """Per distinct match, its seats' bots and each seat's score: the gradient of the match's
-        log-likelihood in the seat's skill, tau - pi * mu of its message at the posterior mean
-        (at EP's fixed point, the derivative of the match's evidence in its cavity mean)."""
-        out = {}
+    def scores(self, mu: np.ndarray, number: dict[tuple[_Unit, ...], int]) -> Seats:
+        """Every distinct match's seats, in the order of its `number`: per match its number of
+        seats, and per seat its bot and its score, the gradient of the match's log-likelihood
+        in the seat's skill: tau - pi * mu of its message at the posterior mean (at EP's fixed
+        point, the derivative of the match's evidence in its cavity mean)."""
+        order, lengths, bots_of, scores_of = [], [], [], []
         for part in self.parts():
             bots, pi, _ = part.rows()
-            tau = part.tau.reshape(pi.shape)
-            score = tau - pi * mu[bots]
-            for key, row in zip(part.keys, range(len(bots)), strict=True):
-                out[key] = (bots[row], score[row])
-        return out
+            score = part.tau.reshape(pi.shape) - pi * mu[bots]
+            order.append(np.array([number[key] for key in part.keys], dtype=np.intp))
+            lengths.append(np.full(len(bots), bots.shape[1], dtype=np.intp))
+            bots_of.append(bots)
+            scores_of.append(score)
+        rows = np.concatenate(order)
+        sort = np.argsort(rows, kind="stable")
+        size = np.concatenate(lengths)
+        flat_bots = np.concatenate([b.ravel() for b in bots_of])
+        flat_scores = np.concatenate([x.ravel() for x in scores_of])
+        starts = np.concatenate(([0], np.cumsum(size)[:-1]))
+        take = np.repeat(starts[sort], size[sort]) + counting(size[sort])
+        return size[sort], flat_bots[take], flat_scores[take]
 
     def parts(self) -> list[_Fixed | _Free]:
         """Every distinct match's state, fixed shapes first."""
