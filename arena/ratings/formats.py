@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from arena.ratings.output import ReportFormat, dump_csv, dump_json, grid, heading
 from arena.ratings.tables import BotRow, PoolRatings, Ratings, json_row
-from arena.ratings.verdicts import Z95
 
 
 def _pm(mean: float, ci: float) -> str:
     return f"{mean:.2f} ± {ci:.2f}"
 
 
-RATING_HEADERS = ("rank", "bot", "mu (95%)", "sigma", "P(> next)", "games", "W", "D", "L",
+RATING_HEADERS = ("rank", "bot", "mu vs pool (95%)", "sigma", "P(> next)", "games", "W", "D", "L",
                   "mean place", "mean score (95%)", "faults")
 CROSS_HEADERS = ("bot", "opponent", "games", "deals", "W", "D", "L", "edge (95%)", "p", "LOS")
-_RATING_CSV = ("game", "variant", "rank", "rank_label", "bot", "mu", "sigma", "conservative",
+_RATING_CSV = ("game", "variant", "rank", "rank_label", "bot", "mu", "mu_ci95", "sigma",
                "p_above_next", "games", "wins", "draws", "losses", "mean_place", "mean_score",
-               "score_ci95", "faults", "fault_kinds", "flagged")
+               "score_ci95", "faults", "fault_kinds", "flagged", "beats_above",
+               "outscores_in_rank")
 FAULT_SHARE = 0.25
 """A bot that faults in more than this share of its games is flagged in the ratings table."""
 _CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "deals", "wins", "draws", "losses",
@@ -27,7 +27,8 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
                    variant: str | None = None, fault_share: float = FAULT_SHARE) -> str:
     """The ratings report; tables and JSON include the crosstable, CSV is the ratings rows only.
 
-    Bots that cannot be told apart at 95% share a rank ('=3'; `rank_label` in CSV and JSON).
+    Bots that cannot be told apart at 95% (two-sided) share a rank ('=3'; `rank_label` in CSV
+    and JSON). A bot that beats a bot above it head to head is marked '^' (`beats_above`).
     Faults are counted by kind (a column per kind met in the pool); a bot faulting in more than
     `fault_share` of its games is flagged ('!' after its name; `flagged` in CSV and JSON).
     """
@@ -42,8 +43,11 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
         return dump_json(document)
     if fmt is ReportFormat.CSV:
         return dump_csv(_RATING_CSV, (
-            [p.game, p.variant, *[v for k, v in vars(r).items() if k != "fault_kinds"],
-             ";".join(f"{k}={n}" for k, n in r.fault_kinds), r.fault_share() > fault_share]
+            [p.game, p.variant, r.rank, r.rank_label, r.bot, r.mu, r.mu_ci95, r.sigma,
+             r.p_above_next, r.games, r.wins, r.draws, r.losses, r.mean_place, r.mean_score,
+             r.score_ci95, r.faults, ";".join(f"{k}={n}" for k, n in r.fault_kinds),
+             r.fault_share() > fault_share, ";".join(r.beats_above),
+             ";".join(r.outscores_in_rank)]
             for p in ratings.pools for r in p.bots))
     blocks = []
     for pool in ratings.pools:
@@ -56,6 +60,20 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
         if pool.skipped:
             lines += ["", f"{pool.skipped} of {pool.matches} matches left unrated "
                           "(numerical failure in TrueSkill)"]
+        if not pool.converged:
+            lines += ["", unconverged_text(pool)]
+        contrary = [(r.bot, above) for r in pool.bots for above in r.beats_above]
+        if contrary:
+            pairs = ", ".join(f"{bot} over {above}" for bot, above in contrary)
+            lines += ["", f"^ beats a bot above it head to head ({pairs}): the ratings weigh "
+                          "places against the whole field, the edge the score in their own "
+                          "games (see docs/ratings.md)"]
+        within = [(r.bot, other) for r in pool.bots for other in r.outscores_in_rank]
+        if within:
+            pairs = ", ".join(f"{bot} over {other}" for bot, other in within)
+            lines += ["", f"~ a significant edge head to head within a shared rank ({pairs}): "
+                          "the ratings weigh places against the whole field, the edge the "
+                          "score in their own games (see docs/ratings.md)"]
         lines += ["", SHARED_RANKS, "", _cross_text(pool, fmt)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
@@ -78,15 +96,23 @@ def format_crosstable(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.C
     return "\n\n".join(blocks)
 
 
-SHARED_RANKS = ("=n: a rank shared by bots that cannot be told apart at 95%; "
-                "P(> next): the chance that the bot's skill is above the next bot's")
+SHARED_RANKS = ("mu and its interval are relative to the pool's mean skill, clustered by deal; "
+                "=n: a rank shared by bots not told apart at 95% (two-sided: P(> next) below "
+                "97.5%); P(> next): the chance that the bot's skill is above the next bot's")
+
+
+def unconverged_text(pool: PoolRatings) -> str:
+    """The line saying that a pool's ratings stopped short of convergence."""
+    return (f"not converged: the ratings stopped after {pool.sweeps:,} sweeps, short of the "
+            f"tolerance; treat them as approximate")
 
 
 def _rating_cells(r: BotRow, kinds: list[str], fault_share: float) -> list[str]:
     counts = dict(r.fault_kinds)
-    name = r.bot + (" !" if r.fault_share() > fault_share else "")
+    name = (r.bot + (" !" if r.fault_share() > fault_share else "")
+            + (" ^" if r.beats_above else "") + (" ~" if r.outscores_in_rank else ""))
     above = "" if r.p_above_next is None else _probability(r.p_above_next)
-    return [r.rank_label, name, _pm(r.mu, Z95 * r.sigma), f"{r.sigma:.2f}", above,
+    return [r.rank_label, name, _pm(r.mu, r.mu_ci95), f"{r.sigma:.2f}", above,
             str(r.games), str(r.wins), str(r.draws), str(r.losses), f"{r.mean_place:.2f}",
             _pm(r.mean_score, r.score_ci95), str(r.faults),
             *[str(counts.get(kind, 0)) for kind in kinds]]

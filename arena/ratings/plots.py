@@ -27,7 +27,6 @@ from arena.ratings.formats import format_ratings
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import PoolRatings, Ratings, rate
-from arena.ratings.verdicts import Z95
 from arena.safe_files import remove, write_bytes, write_text
 
 if TYPE_CHECKING:
@@ -98,9 +97,10 @@ def report_markdown(name: str, ratings: Ratings, pictures: Mapping[tuple[str, st
     lines = [f"# {name}: ratings report", "",
              f"{games} games, {len(ratings.pools)} pool{'s' if len(ratings.pools) != 1 else ''}"
              " (a game and variant at one table size). Ratings are the TrueSkill posterior over "
-             "all games at once; the bars span the 95% interval mu ± 1.96 sigma, the table is "
-             "sorted by mu, and bots that cannot be told apart at 95% share a rank (=n). The "
-             "progression is the one-pass fold in task order, the run's history as played.",
+             "all games at once; the bars span the 95% interval of mu relative to the pool, "
+             "clustered by deal, the table is sorted by mu, and bots that cannot be told apart "
+             "at 95% (two-sided) share a rank (=n). The progression is the one-pass fold in "
+             "task order, the run's history as played.",
              ""]
     for pool in ratings.pools:
         block = format_ratings(Ratings((pool,)), "markdown", None, fault_share)
@@ -123,7 +123,7 @@ def report_markdown(name: str, ratings: Ratings, pictures: Mapping[tuple[str, st
 
 
 def plot_ratings(pool: PoolRatings) -> Figure:
-    """Each bot's mu with its 95% interval (± 1.96 sigma), best at the top."""
+    """Each bot's mu with its 95% interval relative to the pool, best at the top."""
     from matplotlib.figure import Figure
 
     rows = list(pool.bots)
@@ -132,15 +132,15 @@ def plot_ratings(pool: PoolRatings) -> Figure:
     ys = list(range(len(rows)))[::-1]
     colours = _colours(len(rows))
     for y, row, colour in zip(ys, rows, colours, strict=True):
-        ax.errorbar(row.mu, y, xerr=Z95 * row.sigma, fmt="o", color=colour, ecolor=colour,
+        ax.errorbar(row.mu, y, xerr=row.mu_ci95, fmt="o", color=colour, ecolor=colour,
                     elinewidth=2.5, capsize=5, markersize=7)
-        ax.annotate(f"{row.rank_label}: {row.mu:.1f} ± {Z95 * row.sigma:.1f}", (row.mu, y),
+        ax.annotate(f"{row.rank_label}: {row.mu:.1f} ± {row.mu_ci95:.1f}", (row.mu, y),
                     xytext=(0, 7),
                     textcoords="offset points", ha="center", fontsize=8, color="#333333")
     ax.set_yticks(ys, [_label(r.bot) for r in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel("TrueSkill posterior mu, 95% interval (± 1.96 sigma); =n: rank shared with "
-                  "bots it cannot be told apart from", fontsize=9)
+    ax.set_xlabel("TrueSkill posterior mu, 95% interval relative to the pool (clustered by "
+                  "deal); =n: rank shared with bots it cannot be told apart from", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(f"{pool.game} / {pool.variant}: ratings ({pool.matches} matches)",
                  fontsize=11)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import trueskill
 
+from arena.ratings.evidence import Evidence, Seats, clustered, counting, deal_label
 from arena.ratings.pools import Match
 from arena.ratings.settings import TrueSkillSettings
 
@@ -35,7 +36,11 @@ DAMPING = 0.5
 PLAIN_SWEEPS = 3
 """Damped sweeps without correction after a sweep that moved the means more than the last."""
 MAX_SOLVE = 3000
-"""Bots above which the correction (a dense linear solve) is not made: damped sweeps only."""
+"""Bots above which the correction (a dense linear solve) is not made: damped sweeps only, and
+no deal-clustered covariance (the ratings keep EP's own sigmas)."""
+MAX_SWEEPS = 5000
+"""EP sweeps made at most before a pool is reported as not converged (a four-seat pool in every
+seat order needs about 800)."""
 _NEGATIVE_SLACK = 1e-12
 """A message precision below zero by at most this share of the cavity's is rounding: made 0."""
 
@@ -55,25 +60,49 @@ class Posterior:
     """EP sweeps made."""
     converged: bool
     """Whether the last sweep moved no bot's mu or sigma by more than the tolerance."""
+    evidence: Evidence | None = None
+    """The deal-clustered covariance of the bots' skills (None: no rated match, or too many
+    bots for a dense solve); see `arena/ratings/evidence.py`."""
 
 
 def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
-              tolerance: float = 1e-9, max_sweeps: int = 500) -> Posterior:
+              tolerance: float = 1e-9, max_sweeps: int | None = None) -> Posterior:
     """The TrueSkill posterior of every bot given all `matches` at once (no drift: tau unused),
-    by parallel EP sweeps until the largest change of a bot's mu or sigma is below `tolerance`."""
-    counts = Counter((m.bots, m.ranks, m.units) for m in matches)
+    by parallel EP sweeps until the largest change of a bot's mu or sigma is below `tolerance`
+    (at most `max_sweeps`, MAX_SWEEPS unless given), with the covariance of the skills
+    clustered by deal (`Evidence`)."""
+    counts = Counter((m.bots, m.ranks, m.units, m.deal) for m in matches)
     names = sorted({bot for m in matches for bot in m.bots})
     index = {name: i for i, name in enumerate(names)}
     keys: Counter[tuple[_Unit, ...]] = Counter()
-    for (bots, ranks, units), count in counts.items():
-        if len(set(bots)) > 1:
-            keys[_canonical(bots, ranks, units)] += count
+    entries = []
+    known: dict[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]],
+                tuple[_Unit, ...] | None] = {}
+    for (bots, ranks, units, deal), count in counts.items():
+        seen = (bots, ranks, units)
+        if seen not in known:  # one game on many deals: made canonical once
+            known[seen] = _canonical(bots, ranks, units) if len(set(bots)) > 1 else None
+        key = known[seen]
+        if key is not None:
+            keys[key] += count
+            # a match without a deal is a cluster of its own: label None
+            entries.append((deal_label(deal), key, count))
+    ordered = sorted(keys.items())
     model = _Model(settings, len(names))
-    model.load(sorted(keys.items()), index)
-    sweeps, converged = model.run(tolerance, max_sweeps)
+    model.load(ordered, index)
+    sweeps, converged = model.run(tolerance, MAX_SWEEPS if max_sweeps is None else max_sweeps)
     mu, sigma = model.mu_sigma()
     ratings = {name: (float(mu[i]), float(sigma[i])) for i, name in enumerate(names)}
-    return Posterior(ratings, model.skipped, sweeps, converged)
+    found = None
+    if keys and len(names) <= MAX_SOLVE:
+        number = {key: i for i, (key, _) in enumerate(ordered)}
+        labels = [label for label, _, _ in entries]
+        rows = np.fromiter((number[key] for _, key, _ in entries), np.intp, len(entries))
+        counts = np.fromiter((count for _, _, count in entries), float, len(entries))
+        del entries
+        found = clustered(names, model.scores(mu, number), (labels, rows, counts),
+                          model.response(), model.prior_pi)
+    return Posterior(ratings, model.skipped, sweeps, converged, found)
 
 
 def _canonical(bots: tuple[str, ...], ranks: tuple[int, ...],
@@ -120,6 +149,7 @@ class _Fixed:
 
     def __init__(self, keys: list[tuple[tuple[_Unit, ...], int]],
                  index: dict[str, int]) -> None:
+        self.keys = [key for key, _ in keys]
         self.bots = np.array([[index[u[1][0]] for u in key] for key, _ in keys], dtype=np.intp)
         self.ranks = np.array([[u[0] for u in key] for key, _ in keys], dtype=np.intp)
         self.count = np.array([count for _, count in keys], dtype=float)
@@ -165,6 +195,7 @@ class _Free:
     """One distinct match of any other shape (teams), rated per match by the trueskill package."""
 
     def __init__(self, key: tuple[_Unit, ...], count: int, index: dict[str, int]) -> None:
+        self.keys = [key]
         self.ranks = [rank for rank, _ in key]
         self.groups: list[list[int]] = []
         bots: list[int] = []
@@ -272,13 +303,7 @@ class _Model:
         skills, the mode only the weak prior pins and that sweeps alone close slowly, is exact):
         solve (P - W) delta = P moved for the bots' mean changes, P their precisions, W their
         coupling through the matches, then move every message's mean by `gain` of that."""
-        coupling = np.zeros(self.size * self.size)
-        for part in self.parts():
-            bots, pi, count = part.rows()
-            for i, j, weight in part.neighbours():
-                coupling += np.bincount(bots[:, i] * self.size + bots[:, j],
-                                        weight * count * pi[:, i], self.size * self.size)
-        system = np.diag(self.pi) - coupling.reshape(self.size, self.size)
+        system = self.response()
         try:
             delta = np.linalg.solve(system, self.pi * moved)
         except np.linalg.LinAlgError:
@@ -293,6 +318,39 @@ class _Model:
                 shift[:, i] += weight * delta[bots[:, j]]
             part.tau = part.tau + part.pi * shift.reshape(part.pi.shape)
         self.pi, self.tau = self.marginals()
+
+    def response(self) -> np.ndarray:
+        """P - W: how the bots' means answer a shift of their neighbours' (the linear model of
+        `correct`): P the marginal precisions, W their coupling through the matches."""
+        coupling = np.zeros(self.size * self.size)
+        for part in self.parts():
+            bots, pi, count = part.rows()
+            for i, j, weight in part.neighbours():
+                coupling += np.bincount(bots[:, i] * self.size + bots[:, j],
+                                        weight * count * pi[:, i], self.size * self.size)
+        return np.diag(self.pi) - coupling.reshape(self.size, self.size)
+
+    def scores(self, mu: np.ndarray, number: dict[tuple[_Unit, ...], int]) -> Seats:
+        """Every distinct match's seats, in the order of its `number`: per match its number of
+        seats, and per seat its bot and its score, the gradient of the match's log-likelihood
+        in the seat's skill: tau - pi * mu of its message at the posterior mean (at EP's fixed
+        point, the derivative of the match's evidence in its cavity mean)."""
+        order, lengths, bots_of, scores_of = [], [], [], []
+        for part in self.parts():
+            bots, pi, _ = part.rows()
+            score = part.tau.reshape(pi.shape) - pi * mu[bots]
+            order.append(np.array([number[key] for key in part.keys], dtype=np.intp))
+            lengths.append(np.full(len(bots), bots.shape[1], dtype=np.intp))
+            bots_of.append(bots)
+            scores_of.append(score)
+        rows = np.concatenate(order)
+        sort = np.argsort(rows, kind="stable")
+        size = np.concatenate(lengths)
+        flat_bots = np.concatenate([b.ravel() for b in bots_of])
+        flat_scores = np.concatenate([x.ravel() for x in scores_of])
+        starts = np.concatenate(([0], np.cumsum(size)[:-1]))
+        take = np.repeat(starts[sort], size[sort]) + counting(size[sort])
+        return size[sort], flat_bots[take], flat_scores[take]
 
     def parts(self) -> list[_Fixed | _Free]:
         """Every distinct match's state, fixed shapes first."""

@@ -10,35 +10,43 @@ from itertools import pairwise
 from typing import Any
 
 from arena.errors import VariantError
+from arena.ratings.evidence import Evidence
 from arena.ratings.output import json_number
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.posterior import posterior
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.verdicts import (
-    LEVEL,
+    SEPARATION,
+    Z95,
     likelihood_of_superiority,
     paired_mean,
-    probability_above,
+    probability_greater,
     t_quantile,
 )
 
 
 @dataclass(frozen=True)
 class BotRow:
-    """One bot's line in a pool: its rating, its rank among those it can be told apart from,
-    its results per seat played, and the faults it committed."""
+    """One bot's line in a pool: its rating relative to the pool, its rank among those it can be
+    told apart from, its results per seat played, and the faults it committed."""
 
     rank: int
-    """The bot's rank; bots that cannot be told apart at 95% share the rank of the first."""
+    """The bot's rank; bots that cannot be told apart at 95% (two-sided) share the rank of the
+    first."""
     rank_label: str
     """The rank as shown: '3', or '=3' where the rank is shared."""
     bot: str
     mu: float
+    """The posterior mean skill; only differences between bots of one pool mean anything (the
+    pool's mean skill is pinned near the prior's mu)."""
     sigma: float
-    conservative: float
+    """The standard error of the skill relative to the pool's mean skill, clustered by deal."""
+    mu_ci95: float
+    """Half-width of the 95% interval of mu relative to the pool's mean skill, clustered by
+    deal (Student's t on deals - 1 degrees of freedom)."""
     p_above_next: float | None
     """The probability that the bot's skill is above that of the bot listed next (None for
-    the last)."""
+    the last); 0.975 or more tells them apart at 95%."""
     games: int
     wins: int
     draws: int
@@ -46,8 +54,15 @@ class BotRow:
     mean_place: float
     mean_score: float
     score_ci95: float
+    """Half-width of the 95% interval of the mean score, clustered by deal."""
     faults: int
     fault_kinds: tuple[tuple[str, int], ...] = ()
+    beats_above: tuple[str, ...] = ()
+    """Bots listed above this one that it beats head to head, significantly at 95%: the
+    ratings (results against the whole field) and the direct games disagree."""
+    outscores_in_rank: tuple[str, ...] = ()
+    """Bots sharing this one's rank, listed below it, that it beats head to head significantly
+    at 95%: the direct games tell them apart, the ratings do not (yet)."""
 
     def fault_share(self) -> float:
         """The share of this bot's games in which it faulted."""
@@ -87,6 +102,12 @@ class PoolRatings:
     skipped: int
     bots: tuple[BotRow, ...]
     crosstable: tuple[HeadToHead, ...]
+    deals: int = 0
+    """The deals the pool's verdicts are drawn from (the clusters of its evidence)."""
+    sweeps: int = 0
+    """EP sweeps made."""
+    converged: bool = True
+    """Whether EP reached its tolerance; when False, the ratings are where it stopped."""
 
 
 @dataclass(frozen=True)
@@ -115,30 +136,44 @@ class Ratings:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready document: pools with their rows and crosstables, floats rounded."""
         return {"pools": [{"game": p.game, "variant": p.variant, "matches": p.matches,
-                           "skipped": p.skipped,
+                           "skipped": p.skipped, "deals": p.deals, "sweeps": p.sweeps,
+                           "converged": p.converged,
                            "bots": [json_row(r) for r in p.bots],
                            "crosstable": [json_row(h) for h in p.crosstable]}
                           for p in self.pools]}
 
 
-class _Running:
-    """Count, mean and spread of a stream of numbers (Welford), for a 95% interval."""
+class _Clustered:
+    """Count and sum of a stream of numbers per deal, for a mean with its 95% interval
+    clustered by deal (the cluster-robust variance of a mean, with G / (G - 1))."""
 
-    __slots__ = ("m2", "mean", "n")
+    __slots__ = ("deals",)
 
     def __init__(self) -> None:
-        self.n, self.mean, self.m2 = 0, 0.0, 0.0
+        self.deals: dict[Any, list[float]] = {}
 
-    def add(self, x: float) -> None:
-        self.n += 1
-        delta = x - self.mean
-        self.mean += delta / self.n
-        self.m2 += delta * (x - self.mean)
+    def add(self, x: float, deal: Any) -> None:
+        entry = self.deals.setdefault(deal, [0.0, 0])
+        entry[0] += x
+        entry[1] += 1
 
-    def ci95(self) -> float:
-        if self.n < 2:
-            return 0.0
-        return t_quantile(self.n - 1) * math.sqrt(self.m2 / (self.n - 1) / self.n)
+    def mean_ci95(self) -> tuple[float, float]:
+        """The mean, and the half-width of its 95% interval (0 below two deals)."""
+        parts = [self.deals[d] for d in sorted(self.deals, key=_deal_order)]
+        n = sum(int(count) for _, count in parts)
+        if not n:
+            return 0.0, 0.0
+        mean = math.fsum(total for total, _ in parts) / n
+        clusters = len(parts)
+        if clusters < 2:
+            return mean, 0.0
+        spread = math.fsum((total - count * mean) ** 2 for total, count in parts)
+        variance = clusters / (clusters - 1) * spread / n ** 2
+        return mean, t_quantile(clusters - 1) * math.sqrt(variance)
+
+
+def _deal_order(deal: Any) -> tuple[str, str]:
+    return (type(deal).__name__, repr(deal))
 
 
 @dataclass
@@ -148,7 +183,7 @@ class _Tally:
     draws: int = 0
     place_sum: int = 0
     faults: int = 0
-    score: _Running = field(default_factory=_Running)
+    score: _Clustered = field(default_factory=_Clustered)
 
 
 @dataclass
@@ -192,35 +227,69 @@ def _rate_pool(game: str, variant: str, matches: list[Match],
         _count(match, tallies, pairs)
     # best estimate first: mu as printed in JSON, so that equal-looking ties go by name
     rows = sorted(ratings, key=lambda b: (-round(ratings[b][0], 6), b))
-    bot_rows = tuple(_bot_rows(rows, ratings, tallies))
     order = {bot: i for i, bot in enumerate(rows)}
     cross = tuple(_head_to_head(a, b, pairs[(a, b)])
                   for a, b in sorted(pairs, key=lambda ab: (order[ab[0]], order[ab[1]])))
-    return PoolRatings(game, variant, len(matches), found.skipped, bot_rows, cross)
+    bot_rows = tuple(_bot_rows(rows, ratings, found.evidence, tallies, cross))
+    deals = found.evidence.deals if found.evidence is not None else 0
+    return PoolRatings(game, variant, len(matches), found.skipped, bot_rows, cross, deals,
+                       found.sweeps, found.converged)
 
 
 def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
-              tallies: Mapping[str, _Tally]) -> list[BotRow]:
+              evidence: Evidence | None, tallies: Mapping[str, _Tally],
+              cross: tuple[HeadToHead, ...]) -> list[BotRow]:
     """The table's rows in order: a new rank starts below a bot that is above the next one with
-    probability 95% or more; the others share the rank of the first of their run."""
-    above = [probability_above(*ratings[bot], *ratings[below])
+    probability SEPARATION (0.975, two-sided 95%) or more; the others share the rank of the
+    first of their run. Skills and their spreads are relative to the pool, clustered by deal."""
+    df = evidence.df if evidence is not None else None
+    sigma = {bot: _sigma(bot, ratings, evidence) for bot in rows}
+    # equal at the 6 decimals shown (mirror-image twins: equal up to rounding) is a coin flip
+    above = [0.5 if round(ratings[bot][0], 6) == round(ratings[below][0], 6)
+             else probability_greater(ratings[bot][0] - ratings[below][0],
+                                      _spread(bot, below, sigma, evidence), df)
              for bot, below in pairwise(rows)]
     ranks = [1]
     for i in range(1, len(rows)):
-        ranks.append(i + 1 if above[i - 1] >= LEVEL else ranks[-1])
+        ranks.append(i + 1 if above[i - 1] >= SEPARATION else ranks[-1])
     shared = Counter(ranks)
+    place = {bot: i for i, bot in enumerate(rows)}
+    beats, within = defaultdict(list), defaultdict(list)
+    for h in cross:  # a significant direct edge against the table's order, or within a rank
+        if h.significant and h.edge > 0 and place[h.bot] > place[h.opponent]:
+            beats[h.bot].append(h.opponent)
+        elif (h.significant and h.edge > 0 and place[h.bot] < place[h.opponent]
+              and ranks[place[h.bot]] == ranks[place[h.opponent]]):
+            within[h.bot].append(h.opponent)
+    quantile = t_quantile(df) if df is not None else Z95
     out = []
     for i, bot in enumerate(rows):
-        mu, sigma = ratings[bot]
+        mu = ratings[bot][0]
         tally = tallies[bot]
         games = tally.games
         label = f"={ranks[i]}" if shared[ranks[i]] > 1 else str(ranks[i])
-        out.append(BotRow(ranks[i], label, bot, mu, sigma, mu - 3 * sigma,
+        mean, ci = tally.score.mean_ci95()
+        out.append(BotRow(ranks[i], label, bot, mu, sigma[bot], quantile * sigma[bot],
                           above[i] if i < len(above) else None, games, tally.wins, tally.draws,
                           games - tally.wins - tally.draws,
-                          tally.place_sum / games if games else 0.0, tally.score.mean,
-                          tally.score.ci95(), tally.faults))
+                          tally.place_sum / games if games else 0.0, mean, ci, tally.faults,
+                          beats_above=tuple(beats[bot]),
+                          outscores_in_rank=tuple(within[bot])))
     return out
+
+
+def _sigma(bot: str, ratings: Mapping[str, tuple[float, float]],
+           evidence: Evidence | None) -> float:
+    """The bot's standard error relative to the pool: clustered by deal where there is such
+    evidence, else the posterior's own sigma (a bot with no rated match keeps the prior)."""
+    found = evidence.sigma(bot) if evidence is not None else None
+    return ratings[bot][1] if found is None else found
+
+
+def _spread(bot: str, other: str, sigma: Mapping[str, float], evidence: Evidence | None) -> float:
+    """The standard error of the difference of two bots' skills."""
+    found = evidence.spread(bot, other) if evidence is not None else None
+    return math.hypot(sigma[bot], sigma[other]) if found is None else found
 
 
 def _count(match: Match, tallies: dict[str, _Tally],
@@ -230,6 +299,8 @@ def _count(match: Match, tallies: dict[str, _Tally],
     for seat, unit in enumerate(match.units):
         unit_rank[unit] = max(unit_rank.get(unit, 0), match.ranks[seat])
     firsts = sum(1 for r in unit_rank.values() if r == 1)
+    # a record without a seed is a deal of its own
+    deal = ("task", match.position) if match.deal is None else match.deal
     for seat, bot in enumerate(match.bots):
         tally = tallies[bot]
         tally.games += 1
@@ -238,15 +309,13 @@ def _count(match: Match, tallies: dict[str, _Tally],
             tally.draws += firsts > 1
         tally.place_sum += match.ranks[seat]
         tally.faults += match.faults[seat]
-        tally.score.add(match.scores[seat])
+        tally.score.add(match.scores[seat], deal)
     seats_of: dict[str, list[int]] = defaultdict(list)
     for seat, bot in enumerate(match.bots):
         seats_of[bot].append(seat)
     place = {b: sum(match.ranks[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
     score = {b: math.fsum(match.scores[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
     units = {b: {match.units[s] for s in ss} for b, ss in seats_of.items()}
-    # a record without a seed is a deal of its own
-    deal = ("task", match.position) if match.deal is None else match.deal
     for a in seats_of:
         for b in seats_of:
             if a == b or (len(units[a]) == 1 and units[a] == units[b]):
@@ -270,4 +339,6 @@ def _head_to_head(a: str, b: str, pair: _Pair) -> HeadToHead:
 
 def json_row(row: BotRow | HeadToHead) -> dict[str, Any]:
     """A table row as JSON-ready values."""
-    return {k: json_number(v) if isinstance(v, float) else v for k, v in vars(row).items()}
+    return {k: json_number(v) if isinstance(v, float)
+            else list(v) if k in ("beats_above", "outscores_in_rank") else v
+            for k, v in vars(row).items()}

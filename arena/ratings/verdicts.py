@@ -19,6 +19,10 @@ LEVEL = 0.95
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
+SEPARATION = 1 - (1 - LEVEL) / 2
+"""The probability one bot must be above another for them to be told apart at LEVEL: 0.975,
+the two-sided test at 5% (the data choose which bot is on top, so each side gets half)."""
+
 
 def normal_cdf(x: float) -> float:
     """The standard normal distribution function."""
@@ -78,6 +82,24 @@ def probability_above(mu: float, sigma: float, other_mu: float, other_sigma: flo
     if spread == 0:
         return 0.5 if mu == other_mu else float(mu > other_mu)
     return normal_cdf((mu - other_mu) / spread)
+
+
+def t_cdf(x: float, df: int | None) -> float:
+    """P(T <= x) for Student's t with `df` degrees of freedom (normal when None or above
+    1,000)."""
+    if df is None or df > 1000:
+        return normal_cdf(x)
+    if df < 1:
+        raise ValueError("Student's t needs at least one degree of freedom")
+    return float(_t_cdf(mpmath.mpf(x), df))
+
+
+def probability_greater(difference: float, spread: float, df: int | None) -> float:
+    """The probability that a difference estimated as `difference` with standard error
+    `spread` is really above 0 (Student's t on `df` degrees of freedom, normal when None)."""
+    if spread <= 0:
+        return 0.5 if difference == 0 else float(difference > 0)
+    return t_cdf(difference / spread, df)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import multiprocessing_logging
 
 from arena.errors import ArenaError
-from arena.ratings.formats import format_crosstable, format_ratings
+from arena.ratings.formats import format_crosstable, format_ratings, unconverged_text
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
 from arena.safe_files import check_entry, open_append, write_text
@@ -295,6 +295,9 @@ def _rated(path: Path) -> tuple[Ratings, float]:
 def write_ratings(path: Path) -> str:
     """Write ratings.* and crosstable.* into a run directory; returns the text report."""
     ratings, share = _rated(path)
+    for pool in ratings.pools:
+        if not pool.converged:
+            note_in_log(path, f"ratings of {pool.game} / {pool.variant}: {unconverged_text(pool)}")
     for suffix, fmt in REPORT_SUFFIXES.items():
         for name, text in (("ratings", format_ratings(ratings, fmt, None, share)),
                            ("crosstable", format_crosstable(ratings, fmt))):

@@ -5,7 +5,8 @@ A round is every game, variant and table on the next `round_deals` deals; the sc
 run puts deals outermost, so round r is the task ids below the end of round r. After each round
 the records of the finished rounds alone (a prefix of the schedule, whatever the workers did and
 whatever a killed run left beyond it) are rated; the run stops once, in every pool, every bot is
-above the next with probability `confidence` or more (`P(> next)` of the ratings table). So the
+told apart from the next at `confidence`, by the ratings table's own two-sided test: `P(> next)`
+at least 1 - (1 - confidence) / 2 (0.975 at 95%), with the evidence clustered by deal. So the
 stop depends only on the config: resuming, or any number of workers, stops at the same round.
 """
 
@@ -79,8 +80,8 @@ class StopReport:
         s = self.state
         at = f"after {s.games:,} games (round {s.round} of {s.rounds})"
         if self.reason is StopReason.SEPARATED:
-            return (f"stopped {at}: every bot is above the next at {s.confidence:.0%} "
-                    f"confidence or more")
+            return (f"stopped {at}: every bot is told apart from the next at "
+                    f"{s.confidence:.0%} (two-sided)")
         why = (f"the budget of {self.budget:,} games is spent" if self.reason is
                StopReason.BUDGET else "the whole schedule is played")
         return f"stopped {at}: {why}; {unseparated_text(s)}"
@@ -89,18 +90,28 @@ class StopReport:
 def unseparated_text(state: RoundState) -> str:
     """The neighbours not told apart, as text."""
     if state.separated:
-        return f"every bot is above the next at {state.confidence:.0%} confidence or more"
+        return f"every bot is told apart from the next at {state.confidence:.0%} (two-sided)"
     pairs = ", ".join(f"{n.game}/{n.variant} {n.above} > {n.below} (P {n.p_above:.3f})"
                       for n in state.unseparated)
-    return f"not told apart at {state.confidence:.0%}: {pairs}"
+    return (f"not told apart at {state.confidence:.0%} (two-sided: P(> next) of "
+            f"{two_sided(state.confidence):.1%} needed): {pairs}")
+
+
+def two_sided(confidence: float) -> float:
+    """The P(> next) that tells two bots apart at `confidence`: the data choose which of them
+    is on top, so each side of the test gets half of the error (0.975 at 95%)."""
+    return 1 - (1 - confidence) / 2
 
 
 def unseparated(ratings: Ratings, confidence: float) -> tuple[Neighbours, ...]:
-    """Every pair of neighbours in every pool whose P(> next) is below `confidence`."""
+    """Every pair of neighbours in every pool not told apart at `confidence` (two-sided: its
+    P(> next) below `two_sided(confidence)`); every pair of a pool rated from fewer than two
+    deals, where the luck of the deal cannot be measured."""
     return tuple(Neighbours(pool.game, pool.variant, row.bot, below.bot, row.p_above_next)
                  for pool in ratings.pools
                  for row, below in zip(pool.bots, pool.bots[1:], strict=False)
-                 if row.p_above_next is not None and row.p_above_next < confidence)
+                 if row.p_above_next is not None
+                 and (row.p_above_next < two_sided(confidence) or pool.deals < 2))
 
 
 def rated_prefix(config: TournamentConfig, out: Path, end: int) -> Ratings:
@@ -119,8 +130,8 @@ def rounds_plan(config: TournamentConfig, deals_like: Path | None = None) -> str
     budget = (f", or at most {stopping.budget:,} games" if stopping.budget is not None
               and stopping.budget < len(schedule) else "")
     return (f"schedule: {len(schedule):,} games in {len(ends):,} round(s) of "
-            f"{ends[0]:,}; stops once every bot is above the next at "
-            f"{stopping.confidence:.0%}{budget}")
+            f"{ends[0]:,}; stops once every bot is told apart from the next at "
+            f"{stopping.confidence:.0%} (two-sided){budget}")
 
 
 def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,

@@ -70,7 +70,8 @@ def test_a_clearly_ordered_field_stops_early_at_the_same_round_on_one_and_two_wo
     assert one.state.round > 1, "a field this close should need more than one round"
     assert tasks(tmp_path / "one") == tasks(tmp_path / "two") == list(range(one.state.games))
     assert one.run.played == one.state.games
-    assert "every bot is above the next at 99%" in (tmp_path / "one" / LOG).read_text()
+    assert "every bot is told apart from the next at 99% (two-sided)" in (
+        tmp_path / "one" / LOG).read_text()
 
 
 def test_a_budget_is_never_overrun_and_the_pairs_left_are_named(tmp_path: Path) -> None:
@@ -81,7 +82,8 @@ def test_a_budget_is_never_overrun_and_the_pairs_left_are_named(tmp_path: Path) 
     assert {(n.above, n.below) for n in report.state.unseparated} in (
         {("g1", "g2")}, {("g2", "g1")})
     assert "the budget of 50 games is spent" in report.describe()
-    assert "not told apart at 95%: concentration/standard g" in report.describe()
+    assert ("not told apart at 95% (two-sided: P(> next) of 97.5% needed): "
+            "concentration/standard g") in report.describe()
 
 
 def test_the_whole_schedule_played_without_separation_says_so(tmp_path: Path) -> None:
@@ -123,8 +125,8 @@ def test_arena_run_says_the_plan_each_round_and_why_it_stopped(tmp_path: Path) -
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
     assert lines[0] == ("arena: schedule: 240 games in 40 round(s) of 6; stops once every bot "
-                        "is above the next at 95%, or at most 20 games")
+                        "is told apart from the next at 95% (two-sided), or at most 20 games")
     assert lines[-2].startswith("arena: stopped after 18 games (round 3 of 40): the budget of "
-                                "20 games is spent; not told apart at 95%: ")
+                                "20 games is spent; not told apart at 95% (two-sided")
     assert lines[-1] == f"18 of 240 games in {tmp_path / 'o'} (18 played now)"
     assert "g1" in result.stdout and "g2" in result.stdout

@@ -1,0 +1,245 @@
+"""Calibration of the ratings' verdicts: do the stated levels hold? Prints figures, asserts
+nothing (`python benchmarks/bench_calibration.py`, a few minutes on 2 cores; `--quick` for a
+smaller run, `--reps N` to change the repetitions, `--real cuckoo memorandum` to add A/A runs of
+those configs really played, a minute or two each).
+
+1. **A/A on every shipped config, re-dealt.** Each config in `configs/` is scheduled as it is
+   (tables, seat orders, clones, table sizes), and only its deals change between two runs. The
+   games come from the skill model of `calibration_world.py` (a deal suits each bot and each
+   seat by a shared amount; the same deal in the same seat order is the same game), so that
+   nothing changed but the deals. Every bot's move is compared by `arena compare`'s library
+   function as it is (`compare`): the spread of z = delta / sqrt(sigma_before² +
+   sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged (target 5%), by
+   `compare` as it is and by a t test on the pools' deals - 1 degrees of freedom (the
+   distribution of a z whose variance is estimated from the deals).
+   A config gets `--reps` repetitions, more where it has few bots, so that at least 96 moves
+   are measured (the spread's standard error is then about 7%).
+2. **Equal bots split**: the share of neighbours given different ranks when every bot is equal
+   (target at most 5%), in two-player pools and in four-seat pools in every seat order.
+3. **Wrong order**: among neighbours the table tells apart, the share whose true skills are in
+   the other order (target at most 5%).
+4. **Coverage** of adjacent differences in a simulated TrueSkill world at 2 and 4 seats
+   (skills from the prior, Thurstone performances with TrueSkill's beta): how often the true
+   difference of neighbours lies within the difference ± t · its standard error (target
+   93-97%).
+
+Sampling error: a share p measured on n cases has a standard error of sqrt(p (1 - p) / n),
+printed beside each; the z spread's relative standard error is about 1 / sqrt(2 n).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from calibration_world import World, records, shipped
+
+from arena.ratings.comparison import compare
+from arena.ratings.pools import rating_pools
+from arena.ratings.posterior import posterior
+from arena.ratings.settings import TrueSkillSettings
+from arena.ratings.tables import rate
+from arena.ratings.verdicts import Z95, t_quantile
+from arena.tournament.config import load_config
+
+CONFIGS = Path(__file__).parent.parent / "configs"
+
+
+def share(hits: int, n: int) -> str:
+    """A share with its standard error."""
+    if not n:
+        return "-"
+    p = hits / n
+    return f"{100 * p:5.1f}% ± {100 * math.sqrt(max(p * (1 - p), 1 / n) / n):.1f} (n {n})"
+
+
+MIN_MOVES = 96
+"""Moves measured per config at least (the z spread's standard error about 7%)."""
+
+
+def a_a(config: Path, reps: int, deals: int | None,
+        min_moves: int = MIN_MOVES) -> tuple[float, int, int, int]:
+    """(z spread, flagged by compare, flagged by a t test on the pools' deals - 1 degrees of
+    freedom, bots compared) of A/A comparisons of a config re-dealt."""
+    names = [b.name for b in load_config(config, check_bots=False).bots]
+    world = World({b: 0.3 * i for i, b in enumerate(names)})
+    zs: list[float] = []
+    flagged = by_t = 0
+    rep = 0
+    while rep < reps or len(zs) < min_moves:  # small pools get more repetitions
+        rep += 1
+        runs = [rate(records(shipped(config, 1 + 10_000 * (2 * rep + side), deals), world,
+                             2 * rep + side)) for side in (0, 1)]
+        result = compare(runs[0], runs[1])
+        for pool in result.pools:
+            before = runs[0].pool(pool.game, pool.variant)
+            after = runs[1].pool(pool.game, pool.variant)
+            if before is None or after is None:
+                continue
+            sigma = {r.bot: (r.sigma,) for r in before.bots}
+            for row in after.bots:
+                sigma[row.bot] += (row.sigma,)
+            dealt = min(getattr(before, "deals", 0), getattr(after, "deals", 0))
+            quantile = t_quantile(dealt - 1) if dealt >= 2 else Z95
+            for change in pool.bots:
+                if change.delta is None:
+                    continue
+                zs.append(change.delta / math.hypot(*sigma[change.bot]))
+                flagged += bool(change.significant)
+                by_t += abs(zs[-1]) > quantile
+    return statistics.pstdev(zs), flagged, by_t, len(zs)
+
+
+def equal_split(reps: int, seats: int) -> tuple[int, int]:
+    """(split, neighbour pairs) of equal bots: two seats, each game its own deal; four seats,
+    every seat order of every table of three bots on 8 deals."""
+    splits = pairs = 0
+    for rep in range(reps):
+        rng = random.Random(f"split:{seats}:{rep}")
+        bots = ["p", "q", "r", "s"] if seats == 2 else ["p", "q", "r"]
+        world = World(dict.fromkeys(bots, 0.0))
+        out = []
+        if seats == 2:
+            for task in range(300):
+                a, b = rng.sample(bots, 2)
+                win = rng.random() < 0.5
+                out.append({"task": task, "game": "g", "variant": "v", "seed": task,
+                            "seats": [a, b], "scores": [1, 0] if win else [0, 1],
+                            "ranks": [1, 2] if win else [2, 1]})
+        else:
+            from calibration_world import game
+
+            for deal in range(8):
+                for extra in bots:
+                    for order in sorted(set(itertools.permutations((*bots, extra)))):
+                        out.append(game(len(out), "g", "v", order, deal, world, rep))
+        rows = rate(out).pools[0].bots
+        pairs += len(rows) - 1
+        splits += sum(a.rank != b.rank for a, b in itertools.pairwise(rows))
+    return splits, pairs
+
+
+def trueskill_world(reps: int, seats: int) -> tuple[int, int, int, int]:
+    """(covered, adjacent pairs, wrong order, pairs told apart) in a simulated TrueSkill world:
+    8 bots with skills from the prior N(25, (25/3)²), 600 games of `seats` random bots, each
+    its own deal, performances N(skill, beta²) ranked."""
+    covered = pairs = wrong = apart = 0
+    for rep in range(reps):
+        rng = random.Random(f"world:{seats}:{rep}")
+        skills = {f"b{i}": rng.gauss(25, 25 / 3) for i in range(8)}
+        out = []
+        for task in range(600):
+            table = rng.sample(sorted(skills), seats)
+            perf = [skills[b] + rng.gauss(0, 25 / 6) for b in table]
+            ranks = [1 + sum(q > p for q in perf) for p in perf]
+            out.append({"task": task, "game": "g", "variant": "v", "seed": task,
+                        "seats": table, "scores": [round(p, 2) for p in perf], "ranks": ranks})
+        pool = rate(out).pools[0]
+        (matches,) = [p.matches for p in rating_pools(out)]
+        # the pair's standard error as the table's P(> next) uses it (before the deal became
+        # the unit of evidence, the two sigmas taken as independent, and the normal quantile)
+        evidence = getattr(posterior(matches, TrueSkillSettings()), "evidence", None)
+        quantile = t_quantile(evidence.df) if evidence is not None and evidence.df else Z95
+        for above, below in itertools.pairwise(pool.bots):
+            estimate = above.mu - below.mu
+            truth = skills[above.bot] - skills[below.bot]
+            se = (evidence.spread(above.bot, below.bot) if evidence is not None
+                  else math.hypot(above.sigma, below.sigma))
+            pairs += 1
+            covered += se is not None and abs(truth - estimate) <= quantile * se
+            if above.rank != below.rank:
+                apart += 1
+                wrong += truth < 0
+    return covered, pairs, wrong, apart
+
+
+def real_a_a(config: Path, pairs: int, deals: int | None,
+             workers: int = 2) -> tuple[float, int, int]:
+    """(z spread, flagged by compare, bots compared) of A/A comparisons of a config re-dealt
+    and really played (only its deals changed), `pairs` pairs of runs."""
+    import tempfile
+
+    from arena.tournament.run import run_ratings, run_tournament
+
+    zs: list[float] = []
+    flagged = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for pair in range(pairs):
+            runs = []
+            for side in (0, 1):
+                out = Path(scratch) / f"{pair}-{side}"
+                run_tournament(shipped(config, 1 + 10_000 * (2 * pair + side), deals), out,
+                               workers)
+                runs.append(run_ratings(out))
+            for pool in compare(runs[0], runs[1]).pools:
+                before = runs[0].pool(pool.game, pool.variant)
+                after = runs[1].pool(pool.game, pool.variant)
+                if before is None or after is None:
+                    continue
+                sigma = {r.bot: math.hypot(r.sigma, next(a.sigma for a in after.bots
+                                                         if a.bot == r.bot))
+                         for r in before.bots if any(a.bot == r.bot for a in after.bots)}
+                for change in pool.bots:
+                    if change.delta is not None:
+                        zs.append(change.delta / sigma[change.bot])
+                        flagged += bool(change.significant)
+    return statistics.pstdev(zs), flagged, len(zs)
+
+
+# The compare figures of the other half of issue 28 (the changed-edge false-positive rate at 3,
+# 5 and 10 deals) live in benchmarks/calibration_compare.py; the lead adds them here:
+COMPARE_FIGURES: list[Callable[[int], str]] = [
+    # e.g. calibration_compare.changed_edge_false_positives,
+]
+
+
+def main() -> None:
+    """Print every figure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=8)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and deals")
+    parser.add_argument("--real", nargs="*", default=[], metavar="CONFIG",
+                        help="also A/A on these shipped configs (names) really played")
+    parser.add_argument("--real-pairs", type=int, default=4)
+    args = parser.parse_args()
+    reps = 3 if args.quick else args.reps
+    start = time.perf_counter()
+    print("1. A/A: shipped configs re-dealt (only the deals changed), arena compare's library")
+    print(f"   {'config':<22} {'z spread':>9}  {'flagged by compare (target 5%)':<30}  "
+          f"flagged by t(deals - 1)")
+    for config in sorted(CONFIGS.glob("*.toml")):
+        deals = 10 if args.quick else None
+        spread, flagged, by_t, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
+        print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n):<30}  {share(by_t, n)}",
+              flush=True)
+    print("2. equal bots split (target at most 5%)")
+    for seats, label in ((2, "two seats, each game its own deal"),
+                         (4, "four seats, every seat order, clones")):
+        splits, pairs = equal_split(reps * 5, seats)
+        print(f"   {label:<40} {share(splits, pairs)}", flush=True)
+    print("3-4. simulated TrueSkill world: coverage of adjacent differences (target 93-97%), "
+          "wrong order among neighbours told apart (target at most 5%)")
+    for seats in (2, 4):
+        covered, pairs, wrong, apart = trueskill_world(reps * 5, seats)
+        print(f"   {seats} seats: coverage {share(covered, pairs)}; wrong order "
+              f"{share(wrong, apart)}", flush=True)
+    for name in args.real:
+        spread, flagged, n = real_a_a(CONFIGS / f"{name}.toml", args.real_pairs, None)
+        print(f"5. A/A really played: {name} re-dealt, {args.real_pairs} pairs of runs: "
+              f"z spread {spread:.2f}, flagged by compare {share(flagged, n)}", flush=True)
+    for figure in COMPARE_FIGURES:
+        print(figure(reps))
+    print(f"({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
