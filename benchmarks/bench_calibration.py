@@ -9,8 +9,8 @@ those configs really played, a minute or two each).
    seat by a shared amount; the same deal in the same seat order is the same game), so that
    nothing changed but the deals. Every bot's move is compared by `arena compare`'s library
    function as it is (`compare`): the spread of z = delta / sqrt(sigma_before² +
-   sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged (target 5%), by
-   `compare` as it is and by a t test on the pools' deals - 1 degrees of freedom (the
+   sigma_after²) (target 0.8-1.2) and the share of unchanged bots flagged by `compare` (target
+   5%; it tests a move with Student's t on the pools' deals - 1 degrees of freedom, the
    distribution of a z whose variance is estimated from the deals).
    A config gets `--reps` repetitions, more where it has few bots, so that at least 96 moves
    are measured (the spread's standard error is then about 7%).
@@ -22,6 +22,9 @@ those configs really played, a minute or two each).
    (skills from the prior, Thurstone performances with TrueSkill's beta): how often the true
    difference of neighbours lies within the difference ± t · its standard error (target
    93-97%).
+6. **`arena compare` against what did not change** (`calibration_compare.py`): the changed-edge
+   false-positive rate at 3, 5 and 10 deals (target 5%), and the unchanged bots flagged when
+   one bot of the field improves or a strong one joins (target 5%).
 
 Sampling error: a share p measured on n cases has a standard error of sqrt(p (1 - p) / n),
 printed beside each; the z spread's relative standard error is about 1 / sqrt(2 n).
@@ -36,11 +39,12 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from calibration_compare import EDGE_REPLICATES, report_bots, report_edges
 from calibration_world import World, records, shipped
 
 from arena.ratings.comparison import compare
@@ -67,13 +71,13 @@ MIN_MOVES = 96
 
 
 def a_a(config: Path, reps: int, deals: int | None,
-        min_moves: int = MIN_MOVES) -> tuple[float, int, int, int]:
-    """(z spread, flagged by compare, flagged by a t test on the pools' deals - 1 degrees of
-    freedom, bots compared) of A/A comparisons of a config re-dealt."""
+        min_moves: int = MIN_MOVES) -> tuple[float, int, int]:
+    """(z spread, flagged by compare, bots compared) of A/A comparisons of a config
+    re-dealt."""
     names = [b.name for b in load_config(config, check_bots=False).bots]
     world = World({b: 0.3 * i for i, b in enumerate(names)})
     zs: list[float] = []
-    flagged = by_t = 0
+    flagged = 0
     rep = 0
     while rep < reps or len(zs) < min_moves:  # small pools get more repetitions
         rep += 1
@@ -88,15 +92,12 @@ def a_a(config: Path, reps: int, deals: int | None,
             sigma = {r.bot: (r.sigma,) for r in before.bots}
             for row in after.bots:
                 sigma[row.bot] += (row.sigma,)
-            dealt = min(getattr(before, "deals", 0), getattr(after, "deals", 0))
-            quantile = t_quantile(dealt - 1) if dealt >= 2 else Z95
             for change in pool.bots:
                 if change.delta is None:
                     continue
                 zs.append(change.delta / math.hypot(*sigma[change.bot]))
                 flagged += bool(change.significant)
-                by_t += abs(zs[-1]) > quantile
-    return statistics.pstdev(zs), flagged, by_t, len(zs)
+    return statistics.pstdev(zs), flagged, len(zs)
 
 
 def equal_split(reps: int, seats: int) -> tuple[int, int]:
@@ -195,11 +196,14 @@ def real_a_a(config: Path, pairs: int, deals: int | None,
     return statistics.pstdev(zs), flagged, len(zs)
 
 
-# The compare figures of the other half of issue 28 (the changed-edge false-positive rate at 3,
-# 5 and 10 deals) live in benchmarks/calibration_compare.py; the lead adds them here:
-COMPARE_FIGURES: list[Callable[[int], str]] = [
-    # e.g. calibration_compare.changed_edge_false_positives,
-]
+def compare_figures(quick: bool) -> Iterator[str]:
+    """Lines of section 6: `arena compare`'s changed edges and its moves against the unchanged
+    bots (calibration_compare.py; fewer replicates with --quick)."""
+    yield "6. arena compare against what did not change"
+    yield from report_edges(2000 if quick else EDGE_REPLICATES)
+    plan = (("nothing changes", 1000, 40), ("a improves by one beta", 1000, 40),
+            ("a strong new bot joins", 1000, 40)) if quick else None
+    yield from report_bots(plan)
 
 
 def main() -> None:
@@ -214,13 +218,11 @@ def main() -> None:
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
     print("1. A/A: shipped configs re-dealt (only the deals changed), arena compare's library")
-    print(f"   {'config':<22} {'z spread':>9}  {'flagged by compare (target 5%)':<30}  "
-          f"flagged by t(deals - 1)")
+    print(f"   {'config':<22} {'z spread':>9}  flagged by compare (target 5%)")
     for config in sorted(CONFIGS.glob("*.toml")):
         deals = 10 if args.quick else None
-        spread, flagged, by_t, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
-        print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n):<30}  {share(by_t, n)}",
-              flush=True)
+        spread, flagged, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
+        print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n)}", flush=True)
     print("2. equal bots split (target at most 5%)")
     for seats, label in ((2, "two seats, each game its own deal"),
                          (4, "four seats, every seat order, clones")):
@@ -236,8 +238,8 @@ def main() -> None:
         spread, flagged, n = real_a_a(CONFIGS / f"{name}.toml", args.real_pairs, None)
         print(f"5. A/A really played: {name} re-dealt, {args.real_pairs} pairs of runs: "
               f"z spread {spread:.2f}, flagged by compare {share(flagged, n)}", flush=True)
-    for figure in COMPARE_FIGURES:
-        print(figure(reps))
+    for line in compare_figures(args.quick):
+        print(line, flush=True)
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

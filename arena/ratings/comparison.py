@@ -63,6 +63,8 @@ class Reference:
     shift: float = 0.0
     shift_se: float = 0.0
     note: str | None = None
+    weights: tuple[float, ...] = ()
+    """Each reference bot's weight in `shift` (in `bots` order, summing to 1)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready description."""
@@ -265,20 +267,49 @@ def _reference(old: PoolRatings | None, new: PoolRatings | None,
         return Reference(ReferenceKind.POOL, note="no bot plays in both runs with unchanged "
                                                   "code" if both else "no bot plays in both runs")
     now = {r.bot: r for r in new.bots}
-    shift, shift_se = _weighted_mean([(now[b].mu - was[b].mu,
-                                       _variance(was[b].sigma, now[b].sigma)) for b in chosen])
-    return Reference(kind, tuple(chosen), shift, shift_se, note)
+    shift, shift_se, weights = _weighted_mean([(now[b].mu - was[b].mu,
+                                                _variance(was[b].sigma, now[b].sigma))
+                                               for b in chosen])
+    return Reference(kind, tuple(chosen), shift, shift_se, note, weights)
 
 
-def _weighted_mean(moves: Iterable[tuple[float, float]]) -> tuple[float, float]:
-    """The inverse-variance weighted mean of (value, variance) pairs and its standard error
-    (the plain mean, its variance the mean variance over n, if a variance is 0)."""
+def _weighted_mean(moves: Iterable[tuple[float, float]]
+                   ) -> tuple[float, float, tuple[float, ...]]:
+    """The inverse-variance weighted mean of (value, variance) pairs, its standard error (as if
+    the values were independent) and the weights (the plain mean, its variance the mean variance
+    over n, if a variance is 0)."""
     data = list(moves)
     if any(v <= 0 for _, v in data):
         n = len(data)
-        return math.fsum(x for x, _ in data) / n, math.sqrt(math.fsum(v for _, v in data)) / n
+        return (math.fsum(x for x, _ in data) / n, math.sqrt(math.fsum(v for _, v in data)) / n,
+                (1 / n,) * n)
     weight = math.fsum(1 / v for _, v in data)
-    return math.fsum(x / v for x, v in data) / weight, math.sqrt(1 / weight)
+    return (math.fsum(x / v for x, v in data) / weight, math.sqrt(1 / weight),
+            tuple(1 / v / weight for _, v in data))
+
+
+def _move_variance(bot: str, old: PoolRatings | None, new: PoolRatings | None,
+                   reference: Reference) -> float | None:
+    """The variance of a bot's move against the reference from each run's deal-clustered
+    covariance of its skills (the runs independent): the move is a contrast of skills, the bot's
+    less the reference's weighted mean, so the skills' correlations within a run (a pool's
+    skills are measured relative to its mean) count as they should. None where a run's
+    covariance is not at hand."""
+    if old is None or new is None or old.evidence is None or new.evidence is None:
+        return None
+    contrast = dict.fromkeys((bot,), 1.0)
+    for other, weight in zip(reference.bots, reference.weights, strict=True):
+        contrast[other] = contrast.get(other, 0.0) - weight
+    before, after = old.evidence.variance(contrast), new.evidence.variance(contrast)
+    return None if before is None or after is None else before + after
+
+
+def _move_quantile(old: PoolRatings | None, new: PoolRatings | None) -> float:
+    """The quantile a move's 95% interval is drawn with: Student's t on the fewer deals of the
+    two pools less one (their sigmas are estimated from that many deals: docs/ratings.md), the
+    normal where a pool does not say its deals or has only one."""
+    deals = min(old.deals if old else 0, new.deals if new else 0)
+    return t_quantile(deals - 1) if deals >= 2 else Z95
 
 
 def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
@@ -289,6 +320,7 @@ def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
     now = {r.bot: r for r in new.bots} if new else {}
     ref = set(reference.bots)
     ref_var = reference.shift_se ** 2
+    quantile = _move_quantile(old, new)
     changes = []
     for row in now.values():
         prior = was.get(row.bot)
@@ -298,12 +330,14 @@ def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
             continue
         raw = row.mu - prior.mu
         own = _variance(prior.sigma, row.sigma)
-        if row.bot in ref:  # in the reference: its own part of the shift is no error
-            variance = max(own - ref_var, 0.0) if own > 0 and ref_var > 0 else own
-        else:
-            variance = own + ref_var
+        variance = _move_variance(row.bot, old, new, reference) if reference.bots else own
+        if variance is None:  # no covariance: as if the bots' skills were independent
+            if row.bot in ref:  # in the reference: its own part of the shift is no error
+                variance = max(own - ref_var, 0.0) if own > 0 and ref_var > 0 else own
+            else:
+                variance = own + ref_var
         move = raw - reference.shift
-        half = Z95 * math.sqrt(variance)
+        half = quantile * math.sqrt(variance)
         changes.append(BotChange(row.bot, Presence.BOTH, prior.mu, row.mu, move, half,
                                  abs(move) > half and not math.isclose(move, 0, abs_tol=1e-12),
                                  prior.rank, row.rank, prior.rank - row.rank, raw,

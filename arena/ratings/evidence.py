@@ -21,7 +21,7 @@ Müller (2013); see docs/ratings.md, "The deal as the unit of evidence".
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -68,13 +68,20 @@ class Evidence:
     def spread(self, bot: str, other: str) -> float | None:
         """The standard error of the difference of two bots' skills: clustered by deal, never
         below the model's own."""
+        found = self.variance({bot: 1.0, other: -1.0})
+        return None if found is None else math.sqrt(found)
+
+    def variance(self, weights: Mapping[str, float]) -> float | None:
+        """The variance of a weighted sum of the bots' skills (weights summing to 0 make it
+        independent of the pool's mean): clustered by deal, never below the model's own. None
+        when a weighted bot is not in the pool."""
         where = self._index()
-        i, j = where.get(bot), where.get(other)
-        if i is None or j is None:
+        if any(bot not in where for bot in weights):
             return None
-        v, m = self.covariance, self.model
-        return math.sqrt(self._combine(float(v[i, i] + v[j, j] - 2 * v[i, j]),
-                                       float(m[i, i] + m[j, j] - 2 * m[i, j])))
+        a = np.zeros(len(self.bots))
+        for bot, weight in weights.items():
+            a[where[bot]] += weight
+        return self._combine(float(a @ self.covariance @ a), float(a @ self.model @ a))
 
     @staticmethod
     def _combine(robust: float, model: float) -> float:

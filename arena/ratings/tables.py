@@ -108,6 +108,9 @@ class PoolRatings:
     """EP sweeps made."""
     converged: bool = True
     """Whether EP reached its tolerance; when False, the ratings are where it stopped."""
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
+    """The deal-clustered covariance of the pool's skills, for verdicts on several bots at
+    once (a move against a reference in `arena compare`); None where it was not measured."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,7 @@ def _rate_pool(game: str, variant: str, matches: list[Match],
     bot_rows = tuple(_bot_rows(rows, ratings, found.evidence, tallies, cross))
     deals = found.evidence.deals if found.evidence is not None else 0
     return PoolRatings(game, variant, len(matches), found.skipped, bot_rows, cross, deals,
-                       found.sweeps, found.converged)
+                       found.sweeps, found.converged, found.evidence)
 
 
 def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],

@@ -325,3 +325,38 @@ def test_the_changed_edge_test_keeps_five_percent_with_few_deals(deals: int, old
         new_pool = pool("standard", *rows, cross=(_edge(deals, rng),))
         hits += bool(compare(Ratings((old_pool,)), Ratings((new_pool,))).pools[0].edges)
     assert hits / 2000 <= 0.065 < old - 0.02
+
+
+def test_a_move_s_interval_is_the_contrast_s_variance_from_each_run_s_covariance() -> None:
+    """A pool's skills are measured relative to its mean, so they are correlated: the variance of
+    a bot's move against the reference is that of the contrast (the bot less the reference's
+    weighted mean) from each run's deal-clustered covariance, not the sum of the variances."""
+    rng = random.Random(7)
+    skills = {"a": 30.0, "b": 27.0, "c": 25.0, "d": 23.0, "e": 20.0}
+    before, after = _simulated_run(skills, 400, rng), _simulated_run(skills, 400, rng)
+    found = changes(compare(before, after), "standard")
+    old, new = before.pool("concentration", "standard"), after.pool("concentration", "standard")
+    assert old is not None and new is not None and old.evidence and new.evidence
+    sigma = {r.bot: math.hypot(r.sigma, s.sigma) for r, s in zip(
+        sorted(old.bots, key=lambda r: r.bot), sorted(new.bots, key=lambda r: r.bot), strict=True)}
+    weights = {b: 1 / sigma[b] ** 2 for b in skills}
+    total = sum(weights.values())
+    for bot in skills:
+        contrast = {b: (b == bot) - w / total for b, w in weights.items()}
+        variance = old.evidence.variance(contrast) + new.evidence.variance(contrast)
+        assert found[bot].delta_ci95 == pytest.approx(
+            t_quantile(min(old.deals, new.deals) - 1) * math.sqrt(variance))
+
+
+def test_in_simulated_a_a_runs_unchanged_bots_are_flagged_about_five_percent() -> None:
+    """Two runs of the same six bots (every bot the reference): the moves' z keep their level.
+    Summing the variances as if the skills were independent flagged 9-10% here."""
+    rng = random.Random(20261127)
+    skills = {"a": 30.0, "b": 27.0, "c": 25.0, "d": 23.0, "e": 20.0, "f": 18.0}
+    flagged = total = 0
+    for _ in range(40):
+        found = changes(compare(_simulated_run(skills, 600, rng),
+                                _simulated_run(skills, 600, rng)), "standard")
+        flagged += sum(found[b].significant for b in skills)
+        total += len(skills)
+    assert flagged / total <= 0.075
