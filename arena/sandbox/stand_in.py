@@ -385,13 +385,14 @@ class SandboxedBot(Bot):
             except OSError:
                 chunk = b""
             if not chunk:
+                how = how_it_ended(self.group)  # before it is reaped
                 self.close(ended=True)
                 if self.oom_path and oom_kills(self.oom_path) > self._ooms:
                     raise BotFault(FaultKind.MEMORY, f"{op}: ran out of memory (the kernel ended "
                                    "a process of the game: it and its files held more than its "
                                    "memory group allows)")
                 raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
-                                                "(a crash, os._exit, a signal or the memory limit)")
+                               f"({how or 'a crash, os._exit, a signal or the memory limit'})")
             data = data + chunk if data else chunk
             if data[-1:] == b"\n" or len(data) > REPLY_LIMIT:
                 break
@@ -499,6 +500,36 @@ class Turns:
 
 TURNS = Turns(os.environ.get("ARENA_SANDBOX_PAUSE", "1") != "0")
 """This process's turns (it plays one game at a time)."""
+
+
+_SELF_SIGNALLED = signal.SIGSYS  # how the seccomp filter ends a game process that sends itself
+# a signal the kernel would spare it (see `arena.sandbox.seccomp.UNIGNORABLE`)
+
+
+def how_it_ended(pid: int) -> str:
+    """How a game process that has just ended did, as the kernel says (its exit status, in
+    /proc/PID/stat, which the kernel sets before the process's files are closed, and keeps
+    until its parent, the host's forker, reaps it); empty if that cannot be told."""
+    if pid <= 0:
+        return ""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        if fields[0] in (b"T", b"t"):  # stopped: what it holds is the stopping signal's
+            return ""
+        status = int(fields[49])  # field 52: exit_code, a wait status
+    except (OSError, IndexError, ValueError):
+        return ""
+    number = status & 0x7F
+    if not number:
+        return f"it exited with code {status >> 8}" if status >> 8 else ""
+    if number == _SELF_SIGNALLED:
+        return ("killed by a signal it sent itself: SIGKILL, SIGSTOP or a fault's signal "
+                "(SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS), which end it as they end "
+                "any process")
+    with contextlib.suppress(ValueError):
+        return f"killed by {signal.Signals(number).name}"
+    return f"killed by signal {number}"
 
 
 def _parsed(op: str, data: bytes) -> list[Any] | None:

@@ -166,17 +166,21 @@ def test_the_host_is_started_with_its_settings_out_of_its_command_line(
 @needs_kernel
 @pytest.mark.parametrize(("signal_name", "init"), [
     ("SIGABRT", False), ("SIGTERM", False), ("SIGUSR1", False),
+    ("SIGSEGV", False), ("SIGKILL", False), ("SIGBUS", False), ("SIGSTOP", False),
     ("SIGABRT", True), ("SIGSEGV", True), ("SIGTERM", True), ("SIGKILL", True)])
 def test_a_signal_a_bot_sends_itself_ends_it_as_anywhere_else(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signal_name: str, init: bool) -> None:
     """With an init (ARENA_SANDBOX_INIT=1) the bot's process is process 2; without one, process
-    1 exits on the signals whose default action ends a process (but for the faults' signals,
-    SIGKILL and SIGSTOP, which process 1 cannot be sent by itself)."""
+    1 exits on the signals whose default action ends a process, and the seccomp filter ends
+    it when it sends itself one the kernel would spare it (the faults' signals, SIGKILL and
+    SIGSTOP), and the fault says so."""
     monkeypatch.setenv("ARENA_SANDBOX_INIT", "1" if init else "0")
     found, (record,) = play(tmp_path, "pid", die=signal_name)
     assert {"survived": True} not in found
     assert [(fault.seat, fault.kind) for fault in record.faults] == [(0, FaultKind.CRASH)]
     assert (found[0]["pid"] == 1) is not init  # with an init, it is process 1
+    if not init and signal_name in ("SIGSEGV", "SIGKILL", "SIGBUS", "SIGSTOP"):
+        assert "killed by a signal it sent itself" in record.faults[0].detail
 
 
 def test_a_bot_s_code_runs_only_once_its_game_has_begun(tmp_path: Path) -> None:
