@@ -628,8 +628,9 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
+    handlers = 0
     if not init and os.getpid() == 1:  # process 1 without an init: signals it sends itself
-        exit_on_signals(namespaces.libc())  # end it all the same
+        handlers = exit_on_signals(namespaces.libc())  # end it all the same (and see seccomp)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -653,7 +654,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
              "cgroup_problem": settings.get("cgroup_problem") or "",
-             "init": bool(init), "nothing_ahead": True}  # untrusted bots load as games begin
+             "init": bool(init), "exit_handlers": handlers > 0,
+             "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     _forget_libc()
     guard(workdir, settings.get("private") or ())

@@ -74,6 +74,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     families, locks = bool(facts.get("socket_families_filtered")), bool(facts.get("locks_refused"))
     cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("nothing_ahead"))
     empty, init = bool(facts.get("empty_environment")), bool(facts.get("init"))
+    handlers = bool(facts.get("exit_handlers"))
     notes = games and read_only and (network or landlock >= 6)
 
     promises = [
@@ -147,6 +148,10 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
         (SIGNALS, pick(
             (init, kernel, "a minimal init is process 1 of its game"),
             (not pid_ns, kernel, "no PID namespace: the game is not process 1"),
+            (handlers and filtered, kernel, "process 1 ends on a signal it sends itself: "
+             "`_exit` for those it may catch, seccomp for SIGKILL, SIGSTOP and faults'"),
+            (handlers, partly, "process 1 exits on catchable signals it sends itself; "
+             "SIGKILL, SIGSTOP and faults' it ignores (no seccomp filter)"),
             (True, hook, "nothing: the game is process 1, which ignores its own signals"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)

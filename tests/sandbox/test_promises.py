@@ -79,6 +79,11 @@ def test_without_kernel_features_each_promise_says_what_is_left() -> None:
     ({"empty_environment": False}, "nothing of the arena's environment or command line",
      Holder.HOOK),
     ({"init": False}, "a crash is a fault (ordinary signals)", Holder.HOOK),
+    # without an init: handlers for the catchable signals, seccomp for the rest
+    ({"init": False, "exit_handlers": True}, "a crash is a fault (ordinary signals)",
+     Holder.KERNEL),
+    ({"init": False, "exit_handlers": True, "seccomp": False},
+     "a crash is a fault (ordinary signals)", Holder.PARTLY),
 ])
 def test_a_missing_feature_weakens_its_promises(changed: dict[str, object], promise: str,
                                                  holder: Holder) -> None:
