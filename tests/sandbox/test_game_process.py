@@ -199,3 +199,59 @@ def test_a_bot_s_code_runs_only_once_its_game_has_begun(tmp_path: Path) -> None:
              if line.startswith("inspector {")]
     assert len(found) == 2
     assert found[1]["imported"] > between  # not while the game before was played
+
+
+LAZY_BOT = '''
+import json
+import os
+
+from arena.api import Bot
+
+
+class Lazy(Bot):
+    """Imports modules of the standard library as it plays; tries a file only root may read."""
+
+    def act(self, obs):
+        import {lazy}
+
+        try:
+            with open(os.path.join(os.path.dirname(__file__), "secret.txt")) as kept:
+                secret = kept.read()
+        except OSError as exc:
+            secret = type(exc).__name__
+        with open(os.path.join(os.path.dirname(__file__), "public.txt")) as shared:
+            public = shared.read()
+        print("lazy " + json.dumps({{"uid": os.getuid(), "secret": secret, "public": public,
+                                     "module": {lazy}.__name__}}), flush=True)
+        return obs.legal[0]
+'''
+
+
+@needs_kernel
+@pytest.mark.skipif(os.geteuid() != 0, reason="an arena run as root maps an id of the games' own")
+@pytest.mark.parametrize("lazy", ["statistics", "fractions", "decimal"])
+def test_a_bot_runs_as_an_id_of_its_own_that_reads_no_file_of_root_s(
+        tmp_path: Path, lazy: str) -> None:
+    """The bot's file lies where only root may enter (the tests' temporary folder, 0700), next to
+    a file only root may read: the bot is imported, imports the standard library as it plays,
+    reads what everyone may, and not root's file."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "lazy_bot.py").write_text(LAZY_BOT.format(lazy=lazy))
+    (folder / "secret.txt").write_text("root's own")
+    (folder / "secret.txt").chmod(0o600)
+    (folder / "public.txt").write_text("everyone's")
+    log = tmp_path / "lazy.log"
+    entry = sandboxed(f"{folder / 'lazy_bot.py'}:Lazy", "concentration", LIMITS, log)
+    variant = find_game("concentration").variant("standard")
+    try:
+        record = play_game(variant, [entry.make(), resolve_bot("greedy").make()],
+                           ["lazy", "greedy"], 0)
+    finally:
+        entry.close()
+    assert record.faults == (), (record.faults, log.read_text())
+    found = json.loads(next(line for line in log.read_text().splitlines()
+                            if line.startswith("lazy ")).split(" ", 1)[1])
+    assert found == {"uid": found["uid"], "secret": "PermissionError", "public": "everyone's",
+                     "module": lazy}
+    assert found["uid"] != 0

@@ -12,6 +12,7 @@ import select
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -560,3 +561,101 @@ def test_confine_forker_without_the_c_library_says_so(monkeypatch: pytest.Monkey
 def test_per_game_means_a_pid_namespace_of_its_own(flags: int, per_game: bool) -> None:
     """A confinement's games are confined per game when they get a PID namespace each."""
     assert Confinement(game_flags=flags).per_game is per_game
+
+
+# its id
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="only an arena run as root may map "
+                                "an id of the games' own (an ordinary user's games run as it)")
+
+LAZY = next(name for name in ("statistics", "fractions", "decimal", "colorsys", "wave",
+                              "this", "antigravity") if name not in sys.modules)
+"""A module of the standard library not imported yet, for a game to import lazily."""
+
+
+@needs_namespaces
+@needs_root
+def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may(
+        tmp_path: Path) -> None:
+    """With the arena as root, a game switches to an unprivileged id of its own (no groups, no
+    capabilities): the arena's owner-only files in its reach are not readable, what everyone
+    may read is; the folders only their owner may enter on the way to what it needs (the
+    temporary folder of the tests, /root) are skeletons; imports of the standard library not
+    made yet still work."""
+    bot = tmp_path / "deep" / "bot"
+    bot.mkdir(parents=True)
+    (tmp_path / "deep").chmod(0o700)
+    secret, public = bot / "secret.txt", bot / "public.txt"
+    secret.write_text("root's own")
+    secret.chmod(0o600)
+    public.write_text("everyone's")
+    public.chmod(0o644)
+    (tmp_path / "beside.txt").write_text("not for games")
+    games = tmp_path / "games"  # as a host's folder of games, which others may enter
+    games.mkdir()
+    games.chmod(0o711)
+    workdir = games / "game"
+    workdir.mkdir()
+
+    def game() -> dict[str, Any]:
+        module = __import__(LAZY)
+        return {"ids": [os.getuid(), os.geteuid(), os.getgid(), os.getegid()],
+                "groups": os.getgroups(), "secret": failure(secret.read_text),
+                "public": public.read_text(), "beside": failure((tmp_path / "beside.txt").stat),
+                "root": failure(lambda: os.listdir("/root")),
+                "lazy": bool(module.__file__), "workdir": failure(
+                    lambda: (workdir / "note").write_text("mine")),
+                "fd": failure(lambda: os.listdir("/proc/self/fd"))}
+
+    def work() -> dict[str, Any]:
+        trial = games / "trial"
+        trial.mkdir()
+        confinement = confine_forker([], True, str(trial), reachable=[str(bot)])
+        read_end, write_end = os.pipe()
+        pid = clone_game(confinement.game_flags)
+        if pid == 0:
+            try:
+                os.close(read_end)
+                try:
+                    enter_game(str(workdir), RATION, ENTRIES, confinement.game_id)
+                    facts = game()
+                except BaseException:
+                    facts = {"raised": traceback.format_exc()}
+                os.write(write_end, json.dumps(facts).encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        return {"game_id": confinement.game_id, "skeletons": list(confinement.skeletons),
+                "problem": confinement.problem, **json.loads(data)}
+
+    found = in_child(work)
+    game_id = namespaces.GAME_ID
+    assert found.get("game_id") == game_id, found
+    assert found["ids"] == [game_id] * 4 and found["groups"] == [], found
+    assert found["secret"] == "EACCES" and found["public"] == "everyone's"
+    assert found["beside"] == "ENOENT"  # the skeleton holds the way to the bot's folder only
+    assert found["root"] in ("EACCES", "ok") and found["lazy"] is True
+    assert found["workdir"] == "ok" and found["fd"] == "ok"
+    assert "/root" in found["skeletons"] or not Path("/root").is_dir()
+
+
+def test_skeletons_cover_the_home_and_each_folder_a_game_may_not_enter() -> None:
+    with tempfile.TemporaryDirectory(dir="/tmp") as scratch:
+        os.chmod(scratch, 0o755)
+        base = Path(os.path.realpath(scratch))
+        shut, home, open_ = base / "shut", base / "home", base / "open"
+        for folder in (shut / "inner" / "deeper", home, open_):
+            folder.mkdir(parents=True)
+        shut.chmod(0o700)
+        (shut / "inner").chmod(0o700)  # below a root already: not one of its own
+        reachable = [str(shut / "inner" / "deeper"), str(open_)]
+        assert sorted(namespaces.skeleton_roots(reachable, True, str(home))) == [str(home),
+                                                                                 str(shut)]
+        assert namespaces.skeleton_roots(reachable, False, str(home)) == [str(home)]
+        assert namespaces.skeleton_roots(reachable, False, "/") == []
+        shut.chmod(0o755)
+        (shut / "inner").chmod(0o755)
