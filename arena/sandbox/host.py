@@ -220,7 +220,8 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     # one for each game where the arena's environment asks (it costs milliseconds a game)
     return namespaces.confine_forker(settings.get("private") or (),
                                      shared_network=not settings.get("game_network", False),
-                                     trial=trial, reachable=settings.get("reachable") or ())
+                                     trial=trial, reachable=settings.get("reachable") or (),
+                                     own_id=settings.get("game_id", True))
 
 
 _MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists

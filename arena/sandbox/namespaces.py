@@ -114,17 +114,18 @@ class Confinement:
 
 
 def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
-                   reachable: Sequence[str] = ()) -> Confinement:
+                   reachable: Sequence[str] = (), own_id: bool = True) -> Confinement:
     """Enter this process's namespaces (see the module docstring). `shared_network`: one network
     namespace for all games of this forker (where Landlock keeps each game's abstract unix
     sockets to itself), else one per game; `trial`: an empty folder where a trial game mounts its
     directory; `reachable`: what games must read besides the interpreter and the Python path
-    (see `SKELETON`). Never raises: what could not be had is reported."""
+    (see `SKELETON`); `own_id`: whether games switch to `GAME_ID` where the arena may map it.
+    Never raises: what could not be had is reported."""
     if _LIBC is None or _CLONE is None:
         return Confinement(problem="namespaces need Linux on x86_64, aarch64 or riscv64")
     uid, gid = os.geteuid(), os.getegid()
     flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if shared_network else 0)
-    mapper = _mapper(gid) if uid == 0 else None
+    mapper = _mapper(gid) if uid == 0 and own_id else None
     try:
         _check(_LIBC.unshare(flags), "unshare")
     except OSError as exc:

@@ -113,12 +113,14 @@ SWITCHES = {"namespaces": ("ARENA_SANDBOX_NAMESPACES", True),
             "cgroups": ("ARENA_SANDBOX_CGROUPS", True),
             "seccomp": ("ARENA_SANDBOX_SECCOMP", True),
             "init": ("ARENA_SANDBOX_INIT", False),
-            "game_network": ("ARENA_SANDBOX_GAME_NETWORK", False)}
+            "game_network": ("ARENA_SANDBOX_GAME_NETWORK", False),
+            "game_id": ("ARENA_SANDBOX_GAME_ID", True)}
 """The kernel's mechanisms the arena's environment may turn on ("1") or off ("0"): each setting
 of the host, the variable of the arena's environment, and whether it is on by default. Off by
 default, for what they cost (see docs/sandbox.md, Speed): an init process per game (a game
 process that is process 1 turns the signals it sends itself into an exit instead) and a network
-namespace per game (one per host instead)."""
+namespace per game (one per host instead). On by default but for measuring it: an id of the
+games' own where the arena runs as root (see `arena.sandbox.namespaces.GAME_ID`)."""
 
 
 def switches() -> dict[str, bool]:
