@@ -125,7 +125,7 @@ def main(argv: list[str]) -> int:
     # `namespaces.SKELETON`)
     folders = [os.path.dirname(os.path.realpath(path)) if os.path.isfile(path) else str(path)
                for path in code_roots(settings["spec"])] if spec is None else []
-    settings["reachable"] = [os.path.realpath(path) for path in folders]
+    settings["bot_folders"] = [os.path.realpath(path) for path in folders]
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         reads = landlock.reading_ruleset(settings.get("private") or ())
         if reads is not None:  # kept open, out of the way, for every game process to apply
@@ -220,7 +220,8 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     # one for each game where the arena's environment asks (it costs milliseconds a game)
     return namespaces.confine_forker(settings.get("private") or (),
                                      shared_network=not settings.get("game_network", False),
-                                     trial=trial, reachable=settings.get("reachable") or (),
+                                     trial=trial,
+                                     bot_folders=settings.get("bot_folders") or (),
                                      own_id=settings.get("game_id", True))
 
 

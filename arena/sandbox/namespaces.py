@@ -114,36 +114,44 @@ class Confinement:
 
 
 def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
-                   reachable: Sequence[str] = (), own_id: bool = True) -> Confinement:
+                   bot_folders: Sequence[str] = (), own_id: bool = True) -> Confinement:
     """Enter this process's namespaces (see the module docstring). `shared_network`: one network
     namespace for all games of this forker (where Landlock keeps each game's abstract unix
     sockets to itself), else one per game; `trial`: an empty folder where a trial game mounts its
-    directory; `reachable`: what games must read besides the interpreter and the Python path
-    (see `SKELETON`); `own_id`: whether games switch to `GAME_ID` where the arena may map it.
-    Never raises: what could not be had is reported."""
+    directory; `bot_folders`: the bot's own folders, which games must read besides the
+    interpreter and the Python path (see `SKELETON`), and which are theirs where they switch
+    to `GAME_ID` (`own_id`, where the arena may map it; see `_idmapped`). Never raises: what
+    could not be had is reported."""
     if _LIBC is None or _CLONE is None:
         return Confinement(problem="namespaces need Linux on x86_64, aarch64 or riscv64")
     uid, gid = os.geteuid(), os.getegid()
     flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if shared_network else 0)
     mapper = _mapper(gid) if uid == 0 and own_id else None
+    # made before the user namespace, which may not make them (its capabilities are its own)
+    idmapped = _idmapped(bot_folders) if mapper is not None else {}
     try:
         _check(_LIBC.unshare(flags), "unshare")
     except OSError as exc:
         _map_ids(uid, gid, mapper, entered=False)
+        _close_all(idmapped)
         return Confinement(problem=f"no user namespace for this user ({exc.strerror})")
     try:
         game_id = _map_ids(uid, gid, mapper)
         _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     except OSError as exc:
+        _close_all(idmapped)
         return Confinement(user=True, network=shared_network,
                            problem=f"no private mounts in the user namespace ({exc.strerror})")
     problem = ""
     try:
+        skeletons = _skeletons([*reachable_paths(), *bot_folders, os.path.dirname(trial)],
+                               game_id >= 0)
+        if game_id >= 0:  # the bot's folders the games' own (read-only, as all)
+            _place(idmapped)
+        # covered after: what the arena keeps may lie in what was mounted back
         covered = [path for path in private if _cover(path)]
         covered += [path for path in HIDDEN if _cover(path)]
         devices = _private_dev(keep=(os.path.dirname(trial),))  # every game's directory
-        skeletons = _skeletons([*reachable_paths(), *reachable, os.path.dirname(trial)],
-                               game_id >= 0)
         _set_attributes("/", _MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV, 0,
                         recursive=True)
         for path in [*devices, *covered]:  # devices, and /dev/null over covered files
@@ -151,7 +159,9 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
         read_only = True
     except OSError as exc:
         read_only, problem = False, f"the file system is not read-only ({exc.strerror})"
-        skeletons = ()
+        skeletons = []
+    finally:
+        _close_all(idmapped)
     game_flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | (0 if shared_network else CLONE_NEWNET)
     fresh_proc = False
     try:  # one trial game, to know that games can have their namespaces before relying on it
@@ -270,6 +280,103 @@ def skeleton_roots(reachable: Sequence[str], switched: bool, home: str | None = 
         if not any(_below(root, other) for other in outermost):
             outermost.append(root)
     return outermost
+
+
+_MOUNT_ATTR_IDMAP = 0x100000
+
+
+def _idmapped(folders: Sequence[str]) -> dict[str, int]:
+    """Detached copies of the mounts of `folders` (real paths, each with what is mounted below
+    it), on which each folder's owner and group appear as `GAME_ID` (idmapped mounts: nothing
+    on disk changes): a game reads the bot's files as their owner would, even in a folder only
+    its owner may enter, and nothing else of that owner's. Made by the arena's user (root)
+    before it enters its user namespace; those that cannot be made (a file system without
+    idmapped mounts, an older kernel) are left out: their folders keep their owners."""
+    made: dict[str, int] = {}
+    namespaces: dict[tuple[int, int], int] = {}
+    try:
+        for folder in dict.fromkeys(os.path.realpath(path) for path in folders):
+            try:
+                info = os.stat(folder)
+                if not stat.S_ISDIR(info.st_mode):
+                    continue
+                owner = (info.st_uid, info.st_gid)
+                if owner not in namespaces:
+                    namespaces[owner] = _mapping_namespace(*owner)
+                fd = _check(_PYLIBC.syscall(
+                    ctypes.c_long(_OPEN_TREE), _AT_FDCWD, folder.encode(),
+                    ctypes.c_uint(_OPEN_TREE_CLONE | _AT_RECURSIVE | os.O_CLOEXEC)),
+                    f"open_tree {folder}")
+                attr = _MountAttr(_MOUNT_ATTR_IDMAP, 0, 0, namespaces[owner])
+                try:
+                    _check(_PYLIBC.syscall(ctypes.c_long(_MOUNT_SETATTR), fd, b"",
+                                           _AT_EMPTY_PATH | _AT_RECURSIVE, ctypes.byref(attr),
+                                           ctypes.sizeof(attr)), f"idmapping {folder}")
+                except OSError:
+                    os.close(fd)
+                    raise
+                made[folder] = fd
+            except OSError:
+                continue
+    finally:
+        for fd in namespaces.values():
+            if fd >= 0:
+                os.close(fd)
+    return made
+
+
+def _mapping_namespace(uid: int, gid: int) -> int:
+    """A user namespace that maps `uid` and `gid` (inside) to `GAME_ID` (outside): what an
+    idmapped mount maps its owners by. Its descriptor (-1 if it could not be made): a child
+    enters it, this process writes its maps, and the child ends."""
+    ready_read, ready_write = os.pipe()
+    done_read, done_write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        code = 1
+        try:
+            os.close(ready_read)
+            os.close(done_write)
+            if _LIBC.unshare(CLONE_NEWUSER) == 0:
+                os.write(ready_write, b"u")
+                os.read(done_read, 1)
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(ready_write)
+    os.close(done_read)
+    try:
+        if os.read(ready_read, 1) != b"u":
+            return -1
+        # an idmapped mount takes a file's owner as an id inside the namespace, and shows the
+        # id outside that it maps to
+        _write(f"/proc/{child}/uid_map", f"{uid} {GAME_ID} 1")
+        _write(f"/proc/{child}/setgroups", "deny")
+        _write(f"/proc/{child}/gid_map", f"{gid} {GAME_ID} 1")
+        return os.open(f"/proc/{child}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return -1
+    finally:
+        os.close(ready_read)
+        os.close(done_write)  # the child ends
+        os.waitpid(child, 0)
+
+
+def _place(mounts: dict[str, int]) -> None:
+    """Mount each of `mounts` (detached, by descriptor) on its folder, over what is there."""
+    for folder, fd in mounts.items():
+        with contextlib.suppress(OSError):  # not in view (under a skeleton): nothing to cover
+            if os.path.isdir(folder):
+                _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
+                                       folder.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
+                       f"move_mount {folder}")
+
+
+def _close_all(mounts: dict[str, int]) -> None:
+    for fd in mounts.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    mounts.clear()
 
 
 def _skeletons(reachable: Sequence[str], switched: bool) -> list[str]:

@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import pty
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -209,19 +210,20 @@ from arena.api import Bot
 
 
 class Lazy(Bot):
-    """Imports modules of the standard library as it plays; tries a file only root may read."""
+    """Imports modules of the standard library as it plays; reads a file of its own folder only
+    its owner may read, and tries one of root's only root may read."""
 
     def act(self, obs):
         import {lazy}
 
         try:
-            with open(os.path.join(os.path.dirname(__file__), "secret.txt")) as kept:
+            with open({secret!r}) as kept:
                 secret = kept.read()
         except OSError as exc:
             secret = type(exc).__name__
-        with open(os.path.join(os.path.dirname(__file__), "public.txt")) as shared:
-            public = shared.read()
-        print("lazy " + json.dumps({{"uid": os.getuid(), "secret": secret, "public": public,
+        with open(os.path.join(os.path.dirname(__file__), "own.txt")) as mine:
+            own = mine.read()
+        print("lazy " + json.dumps({{"uid": os.getuid(), "secret": secret, "own": own,
                                      "module": {lazy}.__name__}}), flush=True)
         return obs.legal[0]
 '''
@@ -232,26 +234,31 @@ class Lazy(Bot):
 @pytest.mark.parametrize("lazy", ["statistics", "fractions", "decimal"])
 def test_a_bot_runs_as_an_id_of_its_own_that_reads_no_file_of_root_s(
         tmp_path: Path, lazy: str) -> None:
-    """The bot's file lies where only root may enter (the tests' temporary folder, 0700), next to
-    a file only root may read: the bot is imported, imports the standard library as it plays,
-    reads what everyone may, and not root's file."""
+    """The bot's files (only their owner, root, may read them) lie where only root may enter (the
+    tests' temporary folder, 0700): the bot is imported, imports the standard library as it
+    plays, reads its own files, and not a file of root's (in /tmp, which everyone may enter)."""
     folder = tmp_path / "bot"
-    folder.mkdir()
-    (folder / "lazy_bot.py").write_text(LAZY_BOT.format(lazy=lazy))
-    (folder / "secret.txt").write_text("root's own")
-    (folder / "secret.txt").chmod(0o600)
-    (folder / "public.txt").write_text("everyone's")
+    folder.mkdir(mode=0o700)
+    bot = folder / "lazy_bot.py"
+    fd, secret = tempfile.mkstemp(prefix="arena-test-secret-", dir="/tmp")  # mode 0600
+    os.write(fd, b"root's own")
+    os.close(fd)
+    bot.write_text(LAZY_BOT.format(lazy=lazy, secret=secret))
+    bot.chmod(0o600)
+    (folder / "own.txt").write_text("the bot's")
+    (folder / "own.txt").chmod(0o600)
     log = tmp_path / "lazy.log"
-    entry = sandboxed(f"{folder / 'lazy_bot.py'}:Lazy", "concentration", LIMITS, log)
+    entry = sandboxed(f"{bot}:Lazy", "concentration", LIMITS, log)
     variant = find_game("concentration").variant("standard")
     try:
         record = play_game(variant, [entry.make(), resolve_bot("greedy").make()],
                            ["lazy", "greedy"], 0)
     finally:
         entry.close()
+        os.unlink(secret)
     assert record.faults == (), (record.faults, log.read_text())
     found = json.loads(next(line for line in log.read_text().splitlines()
                             if line.startswith("lazy ")).split(" ", 1)[1])
-    assert found == {"uid": found["uid"], "secret": "PermissionError", "public": "everyone's",
+    assert found == {"uid": found["uid"], "secret": "PermissionError", "own": "the bot's",
                      "module": lazy}
     assert found["uid"] != 0

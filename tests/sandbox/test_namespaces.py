@@ -580,21 +580,25 @@ def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may
         tmp_path: Path) -> None:
     """With the arena as root, a game switches to an unprivileged id of its own (no groups, no
     capabilities): the arena's owner-only files in its reach are not readable, what everyone
-    may read is; the folders only their owner may enter on the way to what it needs (the
-    temporary folder of the tests, /root) are skeletons; imports of the standard library not
-    made yet still work."""
+    may read is, and the bot's own folder (only its owner may enter it) is the game's; the
+    folders only their owner may enter on the way to what it needs (the temporary folder of
+    the tests, /root) are skeletons; imports of the standard library not made yet still work."""
     bot = tmp_path / "deep" / "bot"
     bot.mkdir(parents=True)
     (tmp_path / "deep").chmod(0o700)
-    secret, public = bot / "secret.txt", bot / "public.txt"
-    secret.write_text("root's own")
-    secret.chmod(0o600)
-    public.write_text("everyone's")
-    public.chmod(0o644)
+    bot.chmod(0o700)
+    own = bot / "own.txt"
+    own.write_text("the bot's")
+    own.chmod(0o600)
     (tmp_path / "beside.txt").write_text("not for games")
     games = tmp_path / "games"  # as a host's folder of games, which others may enter
     games.mkdir()
     games.chmod(0o711)
+    secret, public = games / "secret.txt", games / "public.txt"
+    secret.write_text("root's own")
+    secret.chmod(0o600)
+    public.write_text("everyone's")
+    public.chmod(0o644)
     workdir = games / "game"
     workdir.mkdir()
 
@@ -602,7 +606,9 @@ def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may
         module = __import__(LAZY)
         return {"ids": [os.getuid(), os.geteuid(), os.getgid(), os.getegid()],
                 "groups": os.getgroups(), "secret": failure(secret.read_text),
-                "public": public.read_text(), "beside": failure((tmp_path / "beside.txt").stat),
+                "public": public.read_text(), "own": own.read_text(),
+                "own_write": failure(lambda: own.write_text("x")),
+                "beside": failure((tmp_path / "beside.txt").stat),
                 "root": failure(lambda: os.listdir("/root")),
                 "lazy": bool(module.__file__), "workdir": failure(
                     lambda: (workdir / "note").write_text("mine")),
@@ -611,7 +617,7 @@ def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may
     def work() -> dict[str, Any]:
         trial = games / "trial"
         trial.mkdir()
-        confinement = confine_forker([], True, str(trial), reachable=[str(bot)])
+        confinement = confine_forker([], True, str(trial), bot_folders=[str(bot)])
         read_end, write_end = os.pipe()
         pid = clone_game(confinement.game_flags)
         if pid == 0:
@@ -637,6 +643,7 @@ def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may
     assert found.get("game_id") == game_id, found
     assert found["ids"] == [game_id] * 4 and found["groups"] == [], found
     assert found["secret"] == "EACCES" and found["public"] == "everyone's"
+    assert found["own"] == "the bot's" and found["own_write"] == "EROFS"
     assert found["beside"] == "ENOENT"  # the skeleton holds the way to the bot's folder only
     assert found["root"] in ("EACCES", "ok") and found["lazy"] is True
     assert found["workdir"] == "ok" and found["fd"] == "ok"
