@@ -129,6 +129,15 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
     mapper = _mapper(gid) if uid == 0 and own_id else None
     # made before the user namespace, which may not make them (its capabilities are its own)
     idmapped = _idmapped(bot_folders) if mapper is not None else {}
+    shut = [folder for folder in bot_folders
+            if os.path.realpath(folder) not in idmapped and not _open_to_others(folder)]
+    id_problem = ""
+    if mapper is not None and shut:  # a bot's folder the games' id could not read: not that id
+        _map_ids(uid, gid, mapper, entered=False)
+        mapper = None
+        _close_all(idmapped)
+        id_problem = ("games run as the arena's user: the bot's folder could not be mapped to "
+                      "their id (no idmapped mounts here) and others may not read it")
     try:
         _check(_LIBC.unshare(flags), "unshare")
     except OSError as exc:
@@ -142,7 +151,7 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
         _close_all(idmapped)
         return Confinement(user=True, network=shared_network,
                            problem=f"no private mounts in the user namespace ({exc.strerror})")
-    problem = ""
+    problem = id_problem
     try:
         skeletons = _skeletons([*reachable_paths(), *bot_folders, os.path.dirname(trial)],
                                game_id >= 0)
@@ -360,6 +369,15 @@ def _mapping_namespace(uid: int, gid: int) -> int:
         os.close(ready_read)
         os.close(done_write)  # the child ends
         os.waitpid(child, 0)
+
+
+def _open_to_others(folder: str) -> bool:
+    """Whether anyone may list and enter `folder` (so read a bot's files there, as a rule)."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        return True  # nothing to read there anyway
+    return bool(mode & stat.S_IROTH and mode & stat.S_IXOTH)
 
 
 def _place(mounts: dict[str, int]) -> None:

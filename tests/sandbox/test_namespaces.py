@@ -666,3 +666,28 @@ def test_skeletons_cover_the_home_and_each_folder_a_game_may_not_enter() -> None
         assert namespaces.skeleton_roots(reachable, False, "/") == []
         shut.chmod(0o755)
         (shut / "inner").chmod(0o755)
+
+
+@needs_namespaces
+@needs_root
+def test_games_keep_the_arena_s_user_where_a_shut_bot_folder_cannot_be_idmapped(
+        tmp_path: Path) -> None:
+    """Without idmapped mounts (a file system without them), a bot's folder only its owner may
+    enter would be out of the games' reach as their own id: they stay the arena's user, and the
+    forker says why."""
+    bot = tmp_path / "bot"
+    bot.mkdir(mode=0o700)
+    games = tmp_path / "games"
+    games.mkdir()
+    games.chmod(0o711)
+    (games / "trial").mkdir()
+
+    def work() -> dict[str, Any]:
+        namespaces._idmapped = lambda folders: {}  # type: ignore[assignment]  # in the child
+        confinement = confine_forker([], True, str(games / "trial"), bot_folders=[str(bot)])
+        return {"game_id": confinement.game_id, "problem": confinement.problem,
+                "per_game": confinement.per_game}
+
+    found = in_child(work)
+    assert found["game_id"] == -1 and found["per_game"], found
+    assert "could not be mapped" in found["problem"]
