@@ -153,7 +153,7 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (init, kernel, "a minimal init is process 1 of its game"),
             (not pid_ns, kernel, "no PID namespace: the game is not process 1"),
             (handlers and filtered, kernel, "process 1 ends on a signal it sends itself: "
-             "`_exit` for those it may catch, seccomp for SIGKILL, SIGSTOP and faults'"),
+             "`_exit` for those it may catch, seccomp for SIGKILL, SIGSTOP, SIGABRT, faults'"),
             (handlers, partly, "process 1 exits on catchable signals it sends itself; "
              "SIGKILL, SIGSTOP and faults' it ignores (no seccomp filter)"),
             (True, hook, "nothing: the game is process 1, which ignores its own signals"))),

@@ -90,11 +90,12 @@ SOCKET_FAMILIES = {"AF_UNIX": 1}
 whatever its family: a game has the socket the arena gave it and makes none that could reach
 anything (netlink, packet, vsock, IP and unix sockets alike)."""
 
-UNIGNORABLE = {"SIGKILL": 9, "SIGSTOP": 19, "SIGILL": 4, "SIGTRAP": 5, "SIGBUS": 7, "SIGFPE": 8,
-               "SIGSEGV": 11, "SIGSYS": 31}
+UNIGNORABLE = {"SIGKILL": 9, "SIGSTOP": 19, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6, "SIGBUS": 7,
+               "SIGFPE": 8, "SIGSEGV": 11, "SIGSYS": 31}
 """The signals a game process (process 1 of its PID namespace, whose own signals the kernel
 ignores when it has no handler) cannot end itself with otherwise: those no handler can catch,
-and the faults' (whose handlers, Python's `faulthandler` say, end by sending the signal again).
+and the faults' and `abort()`'s (whose handlers, Python's `faulthandler` say, end by sending the
+signal again; a bot may have reset them to their default, which process 1 ignores).
 One of them sent by the game process to itself (`kill` of process 1 or of its own process group
 (0), `tgkill`, `rt_sigqueueinfo` or `rt_tgsigqueueinfo` of process 1) ends the process that sent
 it, at once, as the kernel ends any process that is not an init (its status: killed by SIGSYS;

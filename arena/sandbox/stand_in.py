@@ -526,8 +526,8 @@ def how_it_ended(pid: int) -> str:
     if not number:
         return f"it exited with code {status >> 8}" if status >> 8 else ""
     if number == _SELF_SIGNALLED:
-        return ("killed by a signal it sent itself (SIGKILL, SIGSTOP, SIGSEGV or another "
-                "fault's, which end it as they end any process)")
+        return ("killed by a signal it sent itself (SIGKILL, SIGSTOP, SIGABRT, SIGSEGV or "
+                "another fault's, which end it as they end any process)")
     with contextlib.suppress(ValueError):
         return f"killed by {signal.Signals(number).name}"
     return f"killed by signal {number}"

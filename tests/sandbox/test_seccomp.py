@@ -260,6 +260,7 @@ def test_a_signal_the_kernel_would_spare_process_1_ends_the_process_that_sends_i
     # its own group (pid 0): ended by the filter (SIGSYS), not by the signal sent (SIGSEGV)
     assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGSEGV)) == -signal.SIGSYS
     assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGSTOP)) == -signal.SIGSYS
+    assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGABRT)) == -signal.SIGSYS
     # process 1 (a thread of it that does not exist: unfiltered, nothing is sent, ESRCH)
     assert _ended_by_filter(lambda libc: libc.syscall(
         numbers["tgkill"], 1, 999_999_999, signal.SIGKILL)) == -signal.SIGSYS
