@@ -99,13 +99,8 @@ class Confinement:
     fresh_proc: bool = False  # each game's /proc shows its own processes only
     game_id: int = -1  # the id each game switches to (`GAME_ID`), -1 for none (the arena's)
     skeletons: tuple[str, ...] = ()  # folders covered but for what games must read below them
+    covers_home: bool = False  # the arena's user's home among them
     problem: str = ""  # why a namespace could not be had, if one could not
-
-    @property
-    def covers_home(self) -> bool:
-        """Whether the arena's user's home is covered (a skeleton: see `SKELETON`)."""
-        home = _home()
-        return bool(home) and os.path.realpath(home) in self.skeletons
 
     @property
     def per_game(self) -> bool:
@@ -124,7 +119,7 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
     could not be had is reported."""
     if _LIBC is None or _CLONE is None:
         return Confinement(problem="namespaces need Linux on x86_64, aarch64 or riscv64")
-    uid, gid = os.geteuid(), os.getegid()
+    uid, gid, home = os.geteuid(), os.getegid(), _home()
     flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if shared_network else 0)
     mapper = _mapper(gid) if uid == 0 and own_id else None
     # made before the user namespace, which may not make them (its capabilities are its own)
@@ -188,7 +183,8 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
     network = shared_network or bool(game_flags & CLONE_NEWNET)
     return Confinement(user=True, read_only=read_only, network=network, game_flags=game_flags,
                        fresh_proc=fresh_proc, game_id=game_id if game_flags else -1,
-                       skeletons=tuple(skeletons), problem=problem)
+                       skeletons=tuple(skeletons), problem=problem,
+                       covers_home=bool(home) and os.path.realpath(home) in skeletons)
 
 
 def _trial_game(flags: int, trial: str, game_id: int) -> int:
