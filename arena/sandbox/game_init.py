@@ -5,7 +5,9 @@ for: a bot that calls `abort()`, or sends itself SIGTERM, would play on. Two rem
 
 - by default, `exit_on_signals`: every signal whose default action ends a process gets the C
   library's `_exit` as its handler, so that it ends process 1 at once (with the signal's number
-  as its exit code), whatever the process is doing, for nothing a game;
+  as its exit code), whatever the process is doing, for nothing a game; those no handler can
+  catch (SIGKILL, SIGSTOP), SIGABRT and the faults' signals it sends itself end it by the seccomp
+  filter (`arena.sandbox.seccomp.UNIGNORABLE`);
 - with ARENA_SANDBOX_INIT=1, `become_init`: a minimal init, as containers get one with
   `--init`. The game process forks the process the bot runs in (process 2) and stays behind as
   process 1, doing nothing but wait: the bot's process has the semantics it would have anywhere
@@ -47,9 +49,10 @@ def exit_on_signals(libc: Any) -> int:
     it the signals it sends itself that it has no handler for): make each of `EXITING` call the C
     library's `_exit` as its handler, with the signal's number as the exit code, at once, in
     C, wherever the process is (in native code too: `abort()` included). What it cannot give:
-    SIGKILL, SIGSTOP and the faults' signals a process sends itself stay ignored, and the process
-    exits rather than being killed (its host logs the code). How many handlers were set (0
-    without a C library)."""
+    SIGKILL, SIGSTOP, SIGABRT and the faults' signals a process sends itself, which the seccomp
+    filter ends it on instead (`arena.sandbox.seccomp.UNIGNORABLE`), and a signal it reset to
+    its default; and the process exits rather than being killed (its host logs the code). How
+    many handlers were set (0 without a C library)."""
     if libc is None:
         return 0
     handler = ctypes.cast(libc._exit, ctypes.c_void_p)

@@ -56,7 +56,7 @@ from typing import Any
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.cards import Card
 from arena.engine import find_game
-from arena.loader import BotSpec, resolve_bot
+from arena.loader import BotSpec, code_roots, resolve_bot
 from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
@@ -120,6 +120,14 @@ def main(argv: list[str]) -> int:
     # under a name no other game can guess, and may not list (see `arena.sandbox.audit`)
     sweep(tempfile.gettempdir())
     home = os.path.realpath(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
+    # a game that runs as an id of its own must pass through it to its directory (whose name
+    # it may not list, nor guess: see `arena.sandbox.audit`)
+    os.chmod(home, 0o711)
+    # what a game must read: the interpreter, the Python path, the bot's own folder (see
+    # `namespaces.SKELETON`)
+    folders = [os.path.dirname(os.path.realpath(path)) if os.path.isfile(path) else str(path)
+               for path in code_roots(settings["spec"])] if spec is None else []
+    settings["bot_folders"] = [os.path.realpath(path) for path in folders]
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         reads = landlock.reading_ruleset(settings.get("private") or ())
         if reads is not None:  # kept open, out of the way, for every game process to apply
@@ -214,7 +222,9 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
     # one for each game where the arena's environment asks (it costs milliseconds a game)
     return namespaces.confine_forker(settings.get("private") or (),
                                      shared_network=not settings.get("game_network", False),
-                                     trial=trial)
+                                     trial=trial,
+                                     bot_folders=settings.get("bot_folders") or (),
+                                     own_id=settings.get("game_id", True))
 
 
 _MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
@@ -642,8 +652,9 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     # its directory a tmpfs, its own /proc, no capabilities
     fresh_proc = namespaces.enter(confinement, workdir, GAME_ENTRIES * GAME_FILE_BYTES,
                                   GAME_ENTRIES)
+    handlers = 0
     if not init and os.getpid() == 1:  # process 1 without an init: signals it sends itself
-        exit_on_signals(namespaces.libc())  # end it all the same
+        handlers = exit_on_signals(namespaces.libc())  # end it all the same (and see seccomp)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -667,7 +678,9 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "fresh_proc": fresh_proc, "cgroups": len(fds) > 2,
              "namespace_problem": confinement.problem,
              "cgroup_problem": settings.get("cgroup_problem") or "",
-             "init": bool(init), "nothing_ahead": True}  # untrusted bots load as games begin
+             "init": bool(init), "exit_handlers": handlers > 0,
+             "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
+             "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     _forget_libc()
     guard(workdir, settings.get("private") or ())

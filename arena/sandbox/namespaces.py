@@ -19,6 +19,8 @@ import contextlib
 import ctypes
 import os
 import platform
+import stat
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +51,21 @@ HIDDEN = ("/sys/fs/cgroup",)
 """Folders of the machine's that every game sees empty: the control groups of every process
 (a game's own have counters that outlive it; it sees none)."""
 
+GAME_ID = 2**31 - 2
+"""The user and group id every game process runs as, in its user namespace and outside it alike,
+where the arena may map one besides its own (it runs as root): an id above the ranges systems
+give their users and containers, which owns no file of the machine's, so that a game may read
+of the machine's files only what everyone may. (Where the arena runs as an ordinary user, the
+game runs as the arena's user, without capabilities, and the user's home is covered but for
+what games need.)"""
+
+SKELETON = "size=64k,nr_inodes=256,mode=755"
+"""A skeleton: the read-only tmpfs put over a folder a game may not look into (the arena's
+user's home, a folder only its owner may enter), holding only the folders on the way to what a
+game must read below it (the interpreter, the Python path, the bot's folder, the games' own
+directory), each of those mounted back in its place."""
+
+_PR_SET_DUMPABLE = 4
 _PR_CAPBSET_DROP, _PR_SET_SECUREBITS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 28, 47, 4
 # no root privileges on exec, no setuid fix-ups, no ambient raising: each locked
 _SECUREBITS = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80
@@ -80,6 +97,9 @@ class Confinement:
     network: bool = False  # no network (a namespace of the forker's, or of each game's)
     game_flags: int = 0  # the namespaces each game gets of its own (0: games are forked)
     fresh_proc: bool = False  # each game's /proc shows its own processes only
+    game_id: int = -1  # the id each game switches to (`GAME_ID`), -1 for none (the arena's)
+    skeletons: tuple[str, ...] = ()  # folders covered but for what games must read below them
+    covers_home: bool = False  # the arena's user's home among them
     problem: str = ""  # why a namespace could not be had, if one could not
 
     @property
@@ -88,29 +108,51 @@ class Confinement:
         return bool(self.game_flags & CLONE_NEWPID)
 
 
-def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> Confinement:
+def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
+                   bot_folders: Sequence[str] = (), own_id: bool = True) -> Confinement:
     """Enter this process's namespaces (see the module docstring). `shared_network`: one network
     namespace for all games of this forker (where Landlock keeps each game's abstract unix
     sockets to itself), else one per game; `trial`: an empty folder where a trial game mounts its
-    directory. Never raises: what could not be had is reported."""
+    directory; `bot_folders`: the bot's own folders, which games must read besides the
+    interpreter and the Python path (see `SKELETON`), and which are theirs where they switch
+    to `GAME_ID` (`own_id`, where the arena may map it; see `_idmapped`). Never raises: what
+    could not be had is reported."""
     if _LIBC is None or _CLONE is None:
         return Confinement(problem="namespaces need Linux on x86_64, aarch64 or riscv64")
-    uid, gid = os.geteuid(), os.getegid()
+    uid, gid, home = os.geteuid(), os.getegid(), _home()
     flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if shared_network else 0)
+    mapper = _mapper(gid) if uid == 0 and own_id else None
+    # made before the user namespace, which may not make them (its capabilities are its own)
+    idmapped = _idmapped(bot_folders) if mapper is not None else {}
+    shut = [folder for folder in bot_folders
+            if os.path.realpath(folder) not in idmapped and not _open_to_others(folder)]
+    id_problem = ""
+    if mapper is not None and shut:  # a bot's folder the games' id could not read: not that id
+        _map_ids(uid, gid, mapper, entered=False)
+        mapper = None
+        _close_all(idmapped)
+        id_problem = ("games run as the arena's user: the bot's folder could not be mapped to "
+                      "their id (no idmapped mounts here) and others may not read it")
     try:
         _check(_LIBC.unshare(flags), "unshare")
     except OSError as exc:
+        _map_ids(uid, gid, mapper, entered=False)
+        _close_all(idmapped)
         return Confinement(problem=f"no user namespace for this user ({exc.strerror})")
     try:
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"0 {uid} 1")
-        _write("/proc/self/gid_map", f"0 {gid} 1")
+        game_id = _map_ids(uid, gid, mapper)
         _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     except OSError as exc:
+        _close_all(idmapped)
         return Confinement(user=True, network=shared_network,
                            problem=f"no private mounts in the user namespace ({exc.strerror})")
-    problem = ""
+    problem = id_problem
     try:
+        skeletons = _skeletons([*reachable_paths(), *bot_folders, os.path.dirname(trial)],
+                               game_id >= 0)
+        if game_id >= 0:  # the bot's folders the games' own (read-only, as all)
+            _place(idmapped)
+        # covered after: what the arena keeps may lie in what was mounted back
         covered = [path for path in private if _cover(path)]
         covered += [path for path in HIDDEN if _cover(path)]
         devices = _private_dev(keep=(os.path.dirname(trial),))  # every game's directory
@@ -121,16 +163,16 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> 
         read_only = True
     except OSError as exc:
         read_only, problem = False, f"the file system is not read-only ({exc.strerror})"
+        skeletons = []
+    finally:
+        _close_all(idmapped)
     game_flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | (0 if shared_network else CLONE_NEWNET)
     fresh_proc = False
     try:  # one trial game, to know that games can have their namespaces before relying on it
-        child = clone_game(game_flags)
-        if child == 0:
-            code = 1
-            with contextlib.suppress(BaseException):
-                code = 0 if enter_game(trial, 4096, 1) else 3
-            os._exit(code)
-        code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+        code = _trial_game(game_flags, trial, game_id)
+        if code == 4:  # it could not be the game's id: games keep the forker's
+            problem, game_id = "games could not switch to an id of their own", -1
+            code = _trial_game(game_flags, trial, game_id)
         if code not in (0, 3):
             raise OSError(0, "a trial game could not mount its directory")
         fresh_proc = code == 0
@@ -140,7 +182,265 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str) -> 
     # no network: the forker's namespace, else each game's (none if games are merely forked)
     network = shared_network or bool(game_flags & CLONE_NEWNET)
     return Confinement(user=True, read_only=read_only, network=network, game_flags=game_flags,
-                       fresh_proc=fresh_proc, problem=problem)
+                       fresh_proc=fresh_proc, game_id=game_id if game_flags else -1,
+                       skeletons=tuple(skeletons), problem=problem,
+                       covers_home=bool(home) and os.path.realpath(home) in skeletons)
+
+
+def _trial_game(flags: int, trial: str, game_id: int) -> int:
+    """Clone a trial game and have it enter its namespaces: 0 if all went well, 3 without a
+    /proc of its own, 4 if it could not switch to `game_id`, another code else."""
+    child = clone_game(flags)
+    if child == 0:
+        code = 1
+        with contextlib.suppress(BaseException):
+            fresh = enter_game(trial, 4096, 1, game_id)
+            code = 4 if game_id >= 0 and os.getuid() != game_id else (0 if fresh else 3)
+        os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+
+
+def _mapper(gid: int) -> tuple[int, int] | None:
+    """A process, forked before this one enters its user namespace, that writes the namespace's
+    maps with `GAME_ID` in them once told to (a map of more than one's own id must be written
+    by a process with the capabilities to, outside the namespace): its id and the pipe to tell
+    it by (None if it could not be forked)."""
+    told, tell = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(told)
+        os.close(tell)
+        return None
+    if pid == 0:
+        code = 1
+        try:
+            os.close(tell)
+            if os.read(told, 1) == b"m":
+                target = os.getppid()
+                _write(f"/proc/{target}/uid_map", f"0 0 1\n{GAME_ID} {GAME_ID} 1")
+                _write(f"/proc/{target}/gid_map", f"0 {gid} 1\n{GAME_ID} {GAME_ID} 1")
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(told)
+    return pid, tell
+
+
+def _map_ids(uid: int, gid: int, mapper: tuple[int, int] | None, entered: bool = True) -> int:
+    """Map the namespace's root to the arena's user and group (this process has `entered` it);
+    and `GAME_ID` to itself where the arena may (as root, by `mapper`: then the games may also
+    drop the arena's supplementary groups). The id games switch to, or -1 if there is none but
+    the arena's."""
+    if mapper is not None:
+        pid, tell = mapper
+        with contextlib.suppress(OSError):
+            os.write(tell, b"m" if entered else b"-")
+        os.close(tell)
+        mapped = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+        if mapped or not entered:
+            return GAME_ID if mapped else -1
+    with contextlib.suppress(OSError):  # as root, the maps may be written without it
+        _write("/proc/self/setgroups", "deny")
+    with contextlib.suppress(OSError):  # written already, with GAME_ID, if the group map failed
+        _write("/proc/self/uid_map", f"0 {uid} 1")
+    _write("/proc/self/gid_map", f"0 {gid} 1")
+    return -1
+
+
+def reachable_paths(bot_folders: Sequence[str] = ()) -> list[str]:
+    """What a game process must be able to read: the interpreter's prefixes, the folders and
+    files of the Python path, and `bot_folders` (real paths; only those that exist)."""
+    paths = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
+             os.path.dirname(os.path.realpath(sys.executable)), *sys.path, *bot_folders]
+    found = []
+    for path in paths:
+        real = os.path.realpath(path or ".")
+        if os.path.exists(real) and real not in found:
+            found.append(real)
+    return found
+
+
+def skeleton_roots(reachable: Sequence[str], switched: bool, home: str | None = None) -> list[str]:
+    """The folders to cover with skeletons: the arena's user's `home`, and, where games switch
+    to `GAME_ID` (`switched`), each topmost folder on the way to something `reachable` that
+    others may not enter (/root, /tmp/pytest-of-root, ...). Real paths, none below another."""
+    roots = []
+    if home is None:
+        home = _home()
+    if home and home != "/" and os.path.isdir(home):
+        roots.append(os.path.realpath(home))
+    if switched:
+        for path in reachable:
+            parts = path.split("/")
+            for at in range(2, len(parts) + 1):
+                folder = "/".join(parts[:at])
+                with contextlib.suppress(OSError):
+                    info = os.stat(folder)
+                    if stat.S_ISDIR(info.st_mode) and not info.st_mode & stat.S_IXOTH:
+                        roots.append(folder)
+                        break
+    outermost = []
+    for root in sorted(set(roots), key=len):
+        if not any(_below(root, other) for other in outermost):
+            outermost.append(root)
+    return outermost
+
+
+_MOUNT_ATTR_IDMAP = 0x100000
+
+
+def _idmapped(folders: Sequence[str]) -> dict[str, int]:
+    """Detached copies of the mounts of `folders` (real paths, each with what is mounted below
+    it), on which each folder's owner and group appear as `GAME_ID` (idmapped mounts: nothing
+    on disk changes): a game reads the bot's files as their owner would, even in a folder only
+    its owner may enter, and nothing else of that owner's. Made by the arena's user (root)
+    before it enters its user namespace; those that cannot be made (a file system without
+    idmapped mounts, an older kernel) are left out: their folders keep their owners."""
+    made: dict[str, int] = {}
+    namespaces: dict[tuple[int, int], int] = {}
+    try:
+        for folder in dict.fromkeys(os.path.realpath(path) for path in folders):
+            try:
+                info = os.stat(folder)
+                if not stat.S_ISDIR(info.st_mode):
+                    continue
+                owner = (info.st_uid, info.st_gid)
+                if owner not in namespaces:
+                    namespaces[owner] = _mapping_namespace(*owner)
+                fd = _check(_PYLIBC.syscall(
+                    ctypes.c_long(_OPEN_TREE), _AT_FDCWD, folder.encode(),
+                    ctypes.c_uint(_OPEN_TREE_CLONE | _AT_RECURSIVE | os.O_CLOEXEC)),
+                    f"open_tree {folder}")
+                attr = _MountAttr(_MOUNT_ATTR_IDMAP, 0, 0, namespaces[owner])
+                try:
+                    _check(_PYLIBC.syscall(ctypes.c_long(_MOUNT_SETATTR), fd, b"",
+                                           _AT_EMPTY_PATH | _AT_RECURSIVE, ctypes.byref(attr),
+                                           ctypes.sizeof(attr)), f"idmapping {folder}")
+                except OSError:
+                    os.close(fd)
+                    raise
+                made[folder] = fd
+            except OSError:
+                continue
+    finally:
+        for fd in namespaces.values():
+            if fd >= 0:
+                os.close(fd)
+    return made
+
+
+def _mapping_namespace(uid: int, gid: int) -> int:
+    """A user namespace that maps `uid` and `gid` (inside) to `GAME_ID` (outside): what an
+    idmapped mount maps its owners by. Its descriptor (-1 if it could not be made): a child
+    enters it, this process writes its maps, and the child ends."""
+    ready_read, ready_write = os.pipe()
+    done_read, done_write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        code = 1
+        try:
+            os.close(ready_read)
+            os.close(done_write)
+            if _LIBC.unshare(CLONE_NEWUSER) == 0:
+                os.write(ready_write, b"u")
+                os.read(done_read, 1)
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(ready_write)
+    os.close(done_read)
+    try:
+        if os.read(ready_read, 1) != b"u":
+            return -1
+        # an idmapped mount takes a file's owner as an id inside the namespace, and shows the
+        # id outside that it maps to
+        _write(f"/proc/{child}/uid_map", f"{uid} {GAME_ID} 1")
+        _write(f"/proc/{child}/setgroups", "deny")
+        _write(f"/proc/{child}/gid_map", f"{gid} {GAME_ID} 1")
+        return os.open(f"/proc/{child}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return -1
+    finally:
+        os.close(ready_read)
+        os.close(done_write)  # the child ends
+        os.waitpid(child, 0)
+
+
+def _open_to_others(folder: str) -> bool:
+    """Whether anyone may list and enter `folder` (so read a bot's files there, as a rule)."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        return True  # nothing to read there anyway
+    return bool(mode & stat.S_IROTH and mode & stat.S_IXOTH)
+
+
+def _place(mounts: dict[str, int]) -> None:
+    """Mount each of `mounts` (detached, by descriptor) on its folder, over what is there."""
+    for folder, fd in mounts.items():
+        with contextlib.suppress(OSError):  # not in view (under a skeleton): nothing to cover
+            if os.path.isdir(folder):
+                _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
+                                       folder.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
+                       f"move_mount {folder}")
+
+
+def _close_all(mounts: dict[str, int]) -> None:
+    for fd in mounts.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    mounts.clear()
+
+
+def _skeletons(reachable: Sequence[str], switched: bool) -> list[str]:
+    """Cover each of `skeleton_roots` with a skeleton (see `SKELETON`), with what is
+    `reachable` below it mounted back (with the mounts below that, the covering ones too); a
+    reachable folder that is itself a root stays covered. The folders covered."""
+    reachable = [os.path.realpath(path) for path in reachable if path]
+    roots = skeleton_roots(reachable, switched)
+    for root in roots:
+        below = sorted({path for path in reachable if _below(path, root) and path != root},
+                       key=len)
+        kept = [path for i, path in enumerate(below)
+                if not any(_below(path, other) for other in below[:i])]
+        clones: dict[str, int] = {}
+        try:
+            for path in kept:  # detached copies of what is kept, made before it is covered
+                with contextlib.suppress(OSError):  # gone, or covered already: not kept
+                    clones[path] = _check(_PYLIBC.syscall(
+                        ctypes.c_long(_OPEN_TREE), _AT_FDCWD, path.encode(),
+                        ctypes.c_uint(_OPEN_TREE_CLONE | _AT_RECURSIVE | os.O_CLOEXEC)),
+                        f"open_tree {path}")
+            _mount("tmpfs", root, "tmpfs", _MS_NOSUID | _MS_NODEV, SKELETON)
+            for path, fd in clones.items():
+                if os.path.isdir(f"/proc/self/fd/{fd}"):
+                    os.makedirs(path, 0o755, exist_ok=True)
+                else:
+                    os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+                    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
+                _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
+                                       path.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
+                       f"move_mount {path}")
+        finally:
+            for fd in clones.values():
+                os.close(fd)
+    return roots
+
+
+def _below(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or lies below it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _home() -> str:
+    """The arena's user's home folder (its password entry's), or empty."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, OSError):
+        return ""
 
 
 def clone_game(flags: int) -> int:
@@ -161,12 +461,14 @@ def clone_game(flags: int) -> int:
     return int(pid)
 
 
-def enter_game(workdir: str, disk_bytes: int, entries: int) -> bool:
+def enter_game(workdir: str, disk_bytes: int, entries: int, game_id: int = -1) -> bool:
     """In a game process cloned into its namespaces: mount its directory (a tmpfs of `disk_bytes`
-    and `entries` files and folders) and a /proc of its own, then drop every capability for
-    good. False if /proc could not be mounted (the old one, which shows every process, stays)."""
+    and `entries` files and folders, owned by `game_id` if not -1) and a /proc of its own, then
+    switch to `game_id` (if not -1) and drop every capability for good. False if /proc could
+    not be mounted (the old one, which shows every process, stays)."""
+    owner = f",uid={game_id},gid={game_id}" if game_id >= 0 else ""
     _mount("tmpfs", workdir, "tmpfs", _MS_NOSUID | _MS_NODEV,
-           f"size={disk_bytes},nr_inodes={entries + 1},mode=700")
+           f"size={disk_bytes},nr_inodes={entries + 1},mode=700{owner}")
     # its control groups (joined already) the root of its view of them (/proc/self/cgroup)
     with contextlib.suppress(OSError):
         _check(_LIBC.unshare(CLONE_NEWCGROUP), "unshare")
@@ -179,7 +481,7 @@ def enter_game(workdir: str, disk_bytes: int, entries: int) -> bool:
             break
         except OSError:
             continue
-    drop_capabilities()
+    drop_capabilities(game_id)
     return fresh_proc
 
 
@@ -189,20 +491,28 @@ def enter(confinement: Confinement, workdir: str, disk_bytes: int, entries: int)
     namespace (the forker's capabilities could undo the mounts that cover what the arena
     keeps). Whether it has a /proc of its own."""
     if confinement.per_game:
-        return enter_game(workdir, disk_bytes, entries)
+        return enter_game(workdir, disk_bytes, entries, confinement.game_id)
     if confinement.user:
         drop_capabilities()
     return False
 
 
-def drop_capabilities() -> None:
+def drop_capabilities(game_id: int = -1) -> None:
     """Drop every capability this process has (in its user namespace), so that neither it nor
-    anything it runs can have one again."""
+    anything it runs can have one again; become `game_id` first (user, group, and no
+    supplementary groups), unless it is -1."""
     libc = _LIBC
     _check(libc.prctl(_PR_SET_SECUREBITS, _SECUREBITS, 0, 0, 0), "securebits")
     for capability in range(_LAST_CAPABILITY + 1):
         libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
     libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    if game_id >= 0:  # with the capabilities to (no set-user-id fix-up: the bits above)
+        os.setgroups([])
+        os.setresgid(game_id, game_id, game_id)
+        os.setresuid(game_id, game_id, game_id)
+        # a change of user makes a process undumpable: its /proc/self/fd and the like would
+        # be root's, out of its reach; nothing can attach to it (ptrace is refused by seccomp)
+        libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
     header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()
     _check(libc.capset(header, data), "capset")

@@ -74,6 +74,8 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
     families, locks = bool(facts.get("socket_families_filtered")), bool(facts.get("locks_refused"))
     cgroup_ns, ahead = bool(facts.get("cgroup_namespace")), bool(facts.get("nothing_ahead"))
     empty, init = bool(facts.get("empty_environment")), bool(facts.get("init"))
+    handlers = bool(facts.get("exit_handlers"))
+    home_covered = bool(facts.get("home_covered"))
     notes = games and read_only and (network or landlock >= 6)
 
     promises = [
@@ -123,10 +125,13 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
              "the process prepared ahead loads the bot as its game begins, on its host's CPUs"),
             (True, hook, "nothing: the process prepared ahead loads the bot and runs"))),
         (PRIVILEGES, pick(
-            (user and capabilities == 0 and (unprivileged or os.geteuid() != 0), kernel,
+            (user and capabilities == 0 and unprivileged, kernel,
              "no capabilities, in a user namespace of its own, an id that owns nothing"),
-            (os.geteuid() != 0 and capabilities == 0, kernel,
-             "the arena's user, with no capabilities"),
+            (os.geteuid() != 0 and capabilities == 0 and home_covered, partly,
+             "no capabilities, but the arena's user (the only id an ordinary user may map): "
+             "its home covered but for what games read; its files elsewhere in reach"),
+            (os.geteuid() != 0 and capabilities == 0, partly,
+             "no capabilities, but the arena's user, whose files are in reach"),
             (capabilities == 0, partly,
              "no capabilities, but the arena's user (root) for file permissions"),
             (True, hook, "it has capabilities (the arena runs as root): run it as another user"))),
@@ -147,6 +152,10 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
         (SIGNALS, pick(
             (init, kernel, "a minimal init is process 1 of its game"),
             (not pid_ns, kernel, "no PID namespace: the game is not process 1"),
+            (handlers and filtered, kernel, "process 1 ends on a signal it sends itself: "
+             "`_exit` for those it may catch, seccomp for SIGKILL, SIGSTOP, SIGABRT, faults'"),
+            (handlers, partly, "process 1 exits on catchable signals it sends itself; "
+             "SIGKILL, SIGSTOP and faults' it ignores (no seccomp filter)"),
             (True, hook, "nothing: the game is process 1, which ignores its own signals"))),
     ]
     return tuple(Promise(text, holder, how) for text, (holder, how) in promises)

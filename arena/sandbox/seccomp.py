@@ -45,7 +45,9 @@ _ARCHES = {  # the audit architecture, the numbers of the system calls refused, 
         "fspick": 433, "mount_setattr": 442, "socket": 41, "inotify_init": 253,
         "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300,
         "fanotify_mark": 301}, 56, 435, 317,
-        {"ioctl": 16, "fcntl": 72, "flock": 73, "socketpair": 53}),
+        {"ioctl": 16, "fcntl": 72, "flock": 73, "socketpair": 53, "kill": 62,
+         "rt_sigqueueinfo": 129, "tgkill": 234, "rt_tgsigqueueinfo": 297, "tkill": 200,
+         "pidfd_send_signal": 424}),
     "aarch64": (0xC00000B7, {
         "ptrace": 117, "syslog": 116, "acct": 89, "mount": 40, "umount2": 39,
         "pivot_root": 41, "swapon": 224, "swapoff": 225, "reboot": 142, "init_module": 105,
@@ -57,7 +59,9 @@ _ARCHES = {  # the audit architecture, the numbers of the system calls refused, 
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
         "fspick": 433, "mount_setattr": 442, "socket": 198, "inotify_init1": 26,
         "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263}, 220, 435, 277,
-        {"ioctl": 29, "fcntl": 25, "flock": 32, "socketpair": 199}),
+        {"ioctl": 29, "fcntl": 25, "flock": 32, "socketpair": 199, "kill": 129,
+         "rt_sigqueueinfo": 138, "tgkill": 131, "rt_tgsigqueueinfo": 240, "tkill": 130,
+         "pidfd_send_signal": 424}),
 }
 REFUSED = tuple(sorted(next(iter(_ARCHES.values()))[1]))
 """The system calls a game process may not make (and `clone` with namespace flags, `clone3`; and
@@ -86,13 +90,26 @@ SOCKET_FAMILIES = {"AF_UNIX": 1}
 whatever its family: a game has the socket the arena gave it and makes none that could reach
 anything (netlink, packet, vsock, IP and unix sockets alike)."""
 
+UNIGNORABLE = {"SIGKILL": 9, "SIGSTOP": 19, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6, "SIGBUS": 7,
+               "SIGFPE": 8, "SIGSEGV": 11, "SIGSYS": 31}
+"""The signals a game process (process 1 of its PID namespace, whose own signals the kernel
+ignores when it has no handler) cannot end itself with otherwise: those no handler can catch,
+and the faults' and `abort()`'s (whose handlers, Python's `faulthandler` say, end by sending the
+signal again; a bot may have reset them to their default, which process 1 ignores).
+One of them sent by the game process to itself (`kill` of process 1 or of its own process group
+(0), `tgkill`, `rt_sigqueueinfo` or `rt_tgsigqueueinfo` of process 1) ends the process that sent
+it, at once, as the kernel ends any process that is not an init (its status: killed by SIGSYS;
+the arena reports a crash). `tkill` and `pidfd_send_signal`, whose target a filter cannot tell,
+fail with ENOSYS, as on a kernel without them (`kill` and `tgkill` are what the C library
+uses). The same numbers on x86_64 and aarch64."""
+
 _NAMESPACE_FLAGS = (namespaces.CLONE_NEWNS | namespaces.CLONE_NEWIPC | namespaces.CLONE_NEWUSER
                     | namespaces.CLONE_NEWPID | namespaces.CLONE_NEWNET
                     | 0x02000000 | 0x04000000 | 0x00000080)  # CLONE_NEWCGROUP, _NEWUTS, _NEWTIME
 _X32 = 0x40000000  # x86_64's x32 system calls: refused whole
 _LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
-_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
-_ARG0, _ARG1 = 16, 24  # offsets of the low 32 bits of the first two arguments (little-endian)
+_ALLOW, _ERRNO, _KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
+_ARG0, _ARG1, _ARG2 = 16, 24, 32  # offsets of the low 32 bits of the first three arguments
 _PR_SET_NO_NEW_PRIVS = 38
 _SET_MODE_FILTER, _FLAG_SPEC_ALLOW = 1, 4
 
@@ -117,7 +134,12 @@ def filter_program(machine: str | None = None) -> bytes | None:
     code += [(_JEQ, "enosys", 0, clone3), (_JEQ, "clone", 0, clone),
              (_JEQ, "ioctl", 0, looked_at["ioctl"]), (_JEQ, "fcntl", 0, looked_at["fcntl"]),
              (_JEQ, "pretend", 0, looked_at["flock"]),
-             (_JEQ, "socketpair", 0, looked_at["socketpair"]), (_RET, 0, 0, _ALLOW)]
+             (_JEQ, "socketpair", 0, looked_at["socketpair"]),
+             (_JEQ, "kill", 0, looked_at["kill"]), (_JEQ, "kill", 0, looked_at["rt_sigqueueinfo"]),
+             (_JEQ, "tgkill", 0, looked_at["tgkill"]),
+             (_JEQ, "tgkill", 0, looked_at["rt_tgsigqueueinfo"]),
+             (_JEQ, "enosys", 0, looked_at["tkill"]),
+             (_JEQ, "enosys", 0, looked_at["pidfd_send_signal"]), (_RET, 0, 0, _ALLOW)]
     labels = {"clone": len(code)}
     code += [(_LOAD, 0, 0, _ARG0), (_JSET, "eperm", 0, _NAMESPACE_FLAGS), (_RET, 0, 0, _ALLOW)]
     # ioctl and fcntl take their command as an unsigned int: its low 32 bits are all it is
@@ -135,8 +157,21 @@ def filter_program(machine: str | None = None) -> bytes | None:
     code.append((_LOAD, 0, 0, _ARG0))
     code += [(_JEQ, "allow", 0, family) for family in sorted(SOCKET_FAMILIES.values())]
     code.append((_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT))
+    # a signal to process 1 (or to the caller's process group, for `kill`: pid 0), its number
+    # the second argument (`kill`, `rt_sigqueueinfo`) or the third (`tgkill`, its queueing twin)
+    for name, where in (("kill", _ARG1), ("tgkill", _ARG2)):
+        labels[name] = len(code)
+        code.append((_LOAD, 0, 0, _ARG0))
+        if name == "kill":
+            code.append((_JEQ, f"{name}_signal", 0, 0))
+        code += [(_JEQ, f"{name}_signal", "allow", 1)]
+        labels[f"{name}_signal"] = len(code)
+        code.append((_LOAD, 0, 0, where))
+        code += [(_JEQ, "kill_process", 0, number) for number in sorted(UNIGNORABLE.values())]
+        code.append((_RET, 0, 0, _ALLOW))
     for label, action in (("allow", _ALLOW), ("eperm", _ERRNO | errno.EPERM),
-                          ("enosys", _ERRNO | errno.ENOSYS), ("pretend", _ERRNO | 0)):
+                          ("enosys", _ERRNO | errno.ENOSYS), ("pretend", _ERRNO | 0),
+                          ("kill_process", _KILL_PROCESS)):
         labels[label] = len(code)
         code.append((_RET, 0, 0, action))
 

@@ -114,12 +114,14 @@ SWITCHES = {"namespaces": ("ARENA_SANDBOX_NAMESPACES", True),
             "cgroups": ("ARENA_SANDBOX_CGROUPS", True),
             "seccomp": ("ARENA_SANDBOX_SECCOMP", True),
             "init": ("ARENA_SANDBOX_INIT", False),
-            "game_network": ("ARENA_SANDBOX_GAME_NETWORK", False)}
+            "game_network": ("ARENA_SANDBOX_GAME_NETWORK", False),
+            "game_id": ("ARENA_SANDBOX_GAME_ID", True)}
 """The kernel's mechanisms the arena's environment may turn on ("1") or off ("0"): each setting
 of the host, the variable of the arena's environment, and whether it is on by default. Off by
 default, for what they cost (see docs/sandbox.md, Speed): an init process per game (a game
 process that is process 1 turns the signals it sends itself into an exit instead) and a network
-namespace per game (one per host instead)."""
+namespace per game (one per host instead). On by default but for measuring it: an id of the
+games' own where the arena runs as root (see `arena.sandbox.namespaces.GAME_ID`)."""
 
 
 def switches() -> dict[str, bool]:
@@ -386,13 +388,14 @@ class SandboxedBot(Bot):
             except OSError:
                 chunk = b""
             if not chunk:
+                how = how_it_ended(self.group)  # before it is reaped
                 self.close(ended=True)
                 if self.oom_path and oom_kills(self.oom_path) > self._ooms:
                     raise BotFault(FaultKind.MEMORY, f"{op}: ran out of memory (the kernel ended "
                                    "a process of the game: it and its files held more than its "
                                    "memory group allows)")
                 raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
-                                                "(a crash, os._exit, a signal or the memory limit)")
+                               f"({how or 'a crash, os._exit, a signal or the memory limit'})")
             data = data + chunk if data else chunk
             if data[-1:] == b"\n" or len(data) > REPLY_LIMIT:
                 break
@@ -500,6 +503,35 @@ class Turns:
 
 TURNS = Turns(os.environ.get("ARENA_SANDBOX_PAUSE", "1") != "0")
 """This process's turns (it plays one game at a time)."""
+
+
+_SELF_SIGNALLED = signal.SIGSYS  # how the seccomp filter ends a game process that sends itself
+# a signal the kernel would spare it (see `arena.sandbox.seccomp.UNIGNORABLE`)
+
+
+def how_it_ended(pid: int) -> str:
+    """How a game process that has just ended did, as the kernel says (its exit status, in
+    /proc/PID/stat, which the kernel sets before the process's files are closed, and keeps
+    until its parent, the host's forker, reaps it); empty if that cannot be told."""
+    if pid <= 0:
+        return ""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        if fields[0] in (b"T", b"t"):  # stopped: what it holds is the stopping signal's
+            return ""
+        status = int(fields[49])  # field 52: exit_code, a wait status
+    except (OSError, IndexError, ValueError):
+        return ""
+    number = status & 0x7F
+    if not number:
+        return f"it exited with code {status >> 8}" if status >> 8 else ""
+    if number == _SELF_SIGNALLED:
+        return ("killed by a signal it sent itself (SIGKILL, SIGSTOP, SIGABRT, SIGSEGV or "
+                "another fault's, which end it as they end any process)")
+    with contextlib.suppress(ValueError):
+        return f"killed by {signal.Signals(number).name}"
+    return f"killed by signal {number}"
 
 
 def _parsed(op: str, data: bytes) -> list[Any] | None:

@@ -68,3 +68,20 @@ def marked(marker: str) -> list[int]:
         if marker.encode() in command.split(b"\0") and state != "Z":
             found.append(int(entry))
     return found
+
+
+def idmapped_mounts(folder: str) -> bool:
+    """Whether this process (root) can make an idmapped mount of `folder` here (its file system
+    and kernel allow it): tried in a forked child, which closes what it made."""
+    from arena.sandbox import namespaces
+
+    if os.geteuid() != 0 or not NAMESPACES:
+        return False
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            code = 0 if namespaces._idmapped([folder]) else 1
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0

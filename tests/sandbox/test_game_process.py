@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import pty
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from arena.match import play_game
 from arena.record import FaultKind, GameRecord
 from arena.sandbox import BotHost, Limits, sandboxed
 from arena.sandbox.cgroups import find_hierarchies
-from tests.sandbox.support import NAMESPACES
+from tests.sandbox.support import NAMESPACES, idmapped_mounts
 
 INSPECTOR = Path(__file__).parent / "inspector.py"
 LIMITS = Limits(move_seconds=2.0, game_seconds=30.0, memory_mb=256, start_seconds=10.0)
@@ -166,17 +167,21 @@ def test_the_host_is_started_with_its_settings_out_of_its_command_line(
 @needs_kernel
 @pytest.mark.parametrize(("signal_name", "init"), [
     ("SIGABRT", False), ("SIGTERM", False), ("SIGUSR1", False),
+    ("SIGSEGV", False), ("SIGKILL", False), ("SIGBUS", False), ("SIGSTOP", False),
     ("SIGABRT", True), ("SIGSEGV", True), ("SIGTERM", True), ("SIGKILL", True)])
 def test_a_signal_a_bot_sends_itself_ends_it_as_anywhere_else(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signal_name: str, init: bool) -> None:
     """With an init (ARENA_SANDBOX_INIT=1) the bot's process is process 2; without one, process
-    1 exits on the signals whose default action ends a process (but for the faults' signals,
-    SIGKILL and SIGSTOP, which process 1 cannot be sent by itself)."""
+    1 exits on the signals whose default action ends a process, and the seccomp filter ends
+    it when it sends itself one the kernel would spare it (the faults' signals, SIGKILL and
+    SIGSTOP), and the fault says so."""
     monkeypatch.setenv("ARENA_SANDBOX_INIT", "1" if init else "0")
     found, (record,) = play(tmp_path, "pid", die=signal_name)
     assert {"survived": True} not in found
     assert [(fault.seat, fault.kind) for fault in record.faults] == [(0, FaultKind.CRASH)]
     assert (found[0]["pid"] == 1) is not init  # with an init, it is process 1
+    if not init and signal_name in ("SIGABRT", "SIGSEGV", "SIGKILL", "SIGBUS", "SIGSTOP"):
+        assert "killed by a signal it sent itself" in record.faults[0].detail
 
 
 def test_a_bot_s_code_runs_only_once_its_game_has_begun(tmp_path: Path) -> None:
@@ -195,3 +200,67 @@ def test_a_bot_s_code_runs_only_once_its_game_has_begun(tmp_path: Path) -> None:
              if line.startswith("inspector {")]
     assert len(found) == 2
     assert found[1]["imported"] > between  # not while the game before was played
+
+
+LAZY_BOT = '''
+import json
+import os
+
+from arena.api import Bot
+
+
+class Lazy(Bot):
+    """Imports modules of the standard library as it plays; reads a file of its own folder only
+    its owner may read, and tries one of root's only root may read."""
+
+    def act(self, obs):
+        import {lazy}
+
+        try:
+            with open({secret!r}) as kept:
+                secret = kept.read()
+        except OSError as exc:
+            secret = type(exc).__name__
+        with open(os.path.join(os.path.dirname(__file__), "own.txt")) as mine:
+            own = mine.read()
+        print("lazy " + json.dumps({{"uid": os.getuid(), "secret": secret, "own": own,
+                                     "module": {lazy}.__name__}}), flush=True)
+        return obs.legal[0]
+'''
+
+
+@needs_kernel
+@pytest.mark.skipif(os.geteuid() != 0, reason="an arena run as root maps an id of the games' own")
+@pytest.mark.parametrize("lazy", ["statistics", "fractions", "decimal"])
+def test_a_bot_runs_as_an_id_of_its_own_that_reads_no_file_of_root_s(
+        tmp_path: Path, lazy: str) -> None:
+    """The bot's files (only their owner, root, may read them) lie where only root may enter (the
+    tests' temporary folder, 0700): the bot is imported, imports the standard library as it
+    plays, reads its own files, and not a file of root's (in /tmp, which everyone may enter)."""
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    if not idmapped_mounts(str(folder)):
+        pytest.skip("no idmapped mounts on this file system: games keep the arena's user")
+    bot = folder / "lazy_bot.py"
+    fd, secret = tempfile.mkstemp(prefix="arena-test-secret-", dir="/tmp")  # mode 0600
+    os.write(fd, b"root's own")
+    os.close(fd)
+    bot.write_text(LAZY_BOT.format(lazy=lazy, secret=secret))
+    bot.chmod(0o600)
+    (folder / "own.txt").write_text("the bot's")
+    (folder / "own.txt").chmod(0o600)
+    log = tmp_path / "lazy.log"
+    entry = sandboxed(f"{bot}:Lazy", "concentration", LIMITS, log)
+    variant = find_game("concentration").variant("standard")
+    try:
+        record = play_game(variant, [entry.make(), resolve_bot("greedy").make()],
+                           ["lazy", "greedy"], 0)
+    finally:
+        entry.close()
+        os.unlink(secret)
+    assert record.faults == (), (record.faults, log.read_text())
+    found = json.loads(next(line for line in log.read_text().splitlines()
+                            if line.startswith("lazy ")).split(" ", 1)[1])
+    assert found == {"uid": found["uid"], "secret": "PermissionError", "own": "the bot's",
+                     "module": lazy}
+    assert found["uid"] != 0

@@ -12,6 +12,7 @@ import select
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -33,7 +34,7 @@ from arena.sandbox.namespaces import (
     confine_forker,
     enter_game,
 )
-from tests.sandbox.support import marked, needs_namespaces
+from tests.sandbox.support import idmapped_mounts, marked, needs_namespaces
 
 Report = Callable[[dict[str, Any]], None]
 RATION = 1 << 20  # a game's directory in these tests: 1 MiB
@@ -560,3 +561,135 @@ def test_confine_forker_without_the_c_library_says_so(monkeypatch: pytest.Monkey
 def test_per_game_means_a_pid_namespace_of_its_own(flags: int, per_game: bool) -> None:
     """A confinement's games are confined per game when they get a PID namespace each."""
     assert Confinement(game_flags=flags).per_game is per_game
+
+
+# its id
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="only an arena run as root may map "
+                                "an id of the games' own (an ordinary user's games run as it)")
+
+LAZY = next(name for name in ("statistics", "fractions", "decimal", "colorsys", "wave",
+                              "this", "antigravity") if name not in sys.modules)
+"""A module of the standard library not imported yet, for a game to import lazily."""
+
+
+@needs_namespaces
+@needs_root
+def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may(
+        tmp_path: Path) -> None:
+    """With the arena as root, a game switches to an unprivileged id of its own (no groups, no
+    capabilities): the arena's owner-only files in its reach are not readable, what everyone
+    may read is, and the bot's own folder (only its owner may enter it) is the game's; the
+    folders only their owner may enter on the way to what it needs (the temporary folder of
+    the tests, /root) are skeletons; imports of the standard library not made yet still work."""
+    bot = tmp_path / "deep" / "bot"
+    bot.mkdir(parents=True)
+    (tmp_path / "deep").chmod(0o700)
+    bot.chmod(0o700)
+    own = bot / "own.txt"
+    own.write_text("the bot's")
+    own.chmod(0o600)
+    (tmp_path / "beside.txt").write_text("not for games")
+    games = tmp_path / "games"  # as a host's folder of games, which others may enter
+    games.mkdir()
+    games.chmod(0o711)
+    secret, public = games / "secret.txt", games / "public.txt"
+    secret.write_text("root's own")
+    secret.chmod(0o600)
+    public.write_text("everyone's")
+    public.chmod(0o644)
+    workdir = games / "game"
+    workdir.mkdir()
+    if not idmapped_mounts(str(bot)):
+        pytest.skip("no idmapped mounts on this file system: games keep the arena's user")
+
+    def game() -> dict[str, Any]:
+        module = __import__(LAZY)
+        return {"ids": [os.getuid(), os.geteuid(), os.getgid(), os.getegid()],
+                "groups": os.getgroups(), "secret": failure(secret.read_text),
+                "public": public.read_text(), "own": own.read_text(),
+                "own_write": failure(lambda: own.write_text("x")),
+                "beside": failure((tmp_path / "beside.txt").stat),
+                "root": failure(lambda: os.listdir("/root")),
+                "lazy": bool(module.__file__), "workdir": failure(
+                    lambda: (workdir / "note").write_text("mine")),
+                "fd": failure(lambda: os.listdir("/proc/self/fd"))}
+
+    def work() -> dict[str, Any]:
+        trial = games / "trial"
+        trial.mkdir()
+        confinement = confine_forker([], True, str(trial), bot_folders=[str(bot)])
+        read_end, write_end = os.pipe()
+        pid = clone_game(confinement.game_flags)
+        if pid == 0:
+            try:
+                os.close(read_end)
+                try:
+                    enter_game(str(workdir), RATION, ENTRIES, confinement.game_id)
+                    facts = game()
+                except BaseException:
+                    facts = {"raised": traceback.format_exc()}
+                os.write(write_end, json.dumps(facts).encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        return {"game_id": confinement.game_id, "skeletons": list(confinement.skeletons),
+                "problem": confinement.problem, **json.loads(data)}
+
+    found = in_child(work)
+    game_id = namespaces.GAME_ID
+    assert found.get("game_id") == game_id, found
+    assert found["ids"] == [game_id] * 4 and found["groups"] == [], found
+    assert found["secret"] == "EACCES" and found["public"] == "everyone's"
+    assert found["own"] == "the bot's" and found["own_write"] == "EROFS"
+    assert found["beside"] == "ENOENT"  # the skeleton holds the way to the bot's folder only
+    assert found["root"] in ("EACCES", "ok") and found["lazy"] is True
+    assert found["workdir"] == "ok" and found["fd"] == "ok"
+    assert "/root" in found["skeletons"] or not Path("/root").is_dir()
+
+
+def test_skeletons_cover_the_home_and_each_folder_a_game_may_not_enter() -> None:
+    with tempfile.TemporaryDirectory(dir="/tmp") as scratch:
+        os.chmod(scratch, 0o755)
+        base = Path(os.path.realpath(scratch))
+        shut, home, open_ = base / "shut", base / "home", base / "open"
+        for folder in (shut / "inner" / "deeper", home, open_):
+            folder.mkdir(parents=True)
+        shut.chmod(0o700)
+        (shut / "inner").chmod(0o700)  # below a root already: not one of its own
+        reachable = [str(shut / "inner" / "deeper"), str(open_)]
+        assert sorted(namespaces.skeleton_roots(reachable, True, str(home))) == [str(home),
+                                                                                 str(shut)]
+        assert namespaces.skeleton_roots(reachable, False, str(home)) == [str(home)]
+        assert namespaces.skeleton_roots(reachable, False, "/") == []
+        shut.chmod(0o755)
+        (shut / "inner").chmod(0o755)
+
+
+@needs_namespaces
+@needs_root
+def test_games_keep_the_arena_s_user_where_a_shut_bot_folder_cannot_be_idmapped(
+        tmp_path: Path) -> None:
+    """Without idmapped mounts (a file system without them), a bot's folder only its owner may
+    enter would be out of the games' reach as their own id: they stay the arena's user, and the
+    forker says why."""
+    bot = tmp_path / "bot"
+    bot.mkdir(mode=0o700)
+    games = tmp_path / "games"
+    games.mkdir()
+    games.chmod(0o711)
+    (games / "trial").mkdir()
+
+    def work() -> dict[str, Any]:
+        namespaces._idmapped = lambda folders: {}  # type: ignore[assignment]  # in the child
+        confinement = confine_forker([], True, str(games / "trial"), bot_folders=[str(bot)])
+        return {"game_id": confinement.game_id, "problem": confinement.problem,
+                "per_game": confinement.per_game}
+
+    found = in_child(work)
+    assert found["game_id"] == -1 and found["per_game"], found
+    assert "could not be mapped" in found["problem"]

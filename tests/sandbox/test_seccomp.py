@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import faulthandler
 import json
 import os
 import platform
+import signal
 import subprocess
 import threading
 from collections.abc import Callable
@@ -227,3 +229,50 @@ def test_no_socket_of_any_family_and_socketpair_only_for_unix() -> None:
     assert found["pair"] == "x"
     assert found["pair_netlink"] == errno.EAFNOSUPPORT
     assert found["inotify"] == found["fanotify"] == errno.EPERM
+
+
+def _ended_by_filter(trial: Callable[[Any], Any]) -> int | str:
+    """Run `trial(libc)` in a forked child, in a process group of its own, after applying the
+    filter: the signal that ended it (negative), its exit code, or what it raised."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setpgid(0, 0)  # a kill of its group (0) reaches nothing but it
+            faulthandler.disable()  # pytest's: no traceback for the signals sent
+            libc = ctypes.CDLL(None, use_errno=True)
+            if seccomp.apply():
+                result = trial(libc)
+                code = 100 + (ctypes.get_errno() if result < 0 else 0)
+            else:
+                code = 2
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+@needs_filter
+def test_a_signal_the_kernel_would_spare_process_1_ends_the_process_that_sends_it() -> None:
+    numbers = {"x86_64": {"tgkill": 234, "rt_tgsigqueueinfo": 297, "tkill": 200},
+               "aarch64": {"tgkill": 131, "rt_tgsigqueueinfo": 240, "tkill": 130}}[
+        platform.machine()]
+    info = ctypes.create_string_buffer(128)
+    # its own group (pid 0): ended by the filter (SIGSYS), not by the signal sent (SIGSEGV)
+    assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGSEGV)) == -signal.SIGSYS
+    assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGSTOP)) == -signal.SIGSYS
+    assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGABRT)) == -signal.SIGSYS
+    # process 1 (a thread of it that does not exist: unfiltered, nothing is sent, ESRCH)
+    assert _ended_by_filter(lambda libc: libc.syscall(
+        numbers["tgkill"], 1, 999_999_999, signal.SIGKILL)) == -signal.SIGSYS
+    assert _ended_by_filter(lambda libc: libc.syscall(
+        numbers["rt_tgsigqueueinfo"], 1, 999_999_999, signal.SIGBUS, info)) == -signal.SIGSYS
+    # the calls whose target the filter cannot tell do not exist
+    assert _ended_by_filter(lambda libc: libc.syscall(
+        numbers["tkill"], os.getpid(), 0)) == 100 + errno.ENOSYS
+    assert _ended_by_filter(lambda libc: libc.syscall(
+        424, 0, signal.SIGKILL, 0, 0)) == 100 + errno.ENOSYS
+    # other signals, and these to other processes, go as ever
+    assert _ended_by_filter(lambda libc: libc.kill(0, 0)) == 100
+    assert _ended_by_filter(lambda libc: libc.kill(os.getpid(), signal.SIGSEGV)) \
+        == -signal.SIGSEGV
+    assert _ended_by_filter(lambda libc: libc.kill(0, signal.SIGTERM)) == -signal.SIGTERM
