@@ -267,10 +267,12 @@ def test_the_process_prepared_ahead_runs_no_bot_code(tmp_path: Path) -> None:
     log = tmp_path / "ahead.log"
     with sandboxed_seat(spec("AheadSpinner"), log) as play:
         play(1, 0)
-        time.sleep(0.3)  # the next game's process is made meanwhile
+        time.sleep(1.0)  # the next game's process is made meanwhile
         play(2, 0)
     ahead = [int(ms) for ms in re.findall(r"computed (\d+) ms ahead", said(log))]
-    assert len(ahead) == 2 and ahead[-1] < 50, said(log)
+    # made ahead, it would spin for most of the second between the games; made as its game
+    # begins, only while the game is set up (a few ms, tens on a loaded machine)
+    assert len(ahead) == 2 and ahead[-1] < 200, said(log)
 
 
 # 5. signals a bot sends itself
