@@ -1,12 +1,15 @@
 """A run directory: the resolved config, the append-only game records, and resuming from them.
 
     results/<run>/config.toml     the fully resolved config (seeds included)
-    results/<run>/config.sha256   its digest: a run directory belongs to one config
-    results/<run>/games.jsonl     one JSON record per finished game, appended and flushed
+    results/<run>/config.sha256   its digest: the config the run was last brought up to date to
+    results/<run>/games.jsonl     one JSON record per finished game of the config's schedule,
+                                  appended and flushed (each with its identity: see
+                                  `arena.tournament.update`)
+    results/<run>/retired.jsonl   records of games no longer scheduled: kept, not rated
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
-    results/<run>/bots.json       what each bot's code was when the run began: spec, kind and
-                                  digest (see `arena.tournament.identity`); a resume checks it
+    results/<run>/bots.json       what each bot's code was when the run was last brought up to
+                                  date: spec, kind and digest (see `arena.tournament.identity`)
     results/<run>/key             the run's secret key, if it has sandboxed bots (see
                                   `arena.match.deal_rng`) or was dealt like a run with one;
                                   kept from the sandboxed bots
@@ -52,6 +55,7 @@ BOT_LOGS = "bots"
 KEY = "key"
 KEY_SHARED = "key-shared"
 BOTS = "bots.json"
+RETIRED = "retired.jsonl"
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
@@ -85,12 +89,13 @@ class RunDirectory:
 
     @classmethod
     def prepare(cls, path: Path, canonical_config: str, digest: str,
-                fresh: bool = False) -> RunDirectory:
+                fresh: bool = False, update: bool = False) -> RunDirectory:
         """Create the directory for a config, or reopen it to resume the same config.
 
         A directory holding another config's run is refused unless `fresh`, which removes that
-        run's files (and nothing else); a non-empty directory that holds no run is refused, and
-        so is one where a file of the run is a link, a pipe or a device (`check`).
+        run's files (and nothing else), or `update`, which leaves them for the caller to bring
+        up to date (and then `set_config`); a non-empty directory that holds no run is refused,
+        and so is one where a file of the run is a link, a pipe or a device (`check`).
         """
         run = cls(path)
         if path.exists() and not path.is_dir():
@@ -101,23 +106,35 @@ class RunDirectory:
         if path.exists() and not old.exists() and any(path.iterdir()):
             raise RunDirectoryError(f"{path}: is not empty and holds no run (no {DIGEST})")
         same = old.exists() and read_text(old, DIGEST_BYTES).strip() == digest
-        if old.exists() and not same and not fresh:
+        if old.exists() and not same and not fresh and not update:
             raise RunDirectoryError(
                 f"{path}: holds a run of a different config (use --fresh to start it over, "
                 f"or --out to choose another directory)")
         if fresh:
             run._remove_run_files()
         path.mkdir(parents=True, exist_ok=True)
-        if fresh or not same:
-            write_text(run.file(CONFIG), canonical_config)
-            write_text(run.file(DIGEST), digest + "\n")
+        if fresh or not old.exists():
+            run.set_config(canonical_config, digest)
         return run
+
+    def set_config(self, canonical_config: str, digest: str) -> None:
+        """Make the run one of this config (its canonical text and digest)."""
+        write_text(self.file(CONFIG), canonical_config)
+        write_text(self.file(DIGEST), digest + "\n")
+
+    def config_digest(self) -> str:
+        """The digest of the config the run holds ("" if none)."""
+        try:
+            return read_text(self.file(DIGEST), DIGEST_BYTES).strip()
+        except FileNotFoundError:
+            return ""
 
     def check(self) -> None:
         """An UnsafeFileError if a file of the run is anything but a regular file (a link, a
         folder, a pipe, a device), or its bot logs' folder is not a real folder: the arena
         writes there, and would write through a link to a file outside the run."""
-        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS, *RESULT_FILES):
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+                     *RESULT_FILES):
             check_entry(self.file(name))
         for pattern in REPORT_IMAGES:
             for path in self.path.glob(pattern):
@@ -130,7 +147,7 @@ class RunDirectory:
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
         self.check()
-        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, LOG, REPORT, KEY, KEY_SHARED, BOTS,
                      *RESULT_FILES):
             remove(self.file(name))
         for pattern in REPORT_IMAGES:
@@ -253,6 +270,7 @@ class RunDirectory:
 
 
 _HEX_KEY = re.compile(r"[0-9a-f]{32}")
+_IDENTITY = re.compile(r"[0-9a-f]{32}")
 
 
 def parse_record(line: bytes, where: Path | str, number: int, need_task: bool = True,
@@ -286,6 +304,9 @@ def record_problem(record: dict[str, Any], need_task: bool = True,
     task = get("task")
     if (need_task or "task" in record) and not (type(task) is int and 0 <= task <= MAX_TASK):
         return f"the task id {_shown(task)} is not an integer from 0 to 2**63 - 1"
+    identity = get("identity")
+    if "identity" in record and not (type(identity) is str and _IDENTITY.fullmatch(identity)):
+        return "'identity' is not a game identity (32 hex digits)"
     for name in ("game", "variant", "order"):
         if name in record and not _names((record[name],), known):
             return f"{name!r} is not a name of printable characters"

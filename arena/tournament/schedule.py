@@ -52,7 +52,8 @@ class Seating(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class GameTask:
-    """One game to play: which variant, which bots in which seats, on which deal."""
+    """One game to play: which variant, which bots in which seats, on which deal; its id is its
+    place in the schedule, its identity what decides it."""
 
     task: int
     game: str
@@ -63,6 +64,8 @@ class GameTask:
     seats: tuple[str, ...]
     clones: tuple[int, ...]
     seed: int
+    identity: str = ""
+    """What decides the game, digested (`arena.tournament.update`); "" where not known."""
 
 
 @dataclass(frozen=True, slots=True)
