@@ -87,7 +87,8 @@ def run_command(
                 note(rounds_plan(loaded, deals_like))
                 stop = run_until_confident(loaded, target, workers or os.cpu_count() or 1,
                                            fresh, on_progress, Backend(backend.value), address,
-                                           deals_like, yes, show)
+                                           deals_like, yes, show,
+                                           on_plan=None if quiet else told)
                 report = stop.run
             else:
                 report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
