@@ -273,7 +273,8 @@ def _dealt_like(run: RunDirectory, earlier: DealsLike, played: bool) -> str:
             dealt = "with a key of its own" if mine else "without a key"
             raise RunDirectoryError(
                 f"{run.path}: its games were dealt {dealt}, not as {earlier.run}'s were; run "
-                f"with --fresh to start it over on {earlier.run}'s deals, or --out for a new run")
+                f"with --fresh to start it over on {earlier.run}'s deals, or play them in a new "
+                f"run: arena run CONFIG --out NEW --deals-like {earlier.run}")
         run.set_key(earlier.key)
     if earlier.key:
         run.share_key_with(earlier.holders)
