@@ -6,6 +6,8 @@
                                   appended and flushed (each with its identity: see
                                   `arena.tournament.update`)
     results/<run>/retired.jsonl   records of games no longer scheduled: kept, not rated
+    results/<run>/draw.json       a sampled schedule's tables, grown (not redrawn) as the field
+                                  changes
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
     results/<run>/bots.json       what each bot's code was when the run was last brought up to
@@ -21,10 +23,12 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,6 +41,7 @@ from arena.safe_files import (
     open_update,
     parse_json,
     read_bytes,
+    read_json,
     read_lines,
     read_text,
     real_folder,
@@ -56,6 +61,7 @@ KEY = "key"
 KEY_SHARED = "key-shared"
 BOTS = "bots.json"
 RETIRED = "retired.jsonl"
+DRAW = "draw.json"
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
@@ -133,7 +139,7 @@ class RunDirectory:
         """An UnsafeFileError if a file of the run is anything but a regular file (a link, a
         folder, a pipe, a device), or its bot logs' folder is not a real folder: the arena
         writes there, and would write through a link to a file outside the run."""
-        for name in (CONFIG, DIGEST, GAMES, RETIRED, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, DRAW, LOG, REPORT, KEY, KEY_SHARED, BOTS,
                      *RESULT_FILES):
             check_entry(self.file(name))
         for pattern in REPORT_IMAGES:
@@ -147,7 +153,7 @@ class RunDirectory:
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
         self.check()
-        for name in (CONFIG, DIGEST, GAMES, RETIRED, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, DRAW, LOG, REPORT, KEY, KEY_SHARED, BOTS,
                      *RESULT_FILES):
             remove(self.file(name))
         for pattern in REPORT_IMAGES:
@@ -377,6 +383,63 @@ def _last_newline(f: IO[bytes], size: int) -> int:
             return start + at
         end = start
     return -1
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A sampled draw kept in a run: the field it was drawn for and its tables."""
+
+    bots: tuple[str, ...]
+    tables: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Draws:
+    """The sampled draws of a run, by game and table size, and their tables per bot."""
+
+    per_bot: int | None
+    draws: dict[tuple[str, int], Drawn]
+
+    def get(self, key: tuple[str, int]) -> Drawn | None:
+        """The draw of a game at a table size, if kept."""
+        return self.draws.get(key)
+
+
+def read_draw(run: RunDirectory) -> Draws | None:
+    """A run's kept sampled draws (None if it has none); a RunDirectoryError if damaged."""
+    path = run.file(DRAW)
+    try:
+        data = read_json(path)
+    except FileNotFoundError:
+        return None
+    except (UnsafeFileError, OSError, ValueError) as exc:
+        raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to draw anew") from None
+    try:
+        per_bot = data["tables_per_bot"]
+        bots = tuple(data["bots"])
+        draws = {}
+        for entry in data["draws"]:
+            tables = tuple(tuple(t) for t in entry["tables"])
+            names = {name for t in tables for name in t}
+            if not (type(entry["game"]) is str and type(entry["players"]) is int
+                    and all(type(b) is str for b in bots) and names <= set(bots)
+                    and all(len(t) == entry["players"] for t in tables)):
+                raise ValueError("not a draw")
+            draws[(entry["game"], entry["players"])] = Drawn(bots, tables)
+        if not (per_bot is None or type(per_bot) is int):
+            raise ValueError("not a number of tables")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to draw anew") from None
+    return Draws(per_bot, draws)
+
+
+def write_draw(run: RunDirectory, per_bot: int | None, bots: list[str],
+               drawn: dict[tuple[str, int], list[tuple[str, ...]]]) -> None:
+    """Keep a run's sampled draws (draw.json)."""
+    data = {"tables_per_bot": per_bot, "bots": bots,
+            "draws": [{"game": game, "players": players, "tables": [list(t) for t in tables]}
+                      for (game, players), tables in drawn.items()]}
+    write_text(run.file(DRAW), json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def run_config(run_dir: Path) -> TournamentConfig:

@@ -5,8 +5,10 @@ ratings. Resumable: running the same config into the same directory plays only w
 from __future__ import annotations
 
 import io
+import json
 import logging
 import multiprocessing
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -46,10 +48,12 @@ from arena.tournament.results import (
     RETIRED,
     RunDirectory,
     RunDirectoryError,
+    read_draw,
     run_config,
+    write_draw,
 )
 from arena.tournament.runner import Backend, ProgressHook, run_tasks
-from arena.tournament.schedule import GamePlan, Schedule, VariantPlan
+from arena.tournament.schedule import Format, GamePlan, Schedule, VariantPlan, grown_tables
 from arena.tournament.update import (
     GameIdentities,
     Legacy,
@@ -91,14 +95,15 @@ class RunReport:
         return self.before + self.played >= self.total
 
 
-def schedule_of(config: TournamentConfig) -> Schedule:
-    """The schedule a config describes."""
+def schedule_of(config: TournamentConfig,
+                drawn: dict[tuple[str, int], list[tuple[str, ...]]] | None = None) -> Schedule:
+    """The schedule a config describes (with `drawn`, these tables where given)."""
     plans = [GamePlan(g.game, g.players,
                       tuple(VariantPlan(v.label, v.preset, tuple(v.overrides)) for v in g.variants))
              for g in config.games]
     rounds = config.stopping.round_deals if config.stopping.rule is Stop.CONFIDENT else None
     return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating,
-                    config.schedule, rounds)
+                    config.schedule, rounds, drawn)
 
 
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
@@ -160,6 +165,9 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
             f"{KEY} removed, or all its bots played in-process), so a sandboxed bot could work "
             f"its deals out; run with --fresh to start it over with a key, or play these bots "
             f"in-process (--isolation none, only for bots you trust)")
+    if config.schedule.format is Format.SAMPLED:
+        schedule = _sampled(run, config, schedule, resuming)
+        total = len(schedule)
     identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
     if same and recorded == code and not run.file(RETIRED).exists():
@@ -225,6 +233,43 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                 raise
         log.info("played %d games; %d of %d done", played, kept + played, total)
     return RunReport(out, total, kept, played, repaired, retired, plan)
+
+
+def run_schedule(config: TournamentConfig, out: Path, fresh: bool = False) -> Schedule:
+    """The schedule `run_tournament` would play into `out`: a sampled one as the run grows its
+    draw (nothing is written)."""
+    schedule = schedule_of(config)
+    if config.schedule.format is not Format.SAMPLED or fresh or not (out / DIGEST).is_file():
+        return schedule
+    return _sampled(RunDirectory(out), config, schedule, True, write=False)
+
+
+def _sampled(run: RunDirectory, config: TournamentConfig, schedule: Schedule,
+             resuming: bool, write: bool = True) -> Schedule:
+    """A sampled schedule as the run draws it: as drawn before for the same field, grown
+    without a redraw for another (`grown_tables`), drawn afresh for a new run; the draw kept in
+    the run (draw.json)."""
+    bots = [b.name for b in config.bots]
+    per_bot = config.schedule.tables_per_bot
+    before = read_draw(run) if resuming else None
+    drawn: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    for plan in schedule.games:
+        if plan.players < 2:
+            continue
+        key = (plan.game, plan.players)
+        old = before.get(key) if before is not None and before.per_bot == per_bot else None
+        if old is None or per_bot is None:
+            drawn[key] = schedule.tables_of(plan)
+        elif old.bots == tuple(bots):
+            drawn[key] = list(old.tables)
+        else:
+            # deterministic given the history: seeded by the draw grown and the new field
+            seed = json.dumps([plan.game, plan.players, old.tables, bots])
+            drawn[key] = grown_tables(old.tables, bots, plan.players, per_bot,
+                                      random.Random(seed))
+    if write:
+        write_draw(run, per_bot, bots, drawn)
+    return schedule_of(config, drawn)
 
 
 def _has_records(run: RunDirectory) -> bool:

@@ -21,7 +21,13 @@ from arena.ratings.tables import Ratings, rate
 from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import deals_of, like_deals
 from arena.tournament.results import RunDirectory
-from arena.tournament.run import RunReport, note_in_log, run_tournament, schedule_of
+from arena.tournament.run import (
+    RunReport,
+    note_in_log,
+    run_schedule,
+    run_tournament,
+    schedule_of,
+)
 from arena.tournament.runner import Backend, ProgressHook
 from arena.tournament.update import RunPlan
 
@@ -138,7 +144,7 @@ def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,
     if stopping.rule is not Stop.CONFIDENT:
         raise StopError(f"{config.path}: not a run that stops early ([schedule] stop)")
     planned = like_deals(config, deals_of(deals_like)) if deals_like is not None else config
-    ends = schedule_of(planned).rounds()
+    ends = run_schedule(planned, out, fresh).rounds()
     budget = stopping.budget
     if budget is not None and ends[0] > budget:
         raise StopError(f"{config.path}: schedule.budget: {budget:,} games do not hold one round "

@@ -227,3 +227,44 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
     assert resumed.repaired > 0 and resumed.complete
     assert resumed.played == total - resumed.before
     same_as_fresh(run, config, tmp_path)
+
+
+def sampled(folder: Path, bots: list[str], name: str = "s") -> Path:
+    """A sampled schedule of bundled bots at three seats, two tables each."""
+    text = (f'name = "{name}"\n[deals]\ncount = 1\nbase = 3\n[schedule]\nformat = "sampled"\n'
+            'tables_per_bot = 2\n')
+    for bot in bots:
+        text += f'[[bots]]\nname = "{bot}"\nspec = "forgetful:recall=0.{len(bot)}"\n'
+    text += '[[games]]\ngame = "concentration"\nplayers = 3\nvariants = ["standard"]\n'
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def tables_of(run: Path) -> set[tuple[str, ...]]:
+    """The tables a run's records were played at."""
+    return {tuple(r["table"]) for r in by_identity(run)}
+
+
+def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d", "ee", "fff"]
+    run, other = tmp_path / "run", tmp_path / "other"
+    first = run_tournament(load_config(sampled(tmp_path, field)), run)
+    before = tables_of(run)
+    assert first.played == len(before) * 3
+    run_tournament(load_config(sampled(tmp_path, field)), other)
+    field.append("gggg")  # a new bot: its tables against the field, the old ones all stay
+    config = load_config(sampled(tmp_path, field))
+    grown = run_tournament(config, run)
+    after = tables_of(run)
+    assert before < after and (grown.before, grown.retired) == (first.played, 0)
+    new = after - before
+    assert len(new) == 2 and all("gggg" in t for t in new)
+    assert grown.played == len(new) * 3
+    # the same history gives the same draw
+    run_tournament(config, other)
+    assert tables_of(other) == after
+    # a bot gone: its tables leave, the rest stay
+    field.remove("bb")
+    shrunk = run_tournament(load_config(sampled(tmp_path, field)), run)
+    assert shrunk.played == 0 and tables_of(run) == {t for t in after if "bb" not in t}
