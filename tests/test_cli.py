@@ -325,18 +325,21 @@ def a_run(tmp_path: Path, name: str = "mine", count: int = 2, base: int = 1) -> 
     return path
 
 
-def test_a_run_whose_bot_changed_is_refused_until_fresh(runner: CliRunner, tmp_path: Path) -> None:
+def test_a_run_whose_bot_changed_plays_its_games_again_and_says_so(
+        runner: CliRunner, tmp_path: Path) -> None:
     config, out = a_run(tmp_path), tmp_path / "run"
     assert run(runner, "run", str(config), "--out", str(out), "-q").exit_code == 0
     games = (out / "games.jsonl").read_text()
     (tmp_path / "mine.py").write_text(MINE + "# better now\n")
-    line = check_error(run(runner, "run", str(config), "--out", str(out), "-q"),
-                       f"{out}: bot 'mine' changed since this run began: mine.py differs (sha256 ",
-                       "run with --fresh to start over, or --out for a new run")
-    assert "... -> " in line
-    assert (out / "games.jsonl").read_text() == games
-    again = run(runner, "run", str(config), "--out", str(out), "-q", "--fresh")
-    assert again.exit_code == 0 and "4 of 4 games" in again.stderr
+    again = run(runner, "run", str(config), "--out", str(out))
+    assert again.exit_code == 0, again.stderr
+    assert ("arena: kept 0 games; to play 4 (changed: mine); no longer scheduled 4 (kept on "
+            "record, not rated)") in again.stderr.splitlines()
+    assert "4 of 4 games" in again.stderr and "(4 played now)" in again.stderr
+    assert sorted((out / "retired.jsonl").read_text().splitlines()) == sorted(games.splitlines())
+    fresh = run(runner, "run", str(config), "--out", str(out), "-q", "--fresh")
+    assert fresh.exit_code == 0 and "4 of 4 games" in fresh.stderr
+    assert not (out / "retired.jsonl").exists()
 
 
 def test_replay_and_report_warn_of_changed_code(runner: CliRunner, tmp_path: Path) -> None:

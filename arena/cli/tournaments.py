@@ -60,6 +60,7 @@ def run_command(
         run_until_confident,
         unseparated_text,
     )
+    from arena.tournament.update import RunPlan
 
     if address is not None and backend is not BackendChoice.RAY:
         fail("--address joins a Ray cluster: use it with --backend ray")
@@ -68,6 +69,10 @@ def run_command(
         if not quiet:
             note(f"round {state.round} of {state.rounds}, {state.games:,} games: "
                   f"{unseparated_text(state)}")
+
+    def told(plan: RunPlan) -> None:
+        if plan.kept or plan.retired:  # a run brought up to date: what it keeps and plays
+            note(plan.describe())
 
     target = out
     stop: StopReport | None = None
@@ -82,12 +87,13 @@ def run_command(
                 note(rounds_plan(loaded, deals_like))
                 stop = run_until_confident(loaded, target, workers or os.cpu_count() or 1,
                                            fresh, on_progress, Backend(backend.value), address,
-                                           deals_like, yes, show)
+                                           deals_like, yes, show,
+                                           on_plan=None if quiet else told)
                 report = stop.run
             else:
                 report = run_tournament(loaded, target, workers or os.cpu_count() or 1, fresh,
                                         _sizing(on_progress), Backend(backend.value), address,
-                                        deals_like, yes)
+                                        deals_like, yes, on_plan=None if quiet else told)
         text = write_ratings(target)
     except KeyboardInterrupt:
         stopped(target)

@@ -110,7 +110,9 @@ class TaskPlayer:
         record = play_game(self.variant(task), bots, task.seats, task.seed,
                            key=self.sandboxing.key)
         body = record.to_json(timings=True)
-        line = {"task": task.task, "game": body.pop("game"), "variant": body.pop("variant"),
+        named = {"identity": task.identity} if task.identity else {}
+        line = {"task": task.task, **named, "game": body.pop("game"),
+                "variant": body.pop("variant"),
                 "table": list(task.table), "seed": body.pop("seed"), "seats": body.pop("seats"),
                 "clones": list(task.clones), **body}
         for fault in record.faults:

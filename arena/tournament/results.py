@@ -1,12 +1,17 @@
 """A run directory: the resolved config, the append-only game records, and resuming from them.
 
     results/<run>/config.toml     the fully resolved config (seeds included)
-    results/<run>/config.sha256   its digest: a run directory belongs to one config
-    results/<run>/games.jsonl     one JSON record per finished game, appended and flushed
+    results/<run>/config.sha256   its digest: the config the run was last brought up to date to
+    results/<run>/games.jsonl     one JSON record per finished game of the config's schedule,
+                                  appended and flushed (each with its identity: see
+                                  `arena.tournament.update`)
+    results/<run>/retired.jsonl   records of games no longer scheduled: kept, not rated
+    results/<run>/draw.json       a sampled schedule's tables, grown (not redrawn) as the field
+                                  changes
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
-    results/<run>/bots.json       what each bot's code was when the run began: spec, kind and
-                                  digest (see `arena.tournament.identity`); a resume checks it
+    results/<run>/bots.json       what each bot's code was when the run was last brought up to
+                                  date: spec, kind and digest (see `arena.tournament.identity`)
     results/<run>/key             the run's secret key, if it has sandboxed bots (see
                                   `arena.match.deal_rng`) or was dealt like a run with one;
                                   kept from the sandboxed bots
@@ -18,10 +23,12 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -34,6 +41,7 @@ from arena.safe_files import (
     open_update,
     parse_json,
     read_bytes,
+    read_json,
     read_lines,
     read_text,
     real_folder,
@@ -52,6 +60,8 @@ BOT_LOGS = "bots"
 KEY = "key"
 KEY_SHARED = "key-shared"
 BOTS = "bots.json"
+RETIRED = "retired.jsonl"
+DRAW = "draw.json"
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
 RESULT_FILES = tuple(f"{name}.{suffix}" for name in ("ratings", "crosstable")
@@ -85,12 +95,13 @@ class RunDirectory:
 
     @classmethod
     def prepare(cls, path: Path, canonical_config: str, digest: str,
-                fresh: bool = False) -> RunDirectory:
+                fresh: bool = False, update: bool = False) -> RunDirectory:
         """Create the directory for a config, or reopen it to resume the same config.
 
         A directory holding another config's run is refused unless `fresh`, which removes that
-        run's files (and nothing else); a non-empty directory that holds no run is refused, and
-        so is one where a file of the run is a link, a pipe or a device (`check`).
+        run's files (and nothing else), or `update`, which leaves them for the caller to bring
+        up to date (and then `set_config`); a non-empty directory that holds no run is refused,
+        and so is one where a file of the run is a link, a pipe or a device (`check`).
         """
         run = cls(path)
         if path.exists() and not path.is_dir():
@@ -101,23 +112,35 @@ class RunDirectory:
         if path.exists() and not old.exists() and any(path.iterdir()):
             raise RunDirectoryError(f"{path}: is not empty and holds no run (no {DIGEST})")
         same = old.exists() and read_text(old, DIGEST_BYTES).strip() == digest
-        if old.exists() and not same and not fresh:
+        if old.exists() and not same and not fresh and not update:
             raise RunDirectoryError(
                 f"{path}: holds a run of a different config (use --fresh to start it over, "
                 f"or --out to choose another directory)")
         if fresh:
             run._remove_run_files()
         path.mkdir(parents=True, exist_ok=True)
-        if fresh or not same:
-            write_text(run.file(CONFIG), canonical_config)
-            write_text(run.file(DIGEST), digest + "\n")
+        if fresh or not old.exists():
+            run.set_config(canonical_config, digest)
         return run
+
+    def set_config(self, canonical_config: str, digest: str) -> None:
+        """Make the run one of this config (its canonical text and digest)."""
+        write_text(self.file(CONFIG), canonical_config)
+        write_text(self.file(DIGEST), digest + "\n")
+
+    def config_digest(self) -> str:
+        """The digest of the config the run holds ("" if none)."""
+        try:
+            return read_text(self.file(DIGEST), DIGEST_BYTES).strip()
+        except FileNotFoundError:
+            return ""
 
     def check(self) -> None:
         """An UnsafeFileError if a file of the run is anything but a regular file (a link, a
         folder, a pipe, a device), or its bot logs' folder is not a real folder: the arena
         writes there, and would write through a link to a file outside the run."""
-        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS, *RESULT_FILES):
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, DRAW, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+                     *RESULT_FILES):
             check_entry(self.file(name))
         for pattern in REPORT_IMAGES:
             for path in self.path.glob(pattern):
@@ -130,7 +153,7 @@ class RunDirectory:
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
         self.check()
-        for name in (CONFIG, DIGEST, GAMES, LOG, REPORT, KEY, KEY_SHARED, BOTS,
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, DRAW, LOG, REPORT, KEY, KEY_SHARED, BOTS,
                      *RESULT_FILES):
             remove(self.file(name))
         for pattern in REPORT_IMAGES:
@@ -253,6 +276,7 @@ class RunDirectory:
 
 
 _HEX_KEY = re.compile(r"[0-9a-f]{32}")
+_IDENTITY = re.compile(r"[0-9a-f]{32}")
 
 
 def parse_record(line: bytes, where: Path | str, number: int, need_task: bool = True,
@@ -286,6 +310,9 @@ def record_problem(record: dict[str, Any], need_task: bool = True,
     task = get("task")
     if (need_task or "task" in record) and not (type(task) is int and 0 <= task <= MAX_TASK):
         return f"the task id {_shown(task)} is not an integer from 0 to 2**63 - 1"
+    identity = get("identity")
+    if "identity" in record and not (type(identity) is str and _IDENTITY.fullmatch(identity)):
+        return "'identity' is not a game identity (32 hex digits)"
     for name in ("game", "variant", "order"):
         if name in record and not _names((record[name],), known):
             return f"{name!r} is not a name of printable characters"
@@ -356,6 +383,63 @@ def _last_newline(f: IO[bytes], size: int) -> int:
             return start + at
         end = start
     return -1
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A sampled draw kept in a run: the field it was drawn for and its tables."""
+
+    bots: tuple[str, ...]
+    tables: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Draws:
+    """The sampled draws of a run, by game and table size, and their tables per bot."""
+
+    per_bot: int | None
+    draws: dict[tuple[str, int], Drawn]
+
+    def get(self, key: tuple[str, int]) -> Drawn | None:
+        """The draw of a game at a table size, if kept."""
+        return self.draws.get(key)
+
+
+def read_draw(run: RunDirectory) -> Draws | None:
+    """A run's kept sampled draws (None if it has none); a RunDirectoryError if damaged."""
+    path = run.file(DRAW)
+    try:
+        data = read_json(path)
+    except FileNotFoundError:
+        return None
+    except (UnsafeFileError, OSError, ValueError) as exc:
+        raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to draw anew") from None
+    try:
+        per_bot = data["tables_per_bot"]
+        bots = tuple(data["bots"])
+        draws = {}
+        for entry in data["draws"]:
+            tables = tuple(tuple(t) for t in entry["tables"])
+            names = {name for t in tables for name in t}
+            if not (type(entry["game"]) is str and type(entry["players"]) is int
+                    and all(type(b) is str for b in bots) and names <= set(bots)
+                    and all(len(t) == entry["players"] for t in tables)):
+                raise ValueError("not a draw")
+            draws[(entry["game"], entry["players"])] = Drawn(bots, tables)
+        if not (per_bot is None or type(per_bot) is int):
+            raise ValueError("not a number of tables")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to draw anew") from None
+    return Draws(per_bot, draws)
+
+
+def write_draw(run: RunDirectory, per_bot: int | None, bots: list[str],
+               drawn: dict[tuple[str, int], list[tuple[str, ...]]]) -> None:
+    """Keep a run's sampled draws (draw.json)."""
+    data = {"tables_per_bot": per_bot, "bots": bots,
+            "draws": [{"game": game, "players": players, "tables": [list(t) for t in tables]}
+                      for (game, players), tables in drawn.items()]}
+    write_text(run.file(DRAW), json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def run_config(run_dir: Path) -> TournamentConfig:

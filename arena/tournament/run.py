@@ -5,11 +5,13 @@ ratings. Resumable: running the same config into the same directory plays only w
 from __future__ import annotations
 
 import io
+import json
 import logging
 import multiprocessing
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import multiprocessing_logging
@@ -24,10 +26,10 @@ from arena.text import escape_lines
 from arena.tournament.canonical import canonical_toml, config_digest
 from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import (
+    BotCode,
     DealsLike,
     bots_code,
     deals_of,
-    first_change,
     like_deals,
     read_bots,
     write_bots,
@@ -43,12 +45,23 @@ from arena.tournament.results import (
     REPORT,
     REPORT_IMAGES,
     REPORT_SUFFIXES,
+    RETIRED,
     RunDirectory,
     RunDirectoryError,
+    read_draw,
     run_config,
+    write_draw,
 )
 from arena.tournament.runner import Backend, ProgressHook, run_tasks
-from arena.tournament.schedule import GamePlan, Schedule, VariantPlan
+from arena.tournament.schedule import Format, GamePlan, Schedule, VariantPlan, grown_tables
+from arena.tournament.update import (
+    GameIdentities,
+    Legacy,
+    RunPlan,
+    changes,
+    deals_reconcile,
+    reconcile,
+)
 
 log = logging.getLogger("arena")
 
@@ -63,13 +76,18 @@ class ScheduleTooLargeError(ArenaError):
 
 @dataclass(frozen=True)
 class RunReport:
-    """What a run did: the directory, the schedule's size, what was done before and now."""
+    """What a run did: the directory, the schedule's size, the games kept from before (`before`)
+    and played now, records repaired, and records no longer scheduled."""
 
     path: Path
     total: int
     before: int
     played: int
     repaired: int
+    retired: int = 0
+    """Records on file whose games are no longer scheduled (kept, not rated)."""
+    plan: RunPlan | None = None
+    """What the run said before playing (`RunPlan.describe`)."""
 
     @property
     def complete(self) -> bool:
@@ -77,20 +95,22 @@ class RunReport:
         return self.before + self.played >= self.total
 
 
-def schedule_of(config: TournamentConfig) -> Schedule:
-    """The schedule a config describes."""
+def schedule_of(config: TournamentConfig,
+                drawn: dict[tuple[str, int], list[tuple[str, ...]]] | None = None) -> Schedule:
+    """The schedule a config describes (with `drawn`, these tables where given)."""
     plans = [GamePlan(g.game, g.players,
                       tuple(VariantPlan(v.label, v.preset, tuple(v.overrides)) for v in g.variants))
              for g in config.games]
     rounds = config.stopping.round_deals if config.stopping.rule is Stop.CONFIDENT else None
     return Schedule(plans, [b.name for b in config.bots], config.deals.seeds, config.seating,
-                    config.schedule, rounds)
+                    config.schedule, rounds, drawn)
 
 
 def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh: bool = False,
                    on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
                    address: str | None = None, deals_like: Path | None = None,
-                   yes: bool = False, until: int | None = None) -> RunReport:
+                   yes: bool = False, until: int | None = None,
+                   on_plan: Callable[[RunPlan], None] | None = None) -> RunReport:
     """Play every task of the config that `out` does not hold yet, appending records to it.
 
     Either backend writes the same records: resuming may switch between them. A run resumed
@@ -119,31 +139,64 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
             f"bots in-process too (--isolation none, only for bots you trust), or leave out "
             f"--deals-like")
     code = bots_code(config)
+    digest = config_digest(config)
     resuming = not fresh and (out / DIGEST).is_file()
-    run = RunDirectory.prepare(out, canonical_toml(config), config_digest(config), fresh)
+    run = RunDirectory.prepare(out, canonical_toml(config), digest, fresh, update=True)
+    repaired = run.repair()
     recorded = read_bots(out) if resuming else None
-    change = first_change(recorded, code) if recorded is not None else None
-    if change is not None:
-        raise RunDirectoryError(f"{out}: {change}; run with --fresh to start over, or --out "
-                                f"for a new run")
-    finished = run.finished()
+    same = resuming and run.config_digest() == digest
+    before = config if not resuming or same else run_config(out)
+    has_records = _has_records(run)
+    if has_records and not deals_reconcile(before, config):
+        raise RunDirectoryError(
+            f"{out}: its games were dealt from {before.deals.source}, not "
+            f"{config.deals.source}, so none could be kept; run with --fresh to start it over "
+            f"on the new deals, or keep its deals in a new run: arena run CONFIG --out NEW "
+            f"--deals-like {out}")
     if earlier is not None:
-        key = _dealt_like(run, earlier, bool(finished))
+        key = _dealt_like(run, earlier, has_records)
     else:
         # a run with sandboxed bots seeds its deals and bots' rngs with a key of its own (see
         # `deal_rng`), made on its first start; a run given a key by --deals-like keeps it
-        key = run.key(create=sandboxed and not finished)
+        key = run.key(create=sandboxed and not has_records)
     if sandboxed and not key:  # never: a sandboxed bot could work its deals out
         raise RunDirectoryError(
             f"{out}: its games were dealt without a key (begun by an older version, or its "
-            f"{KEY} removed), so a sandboxed bot could work its deals out; run with --fresh to "
-            f"start it over with a key, or play these bots in-process (--isolation none, only "
-            f"for bots you trust)")
-    if recorded is None:
-        write_bots(out, code)
-    repaired = run.repair()
+            f"{KEY} removed, or all its bots played in-process), so a sandboxed bot could work "
+            f"its deals out; run with --fresh to start it over with a key, or play these bots "
+            f"in-process (--isolation none, only for bots you trust)")
+    if config.schedule.format is Format.SAMPLED:
+        schedule = _sampled(run, config, schedule, resuming)
+        total = len(schedule)
+    identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
-    todo = (task for task in schedule if task.task < end and task.task not in finished)
+    if same and recorded == code and not run.file(RETIRED).exists():
+        # a plain resume: the records are this very schedule's, by task id
+        done = run.finished()
+        retired = 0
+        todo = (replace(task, identity=identities.of(task)) for task in schedule
+                if task.task < end and task.task not in done)
+        kept = len(done)
+        kept_before_end = len(done & set(range(end)))
+    else:
+        found = reconcile(run, schedule, identities,
+                          lambda: _legacy(out, before, recorded, code))
+        retired = found.retired
+        todo = (task for task in identities.tasks(schedule)
+                if task.task < end and task.identity not in found.finished)
+        kept = len(found.finished)
+        kept_before_end = kept if end >= total else sum(
+            1 for task in identities.tasks(schedule)
+            if task.task < end and task.identity in found.finished)
+    if not same:
+        run.set_config(canonical_toml(config), digest)
+    if recorded != code:
+        write_bots(out, code)
+    new, changed, gone, notes = (changes(before, recorded, config, code) if resuming
+                                 else ((), (), (), ()))
+    plan = RunPlan(kept, total - kept, retired, new, changed, gone, notes)
+    if on_plan is not None:
+        on_plan(plan)
     # the key is kept from the bots wherever it is: here, and in the runs that share it
     private = (run.path, *run.key_shared_with()) if key else (run.path,)
     sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), private, key)
@@ -159,11 +212,13 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
         if repaired:
             log.warning("cut a half-written record (%d bytes) from %s; that game is replayed",
                         repaired, GAMES)
+        if resuming and not (same and recorded == code):
+            log.info("brought up to date: %s", plan.describe())
         where = (f"{workers} worker(s)" if backend is Backend.LOCAL else
                  f"Ray at {address}" if address else f"a local Ray instance of {workers} CPU(s)")
-        log.info("run %r: %d of %d games already played; %s", config.name, len(finished), total,
+        log.info("run %r: %d of %d games already played; %s", config.name, kept, total,
                  where)
-        if sandboxed and not finished:  # what keeps the sandbox's promises on this machine
+        if sandboxed and not has_records:  # what keeps the sandbox's promises on this machine
             _log_promises(config.games[0].game)
         if sandboxed and config.limits.move_seconds is None and config.limits.game_seconds is None:
             log.warning("sandboxed bots have no time limit ([limits] move_seconds, game_seconds):"
@@ -171,14 +226,74 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                         BACKSTOP_GAME_SECONDS / 60)
         with run.open_games() as games:
             try:
-                played = run_tasks(todo, end, len(finished & set(range(end))), bots, games,
-                                   workers, on_progress,
-                                   sandboxing, backend, address)
+                played = run_tasks(todo, end, kept_before_end, bots, games, workers,
+                                   on_progress, sandboxing, backend, address)
             except KeyboardInterrupt:
                 log.warning("stopped by the user; run the same command again to resume")
                 raise
-        log.info("played %d games; %d of %d done", played, len(finished) + played, total)
-    return RunReport(out, total, len(finished), played, repaired)
+        log.info("played %d games; %d of %d done", played, kept + played, total)
+    return RunReport(out, total, kept, played, repaired, retired, plan)
+
+
+def run_schedule(config: TournamentConfig, out: Path, fresh: bool = False) -> Schedule:
+    """The schedule `run_tournament` would play into `out`: a sampled one as the run grows its
+    draw (nothing is written)."""
+    schedule = schedule_of(config)
+    if config.schedule.format is not Format.SAMPLED or fresh or not (out / DIGEST).is_file():
+        return schedule
+    return _sampled(RunDirectory(out), config, schedule, True, write=False)
+
+
+def _sampled(run: RunDirectory, config: TournamentConfig, schedule: Schedule,
+             resuming: bool, write: bool = True) -> Schedule:
+    """A sampled schedule as the run draws it: as drawn before for the same field, grown
+    without a redraw for another (`grown_tables`), drawn afresh for a new run; the draw kept in
+    the run (draw.json)."""
+    bots = [b.name for b in config.bots]
+    per_bot = config.schedule.tables_per_bot
+    before = read_draw(run) if resuming else None
+    drawn: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    for plan in schedule.games:
+        if plan.players < 2:
+            continue
+        key = (plan.game, plan.players)
+        old = before.get(key) if before is not None and before.per_bot == per_bot else None
+        if old is None or per_bot is None:
+            drawn[key] = schedule.tables_of(plan)
+        elif old.bots == tuple(bots):
+            drawn[key] = list(old.tables)
+        else:
+            # deterministic given the history: seeded by the draw grown and the new field
+            seed = json.dumps([plan.game, plan.players, old.tables, bots])
+            drawn[key] = grown_tables(old.tables, bots, plan.players, per_bot,
+                                      random.Random(seed))
+    if write:
+        write_draw(run, per_bot, bots, drawn)
+    return schedule_of(config, drawn)
+
+
+def _has_records(run: RunDirectory) -> bool:
+    """Whether a run holds any record (scheduled or retired)."""
+    return any(run.file(name).is_file() and run.file(name).stat().st_size > 0
+               for name in (GAMES, RETIRED))
+
+
+def _legacy(out: Path, before: TournamentConfig, recorded: dict[str, BotCode] | None,
+            code: dict[str, BotCode]) -> Legacy | None:
+    """The schedule a run was played under and its games' identities, for records that carry
+    none: its config, and its bots' code as bots.json recorded it (as it is now where not
+    recorded); None if a bot's code cannot be known."""
+    known = dict(recorded or {})
+    missing = [b for b in before.bots if b.name not in known]
+    if missing:
+        if all(b.name in code for b in missing):
+            known |= {b.name: code[b.name] for b in missing}
+        else:
+            try:
+                known = bots_code(before) | known
+            except ArenaError:
+                return None
+    return Legacy(schedule_of(before), GameIdentities(before, known))
 
 
 
@@ -203,7 +318,8 @@ def _dealt_like(run: RunDirectory, earlier: DealsLike, played: bool) -> str:
             dealt = "with a key of its own" if mine else "without a key"
             raise RunDirectoryError(
                 f"{run.path}: its games were dealt {dealt}, not as {earlier.run}'s were; run "
-                f"with --fresh to start it over on {earlier.run}'s deals, or --out for a new run")
+                f"with --fresh to start it over on {earlier.run}'s deals, or play them in a new "
+                f"run: arena run CONFIG --out NEW --deals-like {earlier.run}")
         run.set_key(earlier.key)
     if earlier.key:
         run.share_key_with(earlier.holders)

@@ -52,7 +52,8 @@ class Seating(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class GameTask:
-    """One game to play: which variant, which bots in which seats, on which deal."""
+    """One game to play: which variant, which bots in which seats, on which deal; its id is its
+    place in the schedule, its identity what decides it."""
 
     task: int
     game: str
@@ -63,6 +64,8 @@ class GameTask:
     seats: tuple[str, ...]
     clones: tuple[int, ...]
     seed: int
+    identity: str = ""
+    """What decides the game, digested (`arena.tournament.update`); "" where not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +177,45 @@ def _even_out(drawn: list[list[int]], met: list[list[int]], rng: random.Random) 
         drawn[j] = [*rest_j, a]
 
 
+def grown_tables(previous: Sequence[tuple[str, ...]], bots: Sequence[str], players: int,
+                 tables_per_bot: int, rng: random.Random) -> list[tuple[str, ...]]:
+    """A sampled draw grown to a new field without a redraw: the tables drawn before whose bots
+    are all still in the field, then, for each bot at none of them (in pool order),
+    `tables_per_bot` tables against the current field, each opponent chosen to even out
+    meetings: the bot that has met the table's bots least, then the one at the fewest tables
+    (ties in an order shuffled by `rng`). Tables list bots in pool order, and never repeat."""
+    place = {name: i for i, name in enumerate(bots)}
+    drawn = [tuple(sorted(t, key=place.__getitem__)) for t in previous
+             if all(name in place for name in t)]
+    met: dict[frozenset[str], int] = {}
+    count = dict.fromkeys(bots, 0)
+    for table in drawn:
+        for name in table:
+            count[name] += 1
+        for pair in combinations(table, 2):
+            met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    seen = set(drawn)
+    for new in [name for name in bots if count[name] == 0]:
+        for _ in range(tables_per_bot):
+            table = [new]
+            order = list(bots)
+            rng.shuffle(order)
+            while len(table) < players:
+                free = [b for b in order if b not in table]
+                table.append(min(free, key=lambda b: (
+                    sum(met.get(frozenset((b, t)), 0) for t in table), count[b])))
+            drawn_table = tuple(sorted(table, key=place.__getitem__))
+            if drawn_table in seen:
+                continue  # a field too small for another table of its own
+            seen.add(drawn_table)
+            drawn.append(drawn_table)
+            for name in table:
+                count[name] += 1
+            for pair in combinations(table, 2):
+                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    return drawn
+
+
 def gauntlet_tables(bots: Sequence[str], players: int, challengers: Sequence[str],
                     tables_per_bot: int | None, rng: random.Random) -> list[tuple[str, ...]]:
     """Tables of one challenger and `players - 1` field bots: at two seats every challenger
@@ -232,14 +274,16 @@ class Schedule:
 
     def __init__(self, games: Sequence[GamePlan], bots: Sequence[str], seeds: Sequence[int],
                  seating: Seating = Seating.ROTATIONS, draw: Draw = Draw(),
-                 round_deals: int | None = None) -> None:
+                 round_deals: int | None = None,
+                 drawn: dict[tuple[str, int], list[tuple[str, ...]]] | None = None) -> None:
         self.games = tuple(games)
         self.bots = tuple(bots)
         self.seeds = tuple(seeds)
         self.seating = seating
         self.draw = draw
         self.round_deals = round_deals
-        self._drawn: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+        # tables given (a sampled draw grown without a redraw) are played as given
+        self._drawn: dict[tuple[str, int], list[tuple[str, ...]]] = dict(drawn or {})
 
     def tables_of(self, plan: GamePlan) -> list[tuple[str, ...]]:
         """The tables a game plays (at two seats or more), by the schedule's format."""

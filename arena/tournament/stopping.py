@@ -22,8 +22,15 @@ from arena.ratings.tables import Ratings, rate
 from arena.tournament.config import OnFault, Stop, TournamentConfig
 from arena.tournament.identity import deals_of, like_deals
 from arena.tournament.results import RunDirectory
-from arena.tournament.run import RunReport, note_in_log, run_tournament, schedule_of
+from arena.tournament.run import (
+    RunReport,
+    note_in_log,
+    run_schedule,
+    run_tournament,
+    schedule_of,
+)
 from arena.tournament.runner import Backend, ProgressHook
+from arena.tournament.update import RunPlan
 
 
 class StopError(ArenaError):
@@ -138,15 +145,17 @@ def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,
                         fresh: bool = False, on_progress: ProgressHook | None = None,
                         backend: Backend = Backend.LOCAL, address: str | None = None,
                         deals_like: Path | None = None, yes: bool = False,
-                        on_round: Callable[[RoundState], None] | None = None) -> StopReport:
+                        on_round: Callable[[RoundState], None] | None = None,
+                        on_plan: Callable[[RunPlan], None] | None = None) -> StopReport:
     """Play a `stop = "confident"` run round by round until its ranking is confident, its
     budget would be overrun by the next round, or its schedule ends; `on_round` hears every
-    test. Resumes like any run, to the same stop."""
+    test, `on_plan` what the run keeps before its first round. Resumes like any run, to the
+    same stop."""
     stopping = config.stopping
     if stopping.rule is not Stop.CONFIDENT:
         raise StopError(f"{config.path}: not a run that stops early ([schedule] stop)")
     planned = like_deals(config, deals_of(deals_like)) if deals_like is not None else config
-    ends = schedule_of(planned).rounds()
+    ends = run_schedule(planned, out, fresh).rounds()
     budget = stopping.budget
     if budget is not None and ends[0] > budget:
         raise StopError(f"{config.path}: schedule.budget: {budget:,} games do not hold one round "
@@ -158,8 +167,8 @@ def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,
     report: RunReport | None = None
     for number, end in enumerate(ends, 1):
         report = run_tournament(config, out, workers, fresh, on_progress, backend, address,
-                                deals_like, yes, until=end)
-        fresh = False
+                                deals_like, yes, until=end, on_plan=on_plan)
+        fresh, on_plan = False, None
         before = report.before if before < 0 else before
         played += report.played
         repaired += report.repaired
@@ -175,6 +184,7 @@ def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,
             break
     assert report is not None  # a schedule has at least one round
     stop = StopReport(reason, state, budget,
-                      RunReport(out, report.total, before, played, repaired))
+                      RunReport(out, report.total, before, played, repaired, report.retired,
+                                report.plan))
     note_in_log(out, stop.describe())
     return stop

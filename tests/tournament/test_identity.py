@@ -21,7 +21,16 @@ from arena.tournament.identity import (
     read_bots,
 )
 from arena.tournament.replay import replay_all
-from arena.tournament.results import BOTS, DIGEST, GAMES, KEY, KEY_SHARED, LOG, RunDirectoryError
+from arena.tournament.results import (
+    BOTS,
+    DIGEST,
+    GAMES,
+    KEY,
+    KEY_SHARED,
+    LOG,
+    RETIRED,
+    RunDirectoryError,
+)
 from arena.tournament.run import run_tournament
 from tests.helpers import run_records
 
@@ -68,10 +77,19 @@ def write_config(folder: Path, name: str = "t", count: int = 2, base: int = 1,
     return path
 
 
+def _unidentified(run: Path) -> dict[int, dict[str, object]]:
+    """A run's records by task id, without their durations and identities."""
+    records = run_records(run)
+    for record in records.values():
+        del record["identity"]
+    return records
+
+
 # --- the bots' code ---------------------------------------------------------------------------
 
 
-def test_a_changed_bot_file_is_refused_on_resume_and_plays_with_fresh(tmp_path: Path) -> None:
+def test_a_changed_bot_file_replays_its_games_on_resume_and_fresh_starts_over(
+        tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path))
     run = tmp_path / "run"
     first = run_tournament(config, run)
@@ -81,33 +99,47 @@ def test_a_changed_bot_file_is_refused_on_resume_and_plays_with_fresh(tmp_path: 
     assert run_tournament(config, run).played == 0  # the same code: a resume
     games = (run / GAMES).read_text()
     (tmp_path / "mine.py").write_text(MINE + "# a change\n")
-    with pytest.raises(RunDirectoryError) as refused:
-        run_tournament(config, run)
-    message = str(refused.value)
-    assert message.startswith(f"{run}: bot 'mine' changed since this run began: mine.py differs "
-                              f"(sha256 {recorded['mine'].files[0][1][:8]}... -> ")
-    assert message.endswith("; run with --fresh to start over, or --out for a new run")
-    assert "\n" not in message
-    assert (run / GAMES).read_text() == games  # nothing lost
-    assert read_bots(run) == recorded
-    again = run_tournament(config, run, fresh=True)
-    assert again.before == 0 and again.played == first.played
+    # every game has 'mine' at its table: all are played again, the old ones kept aside
+    changed = run_tournament(config, run)
+    assert changed.before == 0 and changed.played == first.played
+    assert changed.retired == first.played
+    assert changed.plan is not None and changed.plan.changed == ("mine",)
+    assert changed.plan.describe() == (
+        f"kept 0 games; to play {first.played} (changed: mine); no longer scheduled "
+        f"{first.played} (kept on record, not rated)")
+    assert sorted((run / RETIRED).read_text().splitlines()) == sorted(games.splitlines())
     now = read_bots(run)
     assert now is not None and now["mine"] != recorded["mine"] and now["greedy"] == \
         recorded["greedy"]
+    assert changed_code(run) is None
+    # put back as it was: its games come back from the retired records, none is played
+    (tmp_path / "mine.py").write_text(MINE)
+    back = run_tournament(config, run)
+    assert back.before == first.played and back.played == 0 and back.retired == first.played
+    assert sorted((run / GAMES).read_text().splitlines()) == sorted(games.splitlines())
+    again = run_tournament(config, run, fresh=True)
+    assert again.before == 0 and again.played == first.played
+    assert not (run / RETIRED).exists()
 
 
 def test_a_run_without_bots_json_gets_one_on_resume(tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path, count=3))
     run = tmp_path / "run"
     run_tournament(config, run)
-    (run / BOTS).unlink()  # as a run begun by an older version
-    lines = (run / GAMES).read_text().splitlines()
-    (run / GAMES).write_text("\n".join(lines[:2]) + "\n")
+    (run / BOTS).unlink()  # as a run begun by an older version, whose records had no identity
+    records = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    for record in records:
+        del record["identity"]
+    (run / GAMES).write_text("".join(json.dumps(r, separators=(",", ":")) + "\n"
+                                     for r in records[:2]))
     (tmp_path / "mine.py").write_text(MINE + "# a change nobody can see now\n")
     report = run_tournament(config, run)
     assert report.before == 2 and report.complete
     assert read_bots(run) is not None
+    # the two kept were given the identities of the tasks they were played as
+    kept = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    assert [r["task"] for r in kept[:2]] == [r["task"] for r in records[:2]]
+    assert all(len(r["identity"]) == 32 for r in kept) and len({r["identity"] for r in kept}) == 6
     assert f"no {BOTS} (a run begun before the bots' code was recorded)" in (
         run / LOG).read_text()
 
@@ -236,7 +268,8 @@ def test_deals_like_copies_the_key_of_a_sandboxed_run(tmp_path: Path) -> None:
     inside = tmp_path / "d"
     run_tournament(overridden(config, "none"), inside, deals_like=earlier)
     assert (inside / KEY).read_text() == key
-    assert run_records(inside) == run_records(earlier)
+    # the same games, but not the same identities: isolation is part of what decides a game
+    assert _unidentified(inside) == _unidentified(earlier)
     assert replay_all(inside) == []
 
 

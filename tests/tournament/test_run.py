@@ -115,18 +115,36 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path)
     assert ratings_json(out) == ratings_json(tmp_path / "whole")
 
 
-def test_running_again_plays_nothing_and_another_config_is_refused(tmp_path: Path) -> None:
+def test_running_again_plays_nothing_and_more_deals_play_only_the_new_ones(
+        tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path))
     first = run_tournament(config, tmp_path / "run")
     again = run_tournament(config, tmp_path / "run")
     assert again.played == 0 and again.before == first.played
-    other = load_config(write_config(tmp_path, deals=5))
+    more = load_config(write_config(tmp_path, deals=5))
     result = CliRunner().invoke(app, ["run", str(tmp_path / "t.toml"), "--out",
-                                      str(tmp_path / "run"), "-q"])
+                                      str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    new = len(schedule_of(more)) - first.played
+    assert (f"kept {first.played:,} games; to play {new} (1 more deals); no longer scheduled 0 "
+            f"(kept on record, not rated)") in result.stderr
+    assert f"({new} played now)" in result.stderr
+    fresh = run_tournament(more, tmp_path / "run", fresh=True)
+    assert fresh.before == 0 and fresh.played == len(schedule_of(more))
+
+
+def test_a_run_on_other_deals_is_refused_naming_the_command_that_keeps_them(
+        tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path))
+    run_tournament(config, tmp_path / "run")
+    games = (tmp_path / "run" / GAMES).read_bytes()
+    path = tmp_path / "t.toml"
+    path.write_text(path.read_text().replace("base = 11", "base = 100"))
+    result = CliRunner().invoke(app, ["run", str(path), "--out", str(tmp_path / "run"), "-q"])
     assert result.exit_code == 2
-    assert "different config" in result.stderr and "--fresh" in result.stderr
-    fresh = run_tournament(other, tmp_path / "run", fresh=True)
-    assert fresh.before == 0 and fresh.played == len(schedule_of(other))
+    assert "none could be kept" in result.stderr and "--fresh" in result.stderr
+    assert f"arena run CONFIG --out NEW --deals-like {tmp_path / 'run'}" in result.stderr
+    assert (tmp_path / "run" / GAMES).read_bytes() == games
 
 
 def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
