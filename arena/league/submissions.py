@@ -229,7 +229,10 @@ def _games_here(spec: str, declared: Sequence[str], assigned: Sequence[str],
     """The games a bot plays in the league: those assigned, else those it declares that the
     league plays; LeagueError if none."""
     if assigned:
-        return tuple(assigned)
+        for game in assigned:
+            if "*" not in declared and game not in declared:
+                raise LeagueError(f"{escape(spec)}: plays {', '.join(declared)}, not {game}")
+        return tuple(dict.fromkeys(assigned))
     found = tuple(g for g in league_games if "*" in declared or g in declared)
     if not found:
         raise LeagueError(f"{escape(spec)}: plays {', '.join(declared) or 'no game'}; the league "
