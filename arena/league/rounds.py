@@ -25,7 +25,7 @@ from arena.league.folder import (
     pool_toml,
     ready_deals,
 )
-from arena.league.submissions import read_submissions
+from arena.league.submissions import read_submissions, unseen_in
 from arena.ratings.comparison import Comparison, compare
 from arena.ratings.formats import format_ratings
 from arena.ratings.output import ReportFormat, grid
@@ -95,8 +95,10 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
             continue
         names = tuple(b.name for b in config.bots)
         out = league.pool_dir(pool)
+        hidden = _hidden(league, config)
         try:
-            report = run_tournament(config, out, workers, False, on_progress, deals_like=deals)
+            report = run_tournament(config, out, workers, False, on_progress, deals_like=deals,
+                                    hidden=hidden)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
             if not _changed(out, config, deals):
@@ -104,10 +106,17 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
             # the tournament cannot bring this run up to date: its games are archived and the
             # pool is played again on the same key and deals
             _archive(league, pool)
-            report = run_tournament(config, out, workers, True, on_progress, deals_like=deals)
+            report = run_tournament(config, out, workers, True, on_progress, deals_like=deals,
+                                    hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
     number, date = _keep_round(league, done)
     return UpdateReport(number, date, tuple(done))
+
+
+def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
+    """What a pool's sandboxed bots may not see of the league (`unseen_in`): the versions at
+    this table stay visible, each to itself (the sandbox keeps them from one another)."""
+    return unseen_in(league, *(Path(b.spec.partition(".py")[0]).parent for b in config.bots))
 
 
 def _changed(out: Path, config: TournamentConfig, deals: Path) -> bool:

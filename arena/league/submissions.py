@@ -39,8 +39,8 @@ MAX_FILE_BYTES = 1024 * 1024
 """The largest file of a submitted bot."""
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 
-Validator = Callable[[str, str], tuple[bool, Sequence[str]]]
-"""Validates a bot spec for a game: passed, and what was found (lines)."""
+Validator = Callable[[str, str, Sequence[Path]], tuple[bool, Sequence[str]]]
+"""Validates a bot spec for a game, keeping paths from its view: passed, and what was found."""
 
 
 @dataclass(frozen=True)
@@ -71,9 +71,15 @@ class Version:
         """An entry read back (ValueError/KeyError/TypeError if it is not one)."""
         if not isinstance(entry, dict):
             raise ValueError("a version is not a JSON object")
-        digest = str(entry["digest"])
-        if entry["kind"] != "bundled" and not re.fullmatch(r"[0-9a-f]{64}", digest):
-            raise ValueError(f"version digest {escape(digest)!r} is not a SHA-256")
+        digest, kind, spec = str(entry["digest"]), str(entry["kind"]), str(entry["spec"])
+        # a bundled bot plays in the arena's process: only a bundled bot's spec may say so, and
+        # a stored bot is a file of its own version's folder, nothing else
+        if kind == "bundled":
+            if not is_bundled(spec):
+                raise ValueError(f"{escape(spec)!r} is not a bundled bot")
+        elif kind not in ("file", "folder") or not re.fullmatch(r"[0-9a-f]{64}", digest) or \
+                not spec.startswith(f"{STORE}/{digest}/") or ".." in spec.split(":")[0]:
+            raise ValueError(f"version {escape(spec)!r} is not a stored bot of its digest")
         return cls(int(entry["version"]), str(entry["submitted"]), str(entry["kind"]),
                    str(entry["spec"]), digest, str(entry["source"]),
                    tuple(str(g) for g in entry["games"]), bool(entry["passed"]),
@@ -140,12 +146,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def sandbox_validator(spec: str, game: str) -> tuple[bool, Sequence[str]]:
+def sandbox_validator(spec: str, game: str,
+                      kept: Sequence[Path] = ()) -> tuple[bool, Sequence[str]]:
     """Validate a bot as `arena validate --quick` does: sandboxed, one deal against a bundled
-    bot and random."""
+    bot and random, `kept` out of its view."""
     from arena.sandbox import validate_bot
 
-    verdict = validate_bot(spec, game, quick=True)
+    verdict = validate_bot(spec, game, quick=True, kept=kept)
     return verdict.passed, verdict.lines[:1]
 
 
@@ -189,7 +196,7 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
     absolute = f"{league.path.resolve()}/{stored_spec}"
     passed, lines = True, []
     for game in playing:
-        ok, found = validator(absolute, game)
+        ok, found = validator(absolute, game, unseen_in(league, stored))
         lines += [f"{game}: {escape(line)}" for line in found]
         passed = passed and ok
         if not ok:
@@ -300,3 +307,16 @@ def _declared_games(path: Path, class_name: str) -> tuple[str, ...]:
                     if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
                         return tuple(value)
     return ("*",)
+
+
+def unseen_in(league: League, *own: Path) -> tuple[Path, ...]:
+    """What a submitted bot's games may not see of the league: its records of submissions,
+    rounds and runs, and every stored version but its `own` (each sees only its own code)."""
+    from arena.league.folder import ARCHIVE, DEALS, POOLS, ROUNDS
+
+    mine = {p.resolve() for p in own}
+    store = league.file(STORE)
+    stored = sorted(p.resolve() for p in store.iterdir()) if check_entry(store, folder=True) \
+        else []
+    return (*(league.file(n).resolve() for n in (SUBMISSIONS, ROUNDS, ARCHIVE, DEALS, POOLS)),
+            *(p for p in stored if p not in mine))

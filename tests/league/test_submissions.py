@@ -48,14 +48,14 @@ def test_a_failed_validation_is_recorded_and_plays_nothing(league: League,
     submit(league, "random", validator=passing)
     good = submit(league, write_bot(tmp_path / "a", FIRST), "ada", validator=passing)
     bad = submit(league, write_bot(tmp_path / "a", LAST), "ada",
-                 validator=lambda spec, game: (False, ["FAIL: a fault"]))
+                 validator=lambda spec, game, kept: (False, ["FAIL: a fault"]))
     subs = read_submissions(league)
     assert not bad.passed and bad.validation == ("concentration: FAIL: a fault",)
     assert subs["ada"].playing() == good  # the latest *passing* version plays
     assert "failed" in subs["ada"].status()
     assert good.digest in _playing(league)["ada"]
     lone = submit(league, write_bot(tmp_path / "b", BROKEN), "bob",
-                  validator=lambda spec, game: (False, ["FAIL"]))
+                  validator=lambda spec, game, kept: (False, ["FAIL"]))
     assert not lone.passed and "bob" not in _playing(league)
 
 
@@ -91,3 +91,35 @@ def test_a_bot_plays_the_games_it_declares(tmp_path: Path) -> None:
     version = submit(league, folder, "ada", folder=True, validator=passing)
     assert version.games == ("concentration",) and version.kind == "folder"
     assert (league.path / "store" / version.digest / "helper.py").read_text() == "X = 1\n"
+
+
+def test_a_crafted_submissions_file_cannot_name_other_code(league: League) -> None:
+    import json
+
+    submit(league, "greedy", validator=passing)
+    path = league.path / "submissions.json"
+    data = json.loads(path.read_text())
+    entry = data["bots"]["greedy"]["versions"][0]
+    for kind, spec in (("bundled", "os:system"), ("file", "/tmp/evil.py:Evil"),
+                       ("file", f"store/{'0' * 64}/../../evil.py:Evil")):
+        entry.update(kind=kind, spec=spec, digest="0" * 64)
+        path.write_text(json.dumps(data))
+        with pytest.raises(LeagueError, match="damaged"):
+            read_submissions(league)
+
+
+def test_a_submission_sees_only_its_own_version_of_the_league(league: League,
+                                                              tmp_path: Path) -> None:
+    from arena.league.submissions import unseen_in
+
+    ada = submit(league, write_bot(tmp_path / "a", FIRST), "ada", validator=passing)
+    bob = submit(league, write_bot(tmp_path / "b", LAST), "bob", validator=passing)
+    store = (league.path / "store").resolve()
+    hidden = unseen_in(league, store / ada.digest)
+    assert store / bob.digest in hidden and store / ada.digest not in hidden
+    assert (league.path / "submissions.json").resolve() in hidden
+    assert (league.path / "deals").resolve() in hidden  # the league's key
+    kept: list[object] = []
+    submit(league, write_bot(tmp_path / "c", FIRST, "Other"), "cy",
+           validator=lambda spec, game, seen: (kept.append(seen), (True, ["ok"]))[1])
+    assert store / ada.digest in kept[0] and store / bob.digest in kept[0]  # type: ignore[operator]
