@@ -57,24 +57,30 @@ def submit_command(
 @league_app.command("new")
 def new_command(
     league: LeagueArg,
-    game: Annotated[list[str], typer.Option(
+    game: Annotated[list[str] | None, typer.Option(
         "--game", metavar="GAME[:VARIANT[:PLAYERS]]",
-        help="A game the league plays (repeatable): concentration, dig:standard:3.")],
+        help="A game the league plays (repeatable): concentration, dig:standard:3.")] = None,
+    config: Annotated[Path | None, typer.Option(
+        "--config", metavar="FILE",
+        help="Make it from this league.toml instead (configs/leagues/class.toml).")] = None,
     deals: Annotated[int, typer.Option(min=1, help="Deals per pairing.")] = 8,
     base: Annotated[int, typer.Option(help="The first deal's seed.")] = 1,
     name: Annotated[str | None, typer.Option(help="Its name (default: the folder's).")] = None,
 ) -> None:
     """Make a league folder: its league.toml (edit it for limits or a sampled schedule), its
     deals and its key."""
-    from arena.league.folder import CONFIG, new_league, parse_game
+    from arena.league.folder import CONFIG, league_from, new_league, parse_game
 
+    if bool(game) == bool(config):
+        fail("give the league's games (--game, repeatable) or a league.toml (--config), "
+             "one of them")
     try:
-        made = new_league(league, [parse_game(g) for g in game], deals, base, name)
+        made = (league_from(league, config) if config else
+                new_league(league, [parse_game(g) for g in game or ()], deals, base, name))
     except ArenaError as exc:
         fail(str(exc))
     pools = ", ".join(p.id for p in made.config.pools)
-    typer.echo(f"league {made.config.name} in {league}: {pools}; {deals} deals "
-               f"({league / CONFIG})")
+    typer.echo(f"league {made.config.name} in {league}: {pools} ({league / CONFIG})")
 
 
 @league_app.command("list")

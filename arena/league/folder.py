@@ -240,6 +240,25 @@ def new_league(path: Path, games: Sequence[Mapping[str, Any]], deals: int = 8, b
     return league
 
 
+def league_from(path: Path, source: Path) -> League:
+    """Make a league folder from a league.toml written elsewhere (configs/leagues/...)."""
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise LeagueError(f"{path}: exists and is not an empty folder; a league is made in a "
+                          f"new folder")
+    try:
+        text = read_text(source, MAX_CONFIG_BYTES)
+    except FileNotFoundError:
+        raise LeagueError(f"{source}: no such league config") from None
+    except UnsafeFileError as exc:
+        raise LeagueError(str(exc)) from None
+    config = parse_league(text, source)
+    real_folder(path, make=True)
+    write_text(path / CONFIG, text)
+    league = League(path, config)
+    ready_deals(league)
+    return league
+
+
 def ready_deals(league: League) -> Path:
     """The league's deals run directory, made (with a new key) or brought to the league's
     [deals], its key kept; its path."""

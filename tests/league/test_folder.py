@@ -48,3 +48,13 @@ def test_a_league_is_made_only_in_a_new_folder(tmp_path: Path) -> None:
     with pytest.raises(LeagueError, match="not an empty folder"):
         new_league(tmp_path / "L", [parse_game("dig")])
     assert (tmp_path / "L" / "notes.txt").read_text() == "mine"
+
+
+def test_the_shipped_league_config_makes_a_league(tmp_path: Path) -> None:
+    from arena.league.folder import league_from
+
+    shipped = Path(__file__).resolve().parents[2] / "configs" / "leagues" / "class.toml"
+    made = league_from(tmp_path / "L", shipped)
+    assert [p.id for p in made.config.pools] == [
+        "concentration-standard-2p", "concentration-standard-3p", "dig-standard-2p"]
+    assert open_league(tmp_path / "L").config == made.config
