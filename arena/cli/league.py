@@ -35,8 +35,10 @@ def submit_command(
         "--game", help="Play only these games of the league (repeatable); default: every "
                        "game of the league the bot declares.")] = None,
 ) -> None:
-    """Submit a bot (a new version of it) to a league: validated sandboxed, then kept by its
-    digest; the latest version that passed plays. Bundled bots join by name, trusted."""
+    """Submit a bot to a league: validated sandboxed, then kept by its digest.
+
+    Each submission is a new version of its name; the latest version that passed validation
+    plays. Bundled bots join by name, trusted."""
     from arena.league.folder import open_league
     from arena.league.submissions import submit
 
@@ -67,8 +69,9 @@ def new_command(
     base: Annotated[int, typer.Option(help="The first deal's seed.")] = 1,
     name: Annotated[str | None, typer.Option(help="Its name (default: the folder's).")] = None,
 ) -> None:
-    """Make a league folder: its league.toml (edit it for limits or a sampled schedule), its
-    deals and its key."""
+    """Make a league folder: its league.toml, its deals and its key.
+
+    Edit its league.toml for limits or a sampled schedule, or make it from one (--config)."""
     from arena.league.folder import CONFIG, league_from, new_league, parse_game
 
     if bool(game) == bool(config):
@@ -125,8 +128,9 @@ def update_command(
         help="auto (sandbox what is not bundled), process, or none (only for bots you "
              "trust).")] = None,
 ) -> None:
-    """Bring every pool of the league up to date on its deals, and keep the standings as the
-    next round. Interrupted, run it again: it resumes."""
+    """Bring every pool up to date on the league's deals; keep the standings as a round.
+
+    Interrupted, run it again: it resumes."""
     from arena.league.folder import open_league
     from arena.league.rounds import standings, update
 
@@ -199,8 +203,10 @@ def compare_command(
     anchor: Annotated[list[str] | None, typer.Option(
         "--anchor", metavar="BOT", help="Measure moves against this bot (repeatable).")] = None,
 ) -> None:
-    """Who moved between two rounds, as `arena compare` says it: joined, left, changed code
-    (another version), significant moves."""
+    """Who moved between two rounds, by how much (95%), and whether it is significant.
+
+    As `arena compare` says it for two runs: who joined, left or changed code (another
+    version), moves against the unchanged bots."""
     from arena.league.folder import open_league
     from arena.league.rounds import compare_rounds
     from arena.ratings.comparison import format_comparison
