@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import IsolationChoice, app, fail, note, stopped
+from arena.cli.app import BackendChoice, IsolationChoice, app, fail, note, stopped
 from arena.errors import ArenaError
 from arena.ratings.output import ReportFormat
 from arena.text import escape
@@ -127,17 +127,27 @@ def update_command(
     isolation: Annotated[IsolationChoice | None, typer.Option(
         help="auto (sandbox what is not bundled), process, or none (only for bots you "
              "trust).")] = None,
+    backend: Annotated[BackendChoice, typer.Option(
+        help="Where games are played: local processes, or Ray (pip install 'card-arena\\[ray]')."
+    )] = BackendChoice.LOCAL,
+    address: Annotated[str | None, typer.Option(
+        help="With --backend ray: the cluster to join; default: a local Ray instance.")
+    ] = None,
 ) -> None:
     """Bring every pool up to date on the league's deals; keep the standings as a round.
 
     Interrupted, run it again: it resumes."""
     from arena.league.folder import open_league
     from arena.league.rounds import standings, update
+    from arena.tournament.runner import Backend
 
+    if address is not None and backend is not BackendChoice.RAY:
+        fail("--address joins a Ray cluster: use it with --backend ray")
     chosen = None if isolation in (None, IsolationChoice.AUTO) else isolation.value
     try:
         opened = open_league(league)
-        report = update(opened, workers or os.cpu_count() or 1, None, chosen)
+        report = update(opened, workers or os.cpu_count() or 1, None, chosen,
+                        Backend(backend.value), address)
         for part in report.pools:
             if part.report is None:
                 note(f"{part.pool.id}: not played: {part.waiting}")

@@ -32,13 +32,13 @@ from arena.ratings.output import ReportFormat, grid
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings
 from arena.ratings.verdicts import Z95
 from arena.safe_files import UnsafeFileError, check_entry, read_json, real_folder, write_text
-from arena.text import escape
+from arena.text import escape, is_safe
 from arena.tournament.canonical import config_digest
 from arena.tournament.config import TournamentConfig, parse_config
 from arena.tournament.identity import bots_code, deals_of, first_change, like_deals, read_bots
 from arena.tournament.results import DIGEST, GAMES, RunDirectoryError
 from arena.tournament.run import RunReport, run_ratings, run_tournament
-from arena.tournament.runner import ProgressHook
+from arena.tournament.runner import Backend, ProgressHook
 
 ROUND_FILE = "round.json"
 
@@ -82,9 +82,11 @@ def pool_config(league: League, pool: Pool, isolation: str | None = None
 
 
 def update(league: League, workers: int = 1, on_progress: ProgressHook | None = None,
-           isolation: str | None = None) -> UpdateReport:
+           isolation: str | None = None, backend: Backend = Backend.LOCAL,
+           address: str | None = None) -> UpdateReport:
     """Bring every pool up to date on the league's deals, then keep the standings as the next
-    round. Interrupted, it is resumed by running it again: each pool's run resumes."""
+    round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
+    and `address` as for `run_tournament` (Ray)."""
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
     done = []
@@ -97,8 +99,8 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
         out = league.pool_dir(pool)
         hidden = _hidden(league, config)
         try:
-            report = run_tournament(config, out, workers, False, on_progress, deals_like=deals,
-                                    hidden=hidden)
+            report = run_tournament(config, out, workers, False, on_progress, backend, address,
+                                    deals_like=deals, hidden=hidden)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
             if not _changed(out, config, deals):
@@ -106,8 +108,8 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
             # the tournament cannot bring this run up to date: its games are archived and the
             # pool is played again on the same key and deals
             _archive(league, pool)
-            report = run_tournament(config, out, workers, True, on_progress, deals_like=deals,
-                                    hidden=hidden)
+            report = run_tournament(config, out, workers, True, on_progress, backend, address,
+                                    deals_like=deals, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
     number, date = _keep_round(league, done)
     return UpdateReport(number, date, tuple(done))
@@ -205,10 +207,15 @@ def read_round(league: League, number: int | None = None) -> dict[str, Any]:
 
 
 def _ratings(document: dict[str, Any]) -> Ratings:
-    """A round's ratings, every pool's, read back from its document."""
+    """A round's ratings, every pool's, read back from its document (a ValueError for a name
+    that is not printable text: a round folder may come from elsewhere, and is shown)."""
     pools = []
     for pool in document["pools"]:
         for p in pool["ratings"]["pools"]:
+            names = [p["game"], p["variant"], *(r["bot"] for r in p["bots"]),
+                     *(n for h in p["crosstable"] for n in (h["bot"], h["opponent"]))]
+            if not all(isinstance(n, str) and is_safe(n) for n in names):
+                raise ValueError("a name that is not printable text")
             rows = tuple(BotRow(**{**r, "fault_kinds": tuple(tuple(k) for k in r["fault_kinds"])})
                          for r in p["bots"])
             pools.append(PoolRatings(p["game"], p["variant"], p["matches"], p["skipped"], rows,

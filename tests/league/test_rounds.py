@@ -133,3 +133,18 @@ def test_a_changed_field_keeps_the_deals_and_the_old_records(league: League,
                 for line in path.read_text().splitlines()]
     on_record = {json.dumps(r, sort_keys=True) for r in (*after, *archived)}
     assert all(json.dumps(r, sort_keys=True) in on_record for r in first)
+
+
+def test_a_crafted_round_is_refused_in_one_line(league: League) -> None:
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    path = league.path / "rounds" / "1" / "round.json"
+    document = json.loads(path.read_text())
+    document["pools"][0]["ratings"]["pools"][0]["bots"][0]["bot"] = "evil\x1b[2J"
+    path.write_text(json.dumps(document))
+    with pytest.raises(LeagueError, match="damaged"):
+        standings(league, 1)
+    path.write_text('{"round": 1, "pools": [{"ratings": {"pools": [{"bots": [{"x": 1}]}]}}]}')
+    with pytest.raises(LeagueError, match="damaged"):
+        history(league)
