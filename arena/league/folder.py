@@ -15,11 +15,13 @@ Layout of a league folder:
 
 from __future__ import annotations
 
+import fcntl
 import json
 import re
 import secrets
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from arena.errors import ArenaError
 from arena.safe_files import (
     UnsafeFileError,
     check_entry,
+    open_append,
     parse_toml,
     read_text,
     real_folder,
@@ -45,6 +48,8 @@ DEALS = "deals"
 POOLS = "pools"
 ROUNDS = "rounds"
 ARCHIVE = "archive"
+LOCK = ".lock"
+UPDATE_LOCK = ".update-lock"
 
 TOP_KEYS = ("name", "deals", "games", "limits", "schedule")
 GAME_KEYS = ("game", "variant", "players")
@@ -112,6 +117,23 @@ class League:
     def key(self) -> str:
         """The league's key (in its deals run directory); "" if it has none yet."""
         return RunDirectory(self.file(DEALS)).key()
+
+
+@contextmanager
+def locked(league: League, name: str = LOCK, wait: bool = True) -> Iterator[None]:
+    """Hold one of the league's advisory locks: `.lock` while submissions.json is written (two
+    submissions wait for each other), `.update-lock` (not waited for: LeagueError) while an
+    update runs, so that two updates never play into the same runs."""
+    with open_append(league.file(name)) as f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise LeagueError(f"{league.path}: another update of this league is running; "
+                              f"wait for it to end") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 def open_league(path: Path) -> League:

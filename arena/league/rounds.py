@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,19 +19,28 @@ from arena.league.folder import (
     ARCHIVE,
     POOLS,
     ROUNDS,
+    UPDATE_LOCK,
     League,
     LeagueError,
     Pool,
+    locked,
     pool_toml,
     ready_deals,
 )
-from arena.league.submissions import read_submissions, unseen_in
+from arena.league.submissions import Submission, read_submissions, unseen_in
 from arena.ratings.comparison import Comparison, compare
 from arena.ratings.formats import format_ratings
 from arena.ratings.output import ReportFormat, grid
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings
 from arena.ratings.verdicts import Z95
-from arena.safe_files import UnsafeFileError, check_entry, read_json, real_folder, write_text
+from arena.safe_files import (
+    UnsafeFileError,
+    check_entry,
+    read_json,
+    read_text,
+    real_folder,
+    write_text,
+)
 from arena.text import escape, is_safe
 from arena.tournament.canonical import config_digest
 from arena.tournament.config import TournamentConfig, parse_config
@@ -63,12 +72,14 @@ class UpdateReport:
     pools: tuple[PoolUpdate, ...]
 
 
-def pool_config(league: League, pool: Pool, isolation: str | None = None
-                ) -> TournamentConfig | None:
+def pool_config(league: League, pool: Pool, isolation: str | None = None,
+                subs: Mapping[str, Submission] | None = None) -> TournamentConfig | None:
     """The tournament config of a pool as the league stands (None with fewer than two bots):
-    each name's playing version, sandboxed unless bundled (or as `isolation` says)."""
+    each name's playing version, sandboxed unless bundled (or as `isolation` says); `subs`:
+    the submissions as read at the start of an update."""
     bots = []
-    for name, sub in sorted(read_submissions(league).items()):
+    subs = read_submissions(league) if subs is None else subs
+    for name, sub in sorted(subs.items()):
         version = sub.playing()
         if version is None or pool.game not in version.games:
             continue
@@ -87,11 +98,18 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
     """Bring every pool up to date on the league's deals, then keep the standings as the next
     round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
     and `address` as for `run_tournament` (Ray)."""
+    with locked(league, UPDATE_LOCK, wait=False):
+        return _update(league, workers, on_progress, isolation, backend, address)
+
+
+def _update(league: League, workers: int, on_progress: ProgressHook | None,
+            isolation: str | None, backend: Backend, address: str | None) -> UpdateReport:
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
+    subs = read_submissions(league)  # what is submitted during the update plays in the next
     done = []
     for pool in league.config.pools:
-        config = pool_config(league, pool, isolation)
+        config = pool_config(league, pool, isolation, subs)
         if config is None:
             done.append(PoolUpdate(pool, (), waiting="fewer than two bots play it"))
             continue
@@ -111,7 +129,7 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
                                     deals_like=deals, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
-    number, date = _keep_round(league, done)
+    number, date = _keep_round(league, done, subs)
     return UpdateReport(number, date, tuple(done))
 
 
@@ -124,7 +142,7 @@ def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
 def _changed(out: Path, config: TournamentConfig, deals: Path) -> bool:
     """Whether a pool's run was begun on another config or other code than `config`'s."""
     try:
-        digest = (out / DIGEST).read_text().strip() if check_entry(out / DIGEST) else None
+        digest = read_text(out / DIGEST, 1024).strip() if check_entry(out / DIGEST) else None
         if digest != config_digest(like_deals(config, deals_of(deals))):
             return True
         recorded = read_bots(out)
@@ -144,11 +162,12 @@ def _archive(league: League, pool: Pool) -> None:
     os.replace(games, folder / f"{stamp}.jsonl")  # a rename: nothing is written through a link
 
 
-def _keep_round(league: League, done: Sequence[PoolUpdate]) -> tuple[int, str]:
-    """Write the next round's standings; its number and date."""
+def _keep_round(league: League, done: Sequence[PoolUpdate],
+                subs: Mapping[str, Submission]) -> tuple[int, str]:
+    """Write the next round's standings (and the versions that played it); its number and
+    date."""
     number = max(rounds(league), default=0) + 1
     date = datetime.now(UTC).isoformat(timespec="seconds")
-    subs = read_submissions(league)
     bots = {}
     for name, sub in subs.items():
         version = sub.playing()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.league.folder import STORE, SUBMISSIONS, League, LeagueError
+from arena.league.folder import STORE, SUBMISSIONS, League, LeagueError, locked
 from arena.loader import bot_file, is_bundled, resolve_bot
 from arena.safe_files import (
     UnsafeFileError,
@@ -211,23 +211,26 @@ def _version(league: League, name: str, kind: str, spec: str, digest: str, sourc
     if not _NAME.fullmatch(name):
         raise LeagueError(f"--name {escape(name)!r}: a name is up to 64 letters, digits, '_', "
                           f"'-' and '.', starting with a letter, digit or '_'")
-    subs = read_submissions(league)
-    before = subs.get(name)
-    number = before.versions[-1].number + 1 if before else 1
-    version = Version(number, _now(), kind, spec, digest, escape(source), games, passed, lines)
-    subs[name] = Submission(name, (*(before.versions if before else ()), version))
-    _write(league, subs)
+    with locked(league):
+        subs = read_submissions(league)
+        before = subs.get(name)
+        number = before.versions[-1].number + 1 if before else 1
+        version = Version(number, _now(), kind, spec, digest, escape(source), games, passed,
+                          lines)
+        subs[name] = Submission(name, (*(before.versions if before else ()), version))
+        _write(league, subs)
     return version
 
 
 def withdraw(league: League, name: str) -> Submission:
     """Take a name off the table (its versions and records are kept); LeagueError if unknown."""
-    subs = read_submissions(league)
-    if name not in subs:
-        raise LeagueError(f"{league.path}: no bot named {escape(name)!r} (known: "
-                          f"{', '.join(subs) or 'none'})")
-    subs[name] = Submission(name, subs[name].versions, _now())
-    _write(league, subs)
+    with locked(league):
+        subs = read_submissions(league)
+        if name not in subs:
+            raise LeagueError(f"{league.path}: no bot named {escape(name)!r} (known: "
+                              f"{', '.join(subs) or 'none'})")
+        subs[name] = Submission(name, subs[name].versions, _now())
+        _write(league, subs)
     return subs[name]
 
 

@@ -148,3 +148,15 @@ def test_a_crafted_round_is_refused_in_one_line(league: League) -> None:
     path.write_text('{"round": 1, "pools": [{"ratings": {"pools": [{"bots": [{"x": 1}]}]}}]}')
     with pytest.raises(LeagueError, match="damaged"):
         history(league)
+
+
+def test_two_updates_never_run_at_once(league: League) -> None:
+    from arena.league.folder import UPDATE_LOCK, locked
+
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=passing)
+    with locked(league, UPDATE_LOCK, wait=False), \
+            pytest.raises(LeagueError, match="another update of this league is running"):
+        update(league, isolation="none")
+    assert rounds(league) == []
+    submit(league, "tracker", validator=passing)  # a submission does not wait for an update
