@@ -133,10 +133,12 @@ def update_command(
     address: Annotated[str | None, typer.Option(
         help="With --backend ray: the cluster to join; default: a local Ray instance.")
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Bring every pool up to date on the league's deals; keep the standings as a round.
 
     Interrupted, run it again: it resumes."""
+    from arena.cli.tournaments import _progress_bar
     from arena.league.folder import open_league
     from arena.league.rounds import standings, update
     from arena.tournament.runner import Backend
@@ -146,8 +148,9 @@ def update_command(
     chosen = None if isolation in (None, IsolationChoice.AUTO) else isolation.value
     try:
         opened = open_league(league)
-        report = update(opened, workers or os.cpu_count() or 1, None, chosen,
-                        Backend(backend.value), address)
+        with _progress_bar(quiet) as on_progress:  # one bar per pool's run
+            report = update(opened, workers or os.cpu_count() or 1, on_progress, chosen,
+                            Backend(backend.value), address)
         for part in report.pools:
             if part.report is None:
                 note(f"{part.pool.id}: not played: {part.waiting}")
