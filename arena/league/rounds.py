@@ -6,6 +6,7 @@ Rounds are compared with `arena.ratings.comparison.compare`, and read back as a 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -235,11 +236,28 @@ def _ratings(document: dict[str, Any]) -> Ratings:
                      *(n for h in p["crosstable"] for n in (h["bot"], h["opponent"]))]
             if not all(isinstance(n, str) and is_safe(n) for n in names):
                 raise ValueError("a name that is not printable text")
-            rows = tuple(BotRow(**{**r, "fault_kinds": tuple(tuple(k) for k in r["fault_kinds"])})
-                         for r in p["bots"])
-            pools.append(PoolRatings(p["game"], p["variant"], p["matches"], p["skipped"], rows,
-                                     tuple(HeadToHead(**h) for h in p["crosstable"])))
+            pools.append(_value(PoolRatings, {
+                **p, "bots": tuple(_value(BotRow, r) for r in p["bots"]),
+                "crosstable": tuple(_value(HeadToHead, h) for h in p["crosstable"])}))
     return Ratings(tuple(sorted(pools, key=lambda p: (p.game, p.variant))))
+
+
+def _value(cls: type[Any], data: dict[str, Any]) -> Any:
+    """A ratings value (a row, a pool) from its JSON: its fields taken by name (arrays as
+    tuples), those the JSON lacks left to their defaults, what it has besides ignored (a round
+    kept by another version of the arena); a ValueError if a field without default lacks."""
+    given = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            given[f.name] = _frozen(data[f.name])
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise ValueError(f"{cls.__name__} without {f.name}")
+    return cls(**given)
+
+
+def _frozen(value: Any) -> Any:
+    """JSON arrays as tuples, all the way down."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 def standings(league: League, number: int | None = None, fmt: str = "table",
