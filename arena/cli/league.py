@@ -157,8 +157,11 @@ def update_command(
                 continue
             r = part.report
             again = " (its run started over on the same deals)" if part.restarted else ""
+            # what the run kept and played, as the tournament says it where it does
+            plan = getattr(r, "plan", None)
+            said = f"; {plan.describe()}" if plan is not None else ""
             note(f"{part.pool.id}: {len(part.bots)} bots, {r.before + r.played} of {r.total} "
-                 f"games ({r.played} played now){again}")
+                 f"games ({r.played} played now){again}{said}")
         text = standings(opened, report.round)
     except KeyboardInterrupt:
         stopped(league)
