@@ -23,6 +23,7 @@ GAMES = "games"
 SANDBOX = "sandbox"
 RATINGS = "ratings"
 TOURNAMENT = "tournament"
+LEAGUE = "league"
 PEOPLE = "people"
 CLI = "cli"
 BOTS = "bots"
@@ -35,7 +36,7 @@ ROOMS: dict[str, str] = {
     "arena.engine": CORE, "arena.record": CORE, "arena.match": CORE, "arena.loader": CORE,
     "arena.session": CORE,
     "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
-    "arena.tournament": TOURNAMENT,
+    "arena.tournament": TOURNAMENT, "arena.league": LEAGUE,
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
@@ -52,9 +53,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     SANDBOX: frozenset({BASE, PLAYER_API, CORE, SANDBOX}),
     RATINGS: frozenset({BASE, PLAYER_API, CORE, RATINGS}),
     TOURNAMENT: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT}),
+    LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
-    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, PEOPLE, CLI,
-                    BOTS}),
+    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, LEAGUE, PEOPLE,
+                    CLI, BOTS}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }

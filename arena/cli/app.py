@@ -16,7 +16,7 @@ from arena.errors import ArenaError
 from arena.text import escape
 
 HELP_ORDER = ("games", "bots", "play", "run", "duel", "validate", "doctor", "replay", "report",
-              "new-bot", "ratings", "compare", "score", "solve")
+              "new-bot", "ratings", "compare", "submit", "league", "score", "solve")
 """The order `arena --help` lists the commands in (those not listed follow, as registered)."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from arena.api import Bot
 from arena.engine import find_game
@@ -67,15 +68,17 @@ class _Timed:
 
 
 def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_LIMITS,
-                 variants: Sequence[str] = (), quick: bool = False) -> Verdict:
+                 variants: Sequence[str] = (), quick: bool = False,
+                 kept: Sequence[Path] = ()) -> Verdict:
     """Load the bot in a sandbox, then play `games` deals (every seat rotation) against every
     bundled bot of the game in every preset (or `variants`) under the limits; the first fault
-    fails it. `quick`: the default preset only, one deal, against one bundled bot and random."""
+    fails it. `quick`: the default preset only, one deal, against one bundled bot and random.
+    `kept`: folders and files its games may not see (a league's other submissions)."""
     found = find_game(game)
     chosen = [found.variant(name) for name in variants] or (
         [found.variant()] if quick else [found.variant(name) for name in found.presets])
     # as for every command (`unseen_by`): its opponents are bundled, public, so nothing is hidden
-    private = unseen_by(spec, [spec])
+    private = unseen_by(spec, [spec], kept)
     problem = probe(spec, found.name, limits, private)
     if problem is not None:
         return Verdict(False, 0, (f"FAIL: the bot does not load: {problem}",))

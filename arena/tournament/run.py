@@ -110,7 +110,8 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                    on_progress: ProgressHook | None = None, backend: Backend = Backend.LOCAL,
                    address: str | None = None, deals_like: Path | None = None,
                    yes: bool = False, until: int | None = None,
-                   on_plan: Callable[[RunPlan], None] | None = None) -> RunReport:
+                   on_plan: Callable[[RunPlan], None] | None = None,
+                   hidden: tuple[Path, ...] = ()) -> RunReport:
     """Play every task of the config that `out` does not hold yet, appending records to it.
 
     Either backend writes the same records: resuming may switch between them. A run resumed
@@ -118,6 +119,7 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     run is played on the deals of that earlier run: its seeds and its key. A schedule of more
     than MAX_GAMES games is refused before anything is written, unless `yes`. With `until`, only
     the tasks whose ids are below it are played (a sequential duel plays its schedule in chunks).
+    `hidden`: more paths its sandboxed bots may not see (a league's other submissions).
     """
     earlier = deals_of(deals_like) if deals_like is not None else None
     if earlier is not None:
@@ -198,7 +200,7 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     if on_plan is not None:
         on_plan(plan)
     # the key is kept from the bots wherever it is: here, and in the runs that share it
-    private = (run.path, *run.key_shared_with()) if key else (run.path,)
+    private = ((run.path, *run.key_shared_with()) if key else (run.path,)) + hidden
     sandboxing = Sandboxing(config.limits.sandbox(), run.file(BOT_LOGS), private, key)
     pooled = backend is Backend.LOCAL and workers > 1
     with _logging_to(run.file(LOG), pooled):

@@ -1,0 +1,326 @@
+"""Bringing a league up to date, and its rounds: each update plays every pool's run on the
+league's deals (`run_tournament` with `--deals-like` the league's deals), then keeps the
+standings as round N (`rounds/N/round.json`, with standings.txt and standings.md to publish).
+Rounds are compared with `arena.ratings.comparison.compare`, and read back as a history.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from arena.league.folder import (
+    ARCHIVE,
+    POOLS,
+    ROUNDS,
+    UPDATE_LOCK,
+    League,
+    LeagueError,
+    Pool,
+    locked,
+    pool_toml,
+    ready_deals,
+)
+from arena.league.submissions import Submission, read_submissions, unseen_in
+from arena.ratings.comparison import Comparison, compare
+from arena.ratings.formats import format_ratings
+from arena.ratings.output import ReportFormat, grid
+from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings
+from arena.ratings.verdicts import Z95
+from arena.safe_files import (
+    UnsafeFileError,
+    check_entry,
+    read_json,
+    read_text,
+    real_folder,
+    write_text,
+)
+from arena.text import escape, is_safe
+from arena.tournament.canonical import config_digest
+from arena.tournament.config import TournamentConfig, parse_config
+from arena.tournament.identity import bots_code, deals_of, first_change, like_deals, read_bots
+from arena.tournament.results import DIGEST, GAMES, RunDirectoryError
+from arena.tournament.run import RunReport, run_ratings, run_tournament
+from arena.tournament.runner import Backend, ProgressHook
+
+ROUND_FILE = "round.json"
+
+
+@dataclass(frozen=True)
+class PoolUpdate:
+    """What an update did in one pool: its run's report, or why it was not played."""
+
+    pool: Pool
+    bots: tuple[str, ...]
+    report: RunReport | None = None
+    waiting: str | None = None
+    restarted: bool = False
+
+
+@dataclass(frozen=True)
+class UpdateReport:
+    """What an update did: the round it kept and each pool's part."""
+
+    round: int
+    date: str
+    pools: tuple[PoolUpdate, ...]
+
+
+def pool_config(league: League, pool: Pool, isolation: str | None = None,
+                subs: Mapping[str, Submission] | None = None) -> TournamentConfig | None:
+    """The tournament config of a pool as the league stands (None with fewer than two bots):
+    each name's playing version, sandboxed unless bundled (or as `isolation` says); `subs`:
+    the submissions as read at the start of an update."""
+    bots = []
+    subs = read_submissions(league) if subs is None else subs
+    for name, sub in sorted(subs.items()):
+        version = sub.playing()
+        if version is None or pool.game not in version.games:
+            continue
+        bundled = version.kind == "bundled"
+        spec = version.spec if bundled else f"{league.path.resolve()}/{version.spec}"
+        bots.append((name, spec, isolation or ("none" if bundled else "process")))
+    if len(bots) < 2:
+        return None
+    where = league.file("league.toml")
+    return parse_config(pool_toml(league.config, pool, bots, where), where, check_bots=False)
+
+
+def update(league: League, workers: int = 1, on_progress: ProgressHook | None = None,
+           isolation: str | None = None, backend: Backend = Backend.LOCAL,
+           address: str | None = None) -> UpdateReport:
+    """Bring every pool up to date on the league's deals, then keep the standings as the next
+    round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
+    and `address` as for `run_tournament` (Ray)."""
+    with locked(league, UPDATE_LOCK, wait=False):
+        return _update(league, workers, on_progress, isolation, backend, address)
+
+
+def _update(league: League, workers: int, on_progress: ProgressHook | None,
+            isolation: str | None, backend: Backend, address: str | None) -> UpdateReport:
+    deals = ready_deals(league)
+    real_folder(league.file(POOLS), make=True)
+    subs = read_submissions(league)  # what is submitted during the update plays in the next
+    done = []
+    for pool in league.config.pools:
+        config = pool_config(league, pool, isolation, subs)
+        if config is None:
+            done.append(PoolUpdate(pool, (), waiting="fewer than two bots play it"))
+            continue
+        names = tuple(b.name for b in config.bots)
+        out = league.pool_dir(pool)
+        hidden = _hidden(league, config)
+        try:
+            report = run_tournament(config, out, workers, False, on_progress, backend, address,
+                                    deals_like=deals, hidden=hidden)
+            done.append(PoolUpdate(pool, names, report))
+        except RunDirectoryError:
+            if not _changed(out, config, deals):
+                raise
+            # the tournament cannot bring this run up to date: its games are archived and the
+            # pool is played again on the same key and deals
+            _archive(league, pool)
+            report = run_tournament(config, out, workers, True, on_progress, backend, address,
+                                    deals_like=deals, hidden=hidden)
+            done.append(PoolUpdate(pool, names, report, restarted=True))
+    number, date = _keep_round(league, done, subs)
+    return UpdateReport(number, date, tuple(done))
+
+
+def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
+    """What a pool's sandboxed bots may not see of the league (`unseen_in`): the versions at
+    this table stay visible, each to itself (the sandbox keeps them from one another)."""
+    return unseen_in(league, *(Path(b.spec.partition(".py")[0]).parent for b in config.bots))
+
+
+def _changed(out: Path, config: TournamentConfig, deals: Path) -> bool:
+    """Whether a pool's run was begun on another config or other code than `config`'s."""
+    try:
+        digest = read_text(out / DIGEST, 1024).strip() if check_entry(out / DIGEST) else None
+        if digest != config_digest(like_deals(config, deals_of(deals))):
+            return True
+        recorded = read_bots(out)
+        return recorded is not None and first_change(recorded, bots_code(config)) is not None
+    except (OSError, UnsafeFileError, RunDirectoryError):
+        return False
+
+
+def _archive(league: League, pool: Pool) -> None:
+    """Move a pool's records aside (archive/<pool>/<time>.jsonl) before it starts over."""
+    games = league.pool_dir(pool) / GAMES
+    if not check_entry(games):
+        return
+    folder = real_folder(league.file(ARCHIVE), make=True)
+    folder = real_folder(folder / pool.id, make=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    os.replace(games, folder / f"{stamp}.jsonl")  # a rename: nothing is written through a link
+
+
+def _keep_round(league: League, done: Sequence[PoolUpdate],
+                subs: Mapping[str, Submission]) -> tuple[int, str]:
+    """Write the next round's standings (and the versions that played it); its number and
+    date."""
+    number = max(rounds(league), default=0) + 1
+    date = datetime.now(UTC).isoformat(timespec="seconds")
+    bots = {}
+    for name, sub in subs.items():
+        version = sub.playing()
+        if version is not None:
+            bots[name] = {"version": version.number, "digest": version.digest}
+    pools = []
+    for part in done:
+        if part.report is None:
+            continue
+        rated = run_ratings(part.report.path)
+        seeds = deals_of(part.report.path).deals.seeds
+        pools.append({"id": part.pool.id, "game": part.pool.game, "variant": part.pool.variant,
+                      "players": part.pool.players, "deals": len(seeds),
+                      "seeds": hashlib.sha256(repr(seeds).encode()).hexdigest(),
+                      "ratings": Ratings(tuple(replace(p, variant=part.pool.label)
+                                                for p in rated.pools)).to_json()})
+    share = float(league.config.table("limits").get("fault_share", 0.25))
+    document = {"round": number, "date": date, "bots": bots, "pools": pools,
+                "fault_share": share}
+    folder = real_folder(league.file(ROUNDS), make=True)
+    folder = real_folder(folder / str(number), make=True)
+    ratings = _ratings(document)
+    for suffix, fmt in (("txt", "table"), ("md", "markdown")):
+        write_text(folder / f"standings.{suffix}", format_ratings(ratings, fmt, None, share) + "\n")
+    write_text(folder / ROUND_FILE, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    return number, date
+
+
+def rounds(league: League) -> list[int]:
+    """The numbers of the league's finished rounds, in order."""
+    folder = league.file(ROUNDS)
+    if not check_entry(folder, folder=True):
+        return []
+    return sorted(int(p.name) for p in folder.iterdir()
+                  if p.name.isdigit() and check_entry(p / ROUND_FILE))
+
+
+def read_round(league: League, number: int | None = None) -> dict[str, Any]:
+    """A round's document (the latest with None); LeagueError if there is no such round."""
+    known = rounds(league)
+    if not known:
+        raise LeagueError(f"{league.path}: no rounds yet (run 'arena league update')")
+    number = known[-1] if number is None else number
+    if number not in known:
+        raise LeagueError(f"{league.path}: no round {number} (rounds: "
+                          f"{', '.join(map(str, known))})")
+    path = league.file(ROUNDS) / str(number) / ROUND_FILE
+    try:
+        document = read_json(path)
+        _ratings(document)
+        return document
+    except UnsafeFileError as exc:
+        raise LeagueError(str(exc)) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise LeagueError(f"{path}: damaged ({escape(str(exc))})") from None
+
+
+def _ratings(document: dict[str, Any]) -> Ratings:
+    """A round's ratings, every pool's, read back from its document (a ValueError for a name
+    that is not printable text: a round folder may come from elsewhere, and is shown)."""
+    pools = []
+    for pool in document["pools"]:
+        for p in pool["ratings"]["pools"]:
+            names = [p["game"], p["variant"], *(r["bot"] for r in p["bots"]),
+                     *(n for h in p["crosstable"] for n in (h["bot"], h["opponent"]))]
+            if not all(isinstance(n, str) and is_safe(n) for n in names):
+                raise ValueError("a name that is not printable text")
+            pools.append(_value(PoolRatings, {
+                **p, "bots": tuple(_value(BotRow, r) for r in p["bots"]),
+                "crosstable": tuple(_value(HeadToHead, h) for h in p["crosstable"])}))
+    return Ratings(tuple(sorted(pools, key=lambda p: (p.game, p.variant))))
+
+
+def _value(cls: type[Any], data: dict[str, Any]) -> Any:
+    """A ratings value (a row, a pool) from its JSON: its fields taken by name (arrays as
+    tuples), those the JSON lacks left to their defaults, what it has besides ignored (a round
+    kept by another version of the arena); a ValueError if a field without default lacks."""
+    given = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            given[f.name] = _frozen(data[f.name])
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise ValueError(f"{cls.__name__} without {f.name}")
+    return cls(**given)
+
+
+def _frozen(value: Any) -> Any:
+    """JSON arrays as tuples, all the way down."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
+def standings(league: League, number: int | None = None, fmt: str = "table",
+              variant: str | None = None) -> str:
+    """A round's standings (the latest with None), per game and variant."""
+    document = read_round(league, number)
+    head = f"{league.config.name}: round {document['round']}, {document['date']}"
+    body = format_ratings(_ratings(document), fmt, variant, float(document["fault_share"]))
+    return body if ReportFormat.parse(fmt) in (ReportFormat.JSON, ReportFormat.CSV) else \
+        f"{escape(head)}\n\n{body}"
+
+
+def compare_rounds(league: League, before: int, after: int,
+                   anchors: Sequence[str] = ()) -> Comparison:
+    """How the standings moved from round `before` to round `after`: who joined, left or
+    changed code (another version), and which moves are significant. The rounds are played on
+    the league's deals; a round on other deals (its [deals] changed) is said so."""
+    old, new = read_round(league, before), read_round(league, after)
+    code: dict[str, str | None] = {}
+    for name in sorted(old["bots"].keys() & new["bots"].keys()):
+        a, b = old["bots"][name], new["bots"][name]
+        code[name] = None if a["digest"] == b["digest"] else \
+            f"version {a['version']} -> {b['version']}"
+    deals = {p["id"]: p["seeds"] for p in old["pools"]}
+    differ = [p["id"] for p in new["pools"] if p["id"] in deals and deals[p["id"]] != p["seeds"]]
+    note = (f"the rounds were played on different deals in {', '.join(differ)} (the league's "
+            f"[deals] changed between them)") if differ else None
+    return compare(_ratings(old), _ratings(new), note, code, anchors)
+
+
+def history(league: League, fmt: str = "table") -> str:
+    """Each bot's rating (mu ± its 95% interval) round by round, per game and variant."""
+    fmt_ = ReportFormat.parse(fmt)
+    documents = [read_round(league, n) for n in rounds(league)]
+    if not documents:
+        raise LeagueError(f"{league.path}: no rounds yet (run 'arena league update')")
+    table: dict[tuple[str, str], dict[str, dict[int, BotRow]]] = {}
+    for document in documents:
+        for pool in _ratings(document).pools:
+            for row in pool.bots:
+                table.setdefault((pool.game, pool.variant), {}).setdefault(
+                    row.bot, {})[document["round"]] = row
+    numbers = [d["round"] for d in documents]
+    if fmt_ is ReportFormat.JSON:
+        return json.dumps({"rounds": [{"round": d["round"], "date": d["date"]}
+                                      for d in documents],
+                           "pools": [{"game": g, "variant": v, "bots": {
+                               bot: {str(n): {"mu": round(r.mu, 6), "sigma": round(r.sigma, 6),
+                                              "rank": r.rank_label}
+                                     for n, r in by.items()} for bot, by in bots.items()}}
+                                     for (g, v), bots in sorted(table.items())]},
+                          indent=2, sort_keys=True, ensure_ascii=False)
+    parts = []
+    for (game, variant), bots in sorted(table.items()):
+        # the latest round's table first, in its order; then those who left, by their last mu
+        order = sorted(bots, key=lambda b: (-max(bots[b]), -bots[b][max(bots[b])].mu))
+        rows = [[escape(bot), *(_cell(bots[bot].get(n)) for n in numbers)] for bot in order]
+        title = f"{game} {variant}: mu ± 95% interval by round (rank in brackets)"
+        parts.append(("## " if fmt_ is ReportFormat.MARKDOWN else "") + title + "\n" +
+                     grid(["bot", *(f"round {n}" for n in numbers)], rows, fmt_))
+    dates = ", ".join(f"round {d['round']}: {d['date']}" for d in documents)
+    return "\n\n".join(parts) + f"\n\n{dates}"
+
+
+def _cell(row: BotRow | None) -> str:
+    return "-" if row is None else f"{row.mu:.2f} ± {Z95 * row.sigma:.2f} ({row.rank_label})"
