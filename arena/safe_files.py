@@ -79,19 +79,25 @@ def _os_error(path: Path | str, exc: OSError, doing: str) -> UnsafeFileError:
 def open_regular(path: Path | str, follow: bool = True) -> IO[bytes]:
     """`path` opened for reading, if it is a regular file (never a pipe, device or folder; with
     `follow` off, never a link either). FileNotFoundError if it does not exist."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    flags = os.O_RDONLY | (0 if follow else os.O_NOFOLLOW)
+    return _open_file(path, flags, "read", "rb")
+
+
+def _open_file(path: Path | str, flags: int, doing: str, mode: str) -> IO[bytes]:
+    """`path` opened with `flags` (never blocking on a pipe) as a file object of `mode`, if it
+    is a regular file; FileNotFoundError if it does not exist, UnsafeFileError else."""
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise _os_error(path, exc, "read") from None
+        raise _os_error(path, exc, doing) from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _not_regular(path, mode)
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            raise _not_regular(path, kind)
         os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
+        return os.fdopen(fd, mode)
     except BaseException:
         os.close(fd)
         raise
@@ -325,21 +331,7 @@ def open_append(path: Path | str) -> IO[bytes]:
 
 def open_update(path: Path | str) -> IO[bytes]:
     """An existing regular file opened for reading and writing, never through a link."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise _os_error(path, exc, "write") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _not_regular(path, mode)
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb+")
-    except BaseException:
-        os.close(fd)
-        raise
+    return _open_file(path, os.O_RDWR | os.O_NOFOLLOW, "write", "rb+")
 
 
 def remove(path: Path | str) -> None:
