@@ -30,6 +30,7 @@ from arena.league.folder import (
 )
 from arena.league.submissions import Submission, read_submissions, unseen_in
 from arena.ratings.comparison import Comparison, compare
+from arena.ratings.evidence import Evidence
 from arena.ratings.formats import format_ratings
 from arena.ratings.output import ReportFormat, grid
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings
@@ -180,11 +181,15 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
             continue
         rated = run_ratings(part.report.path)
         seeds = deals_of(part.report.path).deals.seeds
+        kept = Ratings(tuple(replace(p, variant=part.pool.label) for p in rated.pools)).to_json()
+        for data, pool in zip(kept["pools"], rated.pools, strict=True):
+            # the deal-clustered covariance, so that moves between rounds are measured as
+            # between runs (the contrast's variance: docs/ratings.md)
+            data["evidence"] = pool.evidence.to_json() if pool.evidence is not None else None
         pools.append({"id": part.pool.id, "game": part.pool.game, "variant": part.pool.variant,
                       "players": part.pool.players, "deals": len(seeds),
                       "seeds": hashlib.sha256(repr(seeds).encode()).hexdigest(),
-                      "ratings": Ratings(tuple(replace(p, variant=part.pool.label)
-                                                for p in rated.pools)).to_json()})
+                      "ratings": kept})
     share = float(league.config.table("limits").get("fault_share", 0.25))
     document = {"round": number, "date": date, "bots": bots, "pools": pools,
                 "fault_share": share}
@@ -236,9 +241,11 @@ def _ratings(document: dict[str, Any]) -> Ratings:
                      *(n for h in p["crosstable"] for n in (h["bot"], h["opponent"]))]
             if not all(isinstance(n, str) and is_safe(n) for n in names):
                 raise ValueError("a name that is not printable text")
+            evidence = p.get("evidence")
             pools.append(_value(PoolRatings, {
                 **p, "bots": tuple(_value(BotRow, r) for r in p["bots"]),
-                "crosstable": tuple(_value(HeadToHead, h) for h in p["crosstable"])}))
+                "crosstable": tuple(_value(HeadToHead, h) for h in p["crosstable"]),
+                "evidence": None if evidence is None else Evidence.from_json(evidence)}))
     return Ratings(tuple(sorted(pools, key=lambda p: (p.game, p.variant))))
 
 

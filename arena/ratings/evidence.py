@@ -57,6 +57,36 @@ class Evidence:
         than two deals, where the spread between deals cannot be measured)."""
         return self.deals - 1 if self.deals >= 2 else None
 
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready form (bots, both covariances as nested lists, deals), read back by
+        `from_json`: kept with a league's round so that its moves can be measured later."""
+        return {"bots": list(self.bots), "covariance": self.covariance.tolist(),
+                "model": self.model.tolist(), "deals": self.deals}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Evidence:
+        """The evidence from its JSON form; ValueError where it is not that (it may come from
+        elsewhere: square finite matrices over distinct bot names, a whole number of deals)."""
+        if not isinstance(data, dict):
+            raise ValueError("evidence that is not an object")
+        bots, deals = data.get("bots"), data.get("deals")
+        if (not isinstance(bots, list) or not all(isinstance(b, str) for b in bots)
+                or len(set(bots)) != len(bots)):
+            raise ValueError("evidence without a list of distinct bot names")
+        if not isinstance(deals, int) or isinstance(deals, bool) or deals < 0:
+            raise ValueError("evidence without a whole number of deals")
+        matrices = []
+        for key in ("covariance", "model"):
+            try:
+                matrix = np.array(data.get(key), dtype=float)
+            except (TypeError, ValueError):
+                raise ValueError(f"evidence whose {key} is not a matrix of numbers") from None
+            if matrix.shape != (len(bots), len(bots)) or not np.isfinite(matrix).all():
+                raise ValueError(f"evidence whose {key} is not a finite square matrix over "
+                                 f"its bots")
+            matrices.append(matrix)
+        return cls(tuple(bots), matrices[0], matrices[1], deals)
+
     def sigma(self, bot: str) -> float | None:
         """The standard error of the bot's skill relative to the pool's mean skill: clustered by
         deal, never below the model's own."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -160,3 +161,38 @@ def test_two_updates_never_run_at_once(league: League) -> None:
         update(league, isolation="none")
     assert rounds(league) == []
     submit(league, "tracker", validator=passing)  # a submission does not wait for an update
+
+
+def test_a_round_keeps_its_evidence_so_its_moves_are_measured_as_between_runs(
+        league: League) -> None:
+    """A round keeps each pool's deal-clustered covariance: a move between rounds has the same
+    interval as between the pool's runs rated afresh (without it, compare fell back to adding
+    variances as if the skills were independent, which over-flags)."""
+    for bot in ("greedy", "random", "forgetful"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    update(league, isolation="none")
+    (pool,) = compare_rounds(league, 1, 2).pools
+    from arena.ratings.comparison import compare
+    from arena.tournament.run import run_ratings
+
+    (run,) = (p for p in (league.path / "pools").iterdir() if p.is_dir())
+    ratings = run_ratings(run)
+    ratings = type(ratings)(tuple(dataclasses.replace(p, variant=pool.variant)
+                                  for p in ratings.pools))
+    (fresh,) = compare(ratings, ratings).pools
+    assert [b.delta_ci95 for b in pool.bots] == pytest.approx([b.delta_ci95 for b in fresh.bots])
+    kept = read_round(league, 2)["pools"][0]["ratings"]["pools"][0]["evidence"]
+    assert set(kept["bots"]) == {"greedy", "random", "forgetful"}
+
+
+def test_a_crafted_evidence_in_a_round_is_refused_in_one_line(league: League) -> None:
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    path = league.path / "rounds" / "1" / "round.json"
+    document = json.loads(path.read_text())
+    document["pools"][0]["ratings"]["pools"][0]["evidence"]["covariance"] = [[1.0]]
+    path.write_text(json.dumps(document))
+    with pytest.raises(LeagueError, match="damaged"):
+        compare_rounds(league, 1, 1)
