@@ -321,7 +321,9 @@ def test_renicing_the_opponent_makes_it_time_out_in_process(
     monkeypatch.setenv("ARENA_SANDBOX_CGROUPS", "0")
     variant = find_game("concentration").variant("standard")
     thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
-    renicer = resolve_bot(spec("Renicer", near=tmp_path, marker=marker))
+    # every game process in sight: a game's command line no longer names its bot or folders
+    # (settings travel over the control socket), and the tests run one at a time
+    renicer = resolve_bot(spec("Renicer", near="", marker=marker))
     try:
         record = play_game(variant, [renicer.make(), thinker.make()], ["renicer", "thinker"], 3)
     finally:
