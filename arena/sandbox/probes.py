@@ -131,7 +131,8 @@ def run_probes(game: str = "concentration") -> tuple[ProbeResult, ...]:
             _probe_all(doctor, port, unix_path, marker)
         finally:
             doctor.close()
-            for pid in _marked(marker):  # a helper that outlived its game: the doctor's own
+            # a helper that outlived its game: the doctor's own
+            for pid in marked_processes(marker):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
     return tuple(doctor.results)
@@ -182,9 +183,9 @@ def _probe_all(doctor: _Doctor, port: int, unix_path: str, marker: str) -> None:
     doctor.ask(a1, "outlive", marker)
     a1.close()
     deadline = time.monotonic() + 1.5
-    while _marked(marker) and time.monotonic() < deadline:
+    while marked_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = _marked(marker)
+    left = marked_processes(marker)
     doctor.note(p.OUTLIVE, "a helper in a new session, after its game ended",
                 THROUGH if left else STOPPED,
                 f"the helper outlived its game ({len(left)} process)" if left
@@ -268,12 +269,13 @@ def _canary(token: str) -> Iterator[None]:
             os.environ[CANARY] = before
 
 
-def _marked(marker: str) -> list[int]:
-    """The live processes with `marker` as an argument."""
+def marked_processes(marker: str) -> list[int]:
+    """The live processes (not zombies, not this one) with `marker` as one of their
+    arguments."""
     found = []
     with contextlib.suppress(OSError):
         for entry in os.listdir("/proc"):
-            if not entry.isdigit():
+            if not entry.isdigit() or int(entry) == os.getpid():
                 continue
             try:
                 command = Path(f"/proc/{entry}/cmdline").read_bytes()

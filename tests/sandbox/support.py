@@ -8,11 +8,11 @@ import ctypes
 import os
 import platform
 import sys
-from pathlib import Path
 
 import pytest
 
 from arena.sandbox import namespaces
+from arena.sandbox.probes import marked_processes
 
 
 def _kernel_at_least(major: int, minor: int) -> bool:
@@ -56,18 +56,7 @@ needs_namespaces = pytest.mark.skipif(
 def marked(marker: str) -> list[int]:
     """The live processes (not zombies) with `marker` as one of their arguments (the sandbox's
     own processes carry a bot's spec, the marker inside it, not as an argument)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in command.split(b"\0") and state != "Z":
-            found.append(int(entry))
-    return found
+    return marked_processes(marker)
 
 
 def idmapped_mounts(folder: str) -> bool:
