@@ -29,7 +29,7 @@ from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.errors import BotSpecError
 from arena.loader import anchored, bot_file, by_target, display_name, is_bundled
 from arena.record import BotFault, FaultKind
-from arena.sandbox.cgroups import Freezer, oom_kills
+from arena.sandbox.cgroups import Freezer, oom_kills, thaw
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 from arena.text import escape
@@ -378,12 +378,15 @@ class SandboxedBot(Bot):
             left = timeout - (time.perf_counter() - started)
             if left <= 0:
                 self._timed_out(op, timeout)
-            if abs(left - self._waits) > _SLACK:  # one system call per game, as a rule
-                self._waits = left
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(left))
+            wait = min(left, _WAKE_SECONDS)
+            if abs(wait - self._waits) > _SLACK:  # one system call per game, as a rule
+                self._waits = wait
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(wait))
             try:
                 chunk = sock.recv(65536)
             except BlockingIOError:  # the receive timeout; it may be a little early
+                if wait < left:
+                    self._wake()
                 continue
             except OSError:
                 chunk = b""
@@ -403,6 +406,17 @@ class SandboxedBot(Bot):
             self.close()
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         return data
+
+    def _wake(self) -> None:
+        """Make sure the game whose turn it is runs: continue its processes and thaw its
+        freezer. Called after every `_WAKE_SECONDS` of waiting for an answer, it bounds what a
+        stop from elsewhere (a pause that raced with the end of a turn, an operator's `kill
+        -STOP`) can cost the game to that long, not its whole thinking time."""
+        self.signal_group(signal.SIGCONT)
+        if self.freezer_path is not None:
+            self._frozen = False
+            with contextlib.suppress(OSError):
+                thaw(Path(self.freezer_path))
 
     def signal_group(self, signum: int) -> None:
         """Send a signal to the game process and anything it started (if it is still there)."""
@@ -576,6 +590,7 @@ _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
 _LENGTH = struct.Struct("!I")  # the length of the host's settings, sent first (JSON)
 _QUICK = 32  # an answer shorter than this may be read by the quick path (ints below 10**19)
 _SLACK = 0.002  # how far the socket's receive timeout may be off what is left, in seconds
+_WAKE_SECONDS = 1.0  # how long the arena waits for an answer before it makes sure the game runs
 _FOREVER = 1e8  # a wait this long has no timeout
 
 

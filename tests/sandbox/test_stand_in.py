@@ -768,3 +768,28 @@ def test_a_run_of_sandboxed_bots_without_a_time_limit_says_so(tmp_path: Path) ->
                     '[[games]]\ngame = "concentration"\nplayers = 2\nvariants = ["standard"]\n')
     assert run_tournament(load_config(path), tmp_path / "run").complete
     assert "sandboxed bots have no time limit" in (tmp_path / "run" / "log.txt").read_text()
+
+
+def test_a_game_stopped_from_elsewhere_on_its_turn_is_woken(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop the arena did not make (a pause that raced with a turn's end, `kill -STOP`) costs
+    the game about a second, not its whole thinking time: the arena wakes the game it waits on."""
+    act = SandboxedBot.act
+    calls = 0
+
+    def stopped_first(self: SandboxedBot, obs: Observation) -> object:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            self.signal_group(signal.SIGSTOP)
+        return act(self, obs)
+
+    monkeypatch.setattr(SandboxedBot, "act", stopped_first)
+    variant = find_game("concentration").variant("standard")
+    entry = sandboxed("random", "concentration", Limits(move_seconds=4.0))
+    try:
+        record = play_game(variant, [entry.make(), resolve_bot("greedy").make()],
+                           ["random", "greedy"], 1)
+    finally:
+        entry.close()
+    assert record.faults == () and calls > 3  # unwoken, it would time out at 4 s
