@@ -3,8 +3,11 @@
 `write_bot("my_bot", "concentration", folder)` writes `folder/my_bot.py` (class `MyBot`) from the
 game's template, and `folder/my_bot.toml`, a tournament of the new bot against the game's
 bundled bots; `next_steps` gives the three commands that try it (validate, play, run). Every
-registered game has a template: a bot that plays a simple, sensible rule, with comments on what
-it sees and where to improve it; a game without one of its own gets the generic template.
+registered game has a template: a bot that plays a sound but plainly improvable rule (it beats
+`random` and loses to the game's best bundled bot, and is no copy of any bundled bot; the tests
+check all three), with comments on what it sees and a FIRST IMPROVEMENT comment naming the rule
+of the game that makes the first change pay. A game without a template of its own gets the
+generic one (random legal actions).
 """
 
 from __future__ import annotations
@@ -182,6 +185,10 @@ Try it from the folder that holds this file:
 The arena makes a fresh bot for every game, calls start(info) once, act(obs) each time the bot
 must decide (return one of obs.legal), and end(result) when the game is over. The player API is
 in docs/bot-api.md, the rules of the game in docs/rules/__GAME__.md.
+
+This bot plays a sound but simple strategy: it beats `random` and loses to the best bundled
+bot. The comment marked FIRST IMPROVEMENT says what to change first, and which rule of the game
+makes it pay; "Where to improve next" goes on from there.
 """
 
 from __future__ import annotations
@@ -317,6 +324,11 @@ class __CLASS__(Bot):
                    known: dict[int, Card]) -> Action:
         """Pick up the first card of a known combination, or end the game, or explore."""
         places = list(known)
+        # FIRST IMPROVEMENT: hold out for the big combinations. This bot claims the best one it
+        # knows now, often a pair. In David Parlett's *Paved with Gold* a pair scores 4 for two
+        # cards and five of a colour 25 for five (docs/rules/paved-with-gold.md,
+        # "Combinations"): cards are the scarce resource, so while a bigger combination can
+        # still be made from the cards in play, spending two on a pair gives points away.
         found = self.rules.find([known[p] for p in places])
         if found is not None:
             return actions.look(places[found[1][0]])
@@ -326,8 +338,8 @@ class __CLASS__(Bot):
             return actions.END_ACTION  # we know every card left and none combine
         unseen = [a for a in obs.legal if a[0] == actions.LOOK and a[1] not in known]
         looks = [a for a in obs.legal if a[0] == actions.LOOK]
-        # Where to improve: look at cards next to ones you know (runs and flushes), watch which
-        # places the others look at twice, and claim when a combination is likely, not certain.
+        # Where to improve next: watch which places the others look at twice (they are building
+        # a combination there), and with the stock empty, end the game when you are ahead.
         return self.rng.choice(unseen or looks or list(obs.legal))
 
     def holding(self, obs: Observation[Any], view: PavedView, known: dict[int, Card]) -> Action:
@@ -580,9 +592,12 @@ class __CLASS__(Bot):
                  for m, a in moves if m.verb is Verb.TAKE]
         if takes:
             return max(takes, key=lambda t: t[0])[1]
-        # Where to improve: every card that leaves a hand is shown, so you can count which
-        # ranks the opponent may hold: protect your bundle's top card, and trail what they are
-        # least likely to take.
+        # FIRST IMPROVEMENT: protect your bundle. The opponent steals it whole by playing a card
+        # of the rank of its top card (the rules of Stealing the Old Man's Bundle,
+        # docs/rules/old-mans-bundle.md). Every card that leaves a hand is shown, so the cards
+        # you have not seen are the opponent's hand and the stock: among the takes, choose the
+        # one whose new top card they are least likely to hold, and trail what they can take
+        # least.
         trails = [(m.card.rank, a) for m, a in moves]
         return min(trails, key=lambda t: t[0])[1]
 '''
@@ -617,8 +632,12 @@ class __CLASS__(Bot):
             fifteens = sum(_pip(c.rank) + _pip(card.rank) == 15 for c in lines)
             return pairs + fifteens
 
-        # Where to improve: runs and flushes, the cards still to come (52 less those seen), and
-        # keeping places open for them; docs/rules/cribbage-square.md describes square-search.
+        # FIRST IMPROVEMENT: count runs and flushes too. Every row and column is scored as a
+        # cribbage hand with the starter: fifteens, pairs, runs, a flush (*Patience Games*,
+        # "analogous to the very popular Poker Patience"; docs/rules/cribbage-square.md).
+        # hand_points(line, starter) from arena.games.cribbage_square scores a full line.
+        # Where to improve next: weigh the cards still to come (52 less those seen) and keep
+        # places open for them; docs/rules/cribbage-square.md describes square-search.
         return max(obs.legal, key=fit)
 '''
 

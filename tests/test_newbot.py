@@ -55,6 +55,13 @@ def test_every_registered_game_has_a_template_of_its_own() -> None:
     assert set(TEMPLATES) == set(GAMES)
 
 
+def test_every_template_marks_its_first_improvement(tmp_path: Path) -> None:
+    for game in GAMES:
+        text = write_bot(f"bot_{game.replace('-', '_')}", game, tmp_path).read_text()
+        assert text.count("# FIRST IMPROVEMENT:") == 1, game
+        assert "shared/seeds" not in text, game
+
+
 def test_a_game_without_a_template_gets_the_generic_one(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(TEMPLATES, "dig")
