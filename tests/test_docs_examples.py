@@ -117,3 +117,33 @@ def test_rules_pages_cite_their_sources_not_unshipped_files() -> None:
         text = page.read_text(encoding="utf-8")
         assert "shared/seeds" not in text, page.name
         assert "source" in text.lower(), page.name
+
+
+def test_each_example_bot_class_is_defined_once() -> None:
+    """docs/examples is one set of bots: a class name names one class (there were two
+    different `FirstBot`s)."""
+    import ast
+
+    where: dict[str, list[str]] = {}
+    for path in sorted((REPO / "docs" / "examples").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(path.name)
+    twice = {name: files for name, files in where.items() if len(files) > 1}
+    assert not twice, f"classes defined more than once in docs/examples: {twice}"
+    assert where["FirstBot"] == ["first_bot.py"]
+
+
+@pytest.mark.parametrize("doc", ["docs/bot-api.md", "docs/rules/memorandum.md"])
+def test_the_memorandum_events_example_shows_what_a_bot_receives(doc: str) -> None:
+    """The example is made from a real game (test_generated_sections_are_up_to_date keeps it
+    current): event objects holding Card objects, not the records' dicts of strings."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    assert doc in script.DOCS
+    assert "<!-- generated: memorandum-events -->" in text
+    assert "{'kind': 'hand-dealt'" not in text
+    example = script.memorandum_events()
+    for line in ("HandDealt(seat=1, cards=(Card(Rank.", "Called(seat=0, number=1, card=Card(",
+                 "# False: a Card never equals a string"):
+        assert line in example
