@@ -231,10 +231,10 @@ class __CLASS__(Bot):
         # taken (its positions leave the table), Miss when cards go face down again, Move when
         # face-down cards change places (the "moving" variant). Recall follows them all.
         #
-        # FIRST IMPROVEMENT: this bot keeps only the Reveals of its own seat, so it forgets
-        # every card the others turn up. In Concentration every card turned up is shown to all
-        # the players (docs/rules/concentration.md), so `self.recall.update(obs.events)`
-        # would remember them all, at no cost.
+        # FIRST IMPROVEMENT: remember the cards the others turn up too. This bot keeps only the
+        # Reveals of its own seat, so it forgets half of what it sees. In Concentration every
+        # card turned up is shown to all the players (docs/rules/concentration.md), so
+        # `self.recall.update(obs.events)` would remember them all, at no cost.
         self.recall.update([e for e in obs.events
                             if not isinstance(e, Reveal) or e.seat == obs.seat])
         # obs.view is the table now. view.cells[p] is a Card while face up this turn, a Back
@@ -431,10 +431,11 @@ class __CLASS__(Bot):
         # Every decision follows one Faced(seat, number, card) event: the card just faced.
         faced = [e for e in obs.events if isinstance(e, Faced)]
         mine = bool(faced) and faced[-1].seat == obs.seat
-        # FIRST IMPROVEMENT: a match is made by either of the two cards. When another player
-        # faces a card that matches YOUR top card, they will call you and take your pile
-        # unless you call them too (right calls are heard by lot): in *Animals or Menagerie*
-        # both players of a match race to call. Drop the `mine` test to watch every card.
+        # FIRST IMPROVEMENT: watch every faced card, not only your own. A match is made by
+        # either of its two cards: when another player faces a card that matches YOUR top
+        # card, they call you and take your pile unless you call them too (right calls are
+        # heard by lot): in *Animals or Menagerie* both players of a match race to call. Drop
+        # the `mine` test.
         matching = partners(view.tops, obs.seat, view.places) if mine else []
         # Where to improve next: when several players match, name the one with the biggest
         # up-pile (view.piles), as the bundled `animals-sharp` does.
@@ -468,10 +469,11 @@ class __CLASS__(Bot):
             # a king, and then the dealer pays alone (docs/rules/cuckoo.md, "Showdown"). An
             # ace is the lowest card or tied for it, so with an ace the draw is worth the risk.
             return Say.DRAW if view.card.rank < DEALER_STAND else Say.STAND
-        # FIRST IMPROVEMENT: the bar should move with the table. With many players the lowest
-        # card is nearly always an ace or a two, so a four is safe; with two or three left it
-        # is a coin toss around the seven. Count the players still in (view.chips) and set the
-        # bar from it; the dealer, who sees every turn, can do the same with view.turns.
+        # FIRST IMPROVEMENT: move the bar with the number of players still in. With many
+        # players the lowest card is nearly always an ace or a two, so a four is safe; with two
+        # or three left it is a coin toss around the seven (docs/rules/cuckoo.md, "Playing
+        # well"). Count the players still in (view.chips) and set the bar from it; the dealer,
+        # who sees every turn, can do the same with view.turns.
         # Where to improve next: the player at your right who changed with you gave you the
         # card they did not want and now holds yours (docs/rules/cuckoo.md, "Playing well").
         return Say.STAND if view.card.rank >= STAND else Say.CHANGE
@@ -516,9 +518,9 @@ class __CLASS__(Bot):
         cards = [(actions.read_play(a), a) for a in obs.legal]
         # Eights are wild: keep them for the turn nothing else follows.
         plain = [(c, a) for c, a in cards if c.rank is not WILD] or cards
-        # FIRST IMPROVEMENT: read the opponent's digs. A player who digs (a Dug event) or
-        # passes could not follow: in Dig they then hold no card of the suit and rank asked
-        # for, and no eight (docs/rules/dig.md). Play, and name, toward what they lack.
+        # FIRST IMPROVEMENT: read the opponent's digs, and play and name toward what they lack.
+        # A player who digs (a Dug event) or passes could not follow: in Dig they then hold no
+        # card of the suit and rank asked for, and no eight (docs/rules/dig.md).
         # Where to improve next: count the cards not yet seen to judge how likely they are to
         # follow, and press harder when they are down to a card or two (`dig-sharp` does).
         return max(plain, key=lambda card_action: suits[card_action[0].suit])[1]
@@ -558,9 +560,10 @@ class __CLASS__(Bot):
         winners = [c for c in cards if c.suit is best.suit and power(c) > power(best)]
         if winners:
             return min(winners, key=power)
-        # FIRST IMPROVEMENT: with four players, seats 0 and 2 are partners (view.sides). When
-        # your partner is winning the trick, do not overtake them: throw them your tens and
-        # fives instead, as the source advises partners (docs/rules/frogs-in-the-pond.md).
+        # FIRST IMPROVEMENT: never overtake your partner; throw them your tens and fives. With
+        # four players, seats 0 and 2 are partners (view.sides): when your partner is winning
+        # the trick, feed it counters, as the traditional rules advise partners
+        # (docs/rules/frogs-in-the-pond.md).
         # Where to improve next: count the cards played (Played events) to know which of yours
         # are masters, and lead those; keep tens back until they are sure to win.
         return min(cards, key=lambda c: (points(c), power(c)))
@@ -592,12 +595,12 @@ class __CLASS__(Bot):
                  for m, a in moves if m.verb is Verb.TAKE]
         if takes:
             return max(takes, key=lambda t: t[0])[1]
-        # FIRST IMPROVEMENT: protect your bundle. The opponent steals it whole by playing a card
-        # of the rank of its top card (the rules of Stealing the Old Man's Bundle,
-        # docs/rules/old-mans-bundle.md). Every card that leaves a hand is shown, so the cards
-        # you have not seen are the opponent's hand and the stock: among the takes, choose the
-        # one whose new top card they are least likely to hold, and trail what they can take
-        # least.
+        # FIRST IMPROVEMENT: protect your bundle's top card. The opponent steals the bundle
+        # whole by playing a card of the rank of its top card (the rules of Stealing the Old
+        # Man's Bundle, docs/rules/old-mans-bundle.md). Every card that leaves a hand is shown,
+        # so the cards you have not seen are the opponent's hand and the stock: among the
+        # takes, choose the one whose new top card they are least likely to hold, and trail
+        # what they can take least.
         trails = [(m.card.rank, a) for m, a in moves]
         return min(trails, key=lambda t: t[0])[1]
 '''
@@ -632,9 +635,10 @@ class __CLASS__(Bot):
             fifteens = sum(_pip(c.rank) + _pip(card.rank) == 15 for c in lines)
             return pairs + fifteens
 
-        # FIRST IMPROVEMENT: count runs and flushes too. Every row and column is scored as a
-        # cribbage hand with the starter: fifteens, pairs, runs, a flush (*Patience Games*,
-        # "analogous to the very popular Poker Patience"; docs/rules/cribbage-square.md).
+        # FIRST IMPROVEMENT: count runs and flushes, not only pairs and fifteens. Every row and
+        # column is scored as a cribbage hand with the starter: fifteens, pairs, runs, a flush
+        # (*Patience Games*, "analogous to the very popular Poker Patience";
+        # docs/rules/cribbage-square.md).
         # hand_points(line, starter) from arena.games.cribbage_square scores a full line.
         # Where to improve next: weigh the cards still to come (52 less those seen) and keep
         # places open for them; docs/rules/cribbage-square.md describes square-search.
@@ -663,7 +667,7 @@ class __CLASS__(Bot):
 TEMPLATES: dict[str, Template] = {
     "concentration": Template(CONCENTRATION, ("greedy", "optimal")),
     "paved-with-gold": Template(PAVED_WITH_GOLD, ("prospector", "prospector-forgetful")),
-    "memorandum": Template(MEMORANDUM, ("elephant", "goldfish")),
+    "memorandum": Template(MEMORANDUM, ("chancer", "elephant", "goldfish")),
     "animals": Template(ANIMALS, ("animals-sharp", "animals-simple")),
     "cuckoo": Template(CUCKOO, ("cuckoo-sharp", "cuckoo-simple")),
     "dig": Template(DIG, ("dig-sharp", "dig-simple")),

@@ -9,7 +9,8 @@ trailing spaces and trailing blank lines removed, at a terminal width of `COLUMN
 
 Generated sections (`<!-- generated: NAME -->` up to `<!-- end generated -->`) are text made
 from the code itself: `game-imports` lists what each game's package exports (`__all__`), and
-`memorandum-events` shows the events a Memorandum bot really receives in a real game.
+`memorandum-events` shows the events a Memorandum bot really receives in a real game, and
+`new-bot-templates` tells what each `arena new-bot` template plays and its first improvement.
 
     python scripts/docs_examples.py            # check: print what differs, exit 1 if anything
     python scripts/docs_examples.py --write    # paste the real outputs into the docs
@@ -261,8 +262,47 @@ def memorandum_events() -> str:
     return "\n".join([*lines, "```", ""])
 
 
+def _first_improvement(source: str) -> str:
+    """The first sentence of a template's FIRST IMPROVEMENT comment."""
+    lines = source.split("\n")
+    start = next(n for n, line in enumerate(lines) if "# FIRST IMPROVEMENT:" in line)
+    words: list[str] = []
+    for line in lines[start:]:
+        text = line.strip()
+        if not text.startswith("#"):
+            break
+        words += text.lstrip("#").split()
+    comment = " ".join(words).removeprefix("FIRST IMPROVEMENT:").strip()
+    sentence = comment.split(". ", 1)[0].rstrip(".") + "."
+    return sentence[0].upper() + sentence[1:]
+
+
+def new_bot_templates() -> str:
+    """A table of the `arena new-bot` templates: what each plays, its first improvement, and
+    the bundled bots its tournament plays it against, read from the templates themselves."""
+    import ast
+    import tempfile
+
+    from arena.newbot import TEMPLATES, write_bot
+
+    rows = ["| game | the template plays | its first improvement | its tournament's bots |",
+            "|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as folder:
+        for game, template in sorted(TEMPLATES.items()):
+            source = write_bot("my_bot", game, Path(folder)).read_text(encoding="utf-8")
+            (Path(folder) / "my_bot.py").unlink()
+            (Path(folder) / "my_bot.toml").unlink()
+            tree = ast.parse(source)
+            (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+            plays = " ".join((ast.get_docstring(cls) or "").split())
+            bots = ", ".join(f"`{b}`" for b in dict.fromkeys([*template.opponents, "random"]))
+            rows.append(f"| {game} | {plays} | {_first_improvement(source)} | {bots} |")
+    return "\n".join(rows) + "\n"
+
+
 GENERATORS: dict[str, Callable[[], str]] = {"game-imports": game_imports,
-                                            "memorandum-events": memorandum_events}
+                                            "memorandum-events": memorandum_events,
+                                            "new-bot-templates": new_bot_templates}
 """The generated sections, by name."""
 
 

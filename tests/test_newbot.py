@@ -267,3 +267,20 @@ def test_the_template_is_no_copy_of_a_bundled_bot(game: str, tmp_path: Path) -> 
             break
     assert differ == {s.name for s in bundled}, (
         f"the {game} template plays exactly like {sorted({s.name for s in bundled} - differ)}")
+
+
+def test_the_docs_show_the_commands_new_bot_prints() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bot-api.md").read_text()
+    section = text.split("## Start from a template", 1)[1].split("\n## ", 1)[0]
+    for command in next_steps(Path("my_bot.py"), "concentration"):
+        assert f"\n    {command}\n" in section, command
+
+
+def test_the_docs_table_of_templates_is_made_from_the_templates() -> None:
+    """docs/bot-api.md's table of templates is a generated section (tests/test_docs_examples.py
+    checks that it is current), with a row for every game."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bot-api.md").read_text()
+    table = text.split("<!-- generated: new-bot-templates -->", 1)[1]
+    table = table.split("<!-- end generated -->", 1)[0]
+    for game in GAMES:
+        assert f"\n| {game} | " in table, game
