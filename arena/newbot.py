@@ -79,7 +79,8 @@ def write_bot(name: str, game: str, folder: Path) -> Path:
             raise NewBotError(f"{target}: already exists; choose another name or move it away")
     cls = class_name(stem)
     play = _wrapped(_play_command(template, found.name, f"{path.name}:{cls}"), "    ")
-    source = (template.source.replace("__PLAY__", play).replace("__CLASS__", cls)
+    source = (template.source.replace("__ABOUT__", ABOUT).replace("__PLAY__", play)
+              .replace("__CLASS__", cls)
               .replace("__FILE__", path.name).replace("__GAME__", found.name))
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(source.lstrip("\n"), encoding="utf-8")
@@ -167,8 +168,18 @@ variants = ["standard"]
 
 
 def _generic(game: str) -> Template:
-    return Template(GENERIC.replace("__GAME__", game), ("random",))
+    return Template(GENERIC.replace("__GAME__", game).replace("__ABOUT__", GENERIC_ABOUT),
+                    ("random",))
 
+
+ABOUT = ("This bot plays a sound but simple strategy: it beats `random` and loses to the best\n"
+         "bundled bot. The comment marked FIRST IMPROVEMENT says what to change first, and which\n"
+         "rule of the game makes it pay; \"Where to improve next\" goes on from there.")
+"""What the header of every game's own template says about the bot."""
+
+GENERIC_ABOUT = ("This game has no template of its own yet: this bot plays random legal actions,\n"
+                 "and the game's rules page is where a strategy starts.")
+"""What the header of the generic template says about the bot."""
 
 RESERVED = frozenset({"Bot", "GameInfo", "Observation", "Recall", "Card", "Any", "ClassVar",
                       "Action", "Event"})
@@ -186,9 +197,7 @@ The arena makes a fresh bot for every game, calls start(info) once, act(obs) eac
 must decide (return one of obs.legal), and end(result) when the game is over. The player API is
 in docs/bot-api.md, the rules of the game in docs/rules/__GAME__.md.
 
-This bot plays a sound but simple strategy: it beats `random` and loses to the best bundled
-bot. The comment marked FIRST IMPROVEMENT says what to change first, and which rule of the game
-makes it pay; "Where to improve next" goes on from there.
+__ABOUT__
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import re
 import shlex
 import statistics
 import subprocess
@@ -59,6 +60,8 @@ def test_every_template_marks_its_first_improvement(tmp_path: Path) -> None:
     for game in GAMES:
         text = write_bot(f"bot_{game.replace('-', '_')}", game, tmp_path).read_text()
         assert text.count("# FIRST IMPROVEMENT:") == 1, game
+        assert "it beats `random` and loses to the best" in text, game
+        assert not re.search(r"__[A-Z]+__", text), game  # every placeholder filled in
         assert "shared/seeds" not in text, game
 
 
@@ -66,7 +69,9 @@ def test_a_game_without_a_template_gets_the_generic_one(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(TEMPLATES, "dig")
     path = write_bot("plain", "dig", tmp_path)
-    assert 'games: ClassVar[tuple[str, ...]] = ("dig",)' in path.read_text()
+    text = path.read_text()
+    assert 'games: ClassVar[tuple[str, ...]] = ("dig",)' in text
+    assert "this bot plays random legal actions" in text and "beats `random`" not in text
     bot = resolve_bot(f"{path}:PlainBot", "dig")
     played = list(play_series(find_game("dig").variant(), [bot, resolve_bot("random")], 1, 2))
     assert all(not g.record.faults for g in played)
