@@ -8,7 +8,9 @@ before it must begin the output and those after it must end it. Outputs are comp
 trailing spaces and trailing blank lines removed, at a terminal width of `COLUMNS` (80).
 
 Generated sections (`<!-- generated: NAME -->` up to `<!-- end generated -->`) are text made
-from the code itself: `game-imports` lists what each game's package exports (`__all__`).
+from the code itself: `game-imports` lists what each game's package exports (`__all__`), and
+`memorandum-events` shows the events a Memorandum bot really receives in a real game, and
+`new-bot-templates` tells what each `arena new-bot` template plays and its first improvement.
 
     python scripts/docs_examples.py            # check: print what differs, exit 1 if anything
     python scripts/docs_examples.py --write    # paste the real outputs into the docs
@@ -31,7 +33,7 @@ from itertools import pairwise
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/cli.md", "docs/bot-api.md")
+DOCS = ("README.md", "docs/cli.md", "docs/bot-api.md", "docs/rules/memorandum.md")
 """The pages whose marked examples and generated sections are checked."""
 MARK = "<!-- checked example -->"
 ELLIPSIS = "…"
@@ -181,7 +183,126 @@ def game_imports() -> str:
     return "\n".join(parts)
 
 
-GENERATORS: dict[str, Callable[[], str]] = {"game-imports": game_imports}
+CARDS_SHOWN = 2
+"""Cards shown of a long tuple of cards in the events example; the rest become `...`."""
+
+
+def _python_text(value: object) -> str:
+    """A value as the Python that makes it, cards as `Card(Rank.SEVEN, Suit.HEARTS)` and long
+    tuples of cards cut short."""
+    import dataclasses
+    import enum
+
+    from arena.cards import Card
+
+    if isinstance(value, Card):
+        if value.is_joker:
+            return repr(value)
+        assert value.suit is not None
+        return f"Card(Rank.{value.rank.name}, Suit.{value.suit.name})"
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, tuple):
+        shown = [_python_text(v) for v in value]
+        if len(value) > CARDS_SHOWN + 1 and all(isinstance(v, Card) for v in value):
+            shown = [*shown[:CARDS_SHOWN], f"... {len(value) - CARDS_SHOWN} more"]
+        return "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ", ".join(f"{f.name}={_python_text(getattr(value, f.name))}"
+                           for f in dataclasses.fields(value))
+        return f"{type(value).__name__}({fields})"
+    return repr(value)
+
+
+EVENTS_SEED = 0
+"""The deal seed of the Memorandum game whose events the docs show."""
+
+
+def memorandum_events() -> str:
+    """What a Memorandum bot in seat 1 really receives in `obs.events`, from a real game played
+    through the match loop: its first two decisions, and the one where the first deal ends."""
+    from arena.api import Observation
+    from arena.cards import parse_card
+    from arena.engine import find_game
+    from arena.games.memorandum import DealScored, HandDealt
+    from arena.match import play_game
+    from bots.memorandum_bots import ElephantBot
+    from bots.random_bot import RandomBot
+
+    class Recorder(ElephantBot):
+        def __init__(self) -> None:
+            self.seen: list[tuple[object, ...]] = []
+
+        def act(self, obs: Observation[object]) -> object:
+            self.seen.append(tuple(obs.events))
+            return super().act(obs)
+
+    recorder = Recorder()
+    play_game(find_game("memorandum").variant(), [ElephantBot(), recorder, RandomBot()],
+              ["elephant", "yours", "random"], EVENTS_SEED)
+    ends = next(n for n, events in enumerate(recorder.seen)
+                if any(isinstance(e, DealScored) for e in events))
+    hand = next(e for e in recorder.seen[0] if isinstance(e, HandDealt)).cards
+    lines = ["```python",
+             f"# arena play memorandum -b elephant -b YOUR_BOT -b random --seed {EVENTS_SEED}",
+             "# obs.events at seat 1's first decision"]
+    lines += [_python_text(e) for e in recorder.seen[0]]
+    lines += ["# at its second decision"]
+    lines += [_python_text(e) for e in recorder.seen[1]]
+    lines += [f"# ... and at its decision {ends + 1}, once the first deal is over"]
+    lines += [_python_text(e) for e in recorder.seen[ends]]
+    card = hand[0]
+    facts = [("card = obs.events[1].cards[0]", _python_text(card)),
+             (f"card == parse_card({str(card)!r})", str(card == parse_card(str(card)))),
+             (f"card == {str(card)!r}", f"{card == str(card)}: a Card never equals a string"),
+             ("str(card), card.pretty()", repr((str(card), card.pretty())))]
+    width = max(len(code) for code, _ in facts) + 2
+    lines += ["", "# Cards are Card objects, not strings:"]
+    lines += [f"{code.ljust(width)}# {value}" for code, value in facts]
+    return "\n".join([*lines, "```", ""])
+
+
+def _first_improvement(source: str) -> str:
+    """The first sentence of a template's FIRST IMPROVEMENT comment."""
+    lines = source.split("\n")
+    start = next(n for n, line in enumerate(lines) if "# FIRST IMPROVEMENT:" in line)
+    words: list[str] = []
+    for line in lines[start:]:
+        text = line.strip()
+        if not text.startswith("#"):
+            break
+        words += text.lstrip("#").split()
+    comment = " ".join(words).removeprefix("FIRST IMPROVEMENT:").strip()
+    sentence = comment.split(". ", 1)[0].rstrip(".") + "."
+    return sentence[0].upper() + sentence[1:]
+
+
+def new_bot_templates() -> str:
+    """A table of the `arena new-bot` templates: what each plays, its first improvement, and
+    the bundled bots its tournament plays it against, read from the templates themselves."""
+    import ast
+    import tempfile
+
+    from arena.newbot import TEMPLATES, write_bot
+
+    rows = ["| game | the template plays | its first improvement | its tournament's bots |",
+            "|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as folder:
+        for game, template in sorted(TEMPLATES.items()):
+            source = write_bot("my_bot", game, Path(folder)).read_text(encoding="utf-8")
+            (Path(folder) / "my_bot.py").unlink()
+            (Path(folder) / "my_bot.toml").unlink()
+            tree = ast.parse(source)
+            (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+            plays = " ".join((ast.get_docstring(cls) or "").split())
+            bots = ", ".join(f"`{b}`" for b in dict.fromkeys([*template.opponents, "random"]))
+            rows.append(f"| {game} | {plays} | {_first_improvement(source)} | {bots} |")
+    return "\n".join(rows) + "\n"
+
+
+GENERATORS: dict[str, Callable[[], str]] = {"game-imports": game_imports,
+                                            "memorandum-events": memorandum_events,
+                                            "new-bot-templates": new_bot_templates}
 """The generated sections, by name."""
 
 

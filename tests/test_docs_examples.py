@@ -117,3 +117,78 @@ def test_rules_pages_cite_their_sources_not_unshipped_files() -> None:
         text = page.read_text(encoding="utf-8")
         assert "shared/seeds" not in text, page.name
         assert "source" in text.lower(), page.name
+
+
+def test_each_example_bot_class_is_defined_once() -> None:
+    """docs/examples is one set of bots: a class name names one class (there were two
+    different `FirstBot`s)."""
+    import ast
+
+    where: dict[str, list[str]] = {}
+    for path in sorted((REPO / "docs" / "examples").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(path.name)
+    twice = {name: files for name, files in where.items() if len(files) > 1}
+    assert not twice, f"classes defined more than once in docs/examples: {twice}"
+    assert where["FirstBot"] == ["first_bot.py"]
+
+
+@pytest.mark.parametrize("doc", ["docs/bot-api.md", "docs/rules/memorandum.md"])
+def test_the_memorandum_events_example_shows_what_a_bot_receives(doc: str) -> None:
+    """The example is made from a real game (test_generated_sections_are_up_to_date keeps it
+    current): event objects holding Card objects, not the records' dicts of strings."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    assert doc in script.DOCS
+    assert "<!-- generated: memorandum-events -->" in text
+    assert "{'kind': 'hand-dealt'" not in text
+    example = script.memorandum_events()
+    for line in ("HandDealt(seat=1, cards=(Card(Rank.", "Called(seat=0, number=1, card=Card(",
+                 "# False: a Card never equals a string"):
+        assert line in example
+
+
+def _python_blocks(text: str) -> list[str]:
+    """The bodies of the ```python blocks of a page, dedented."""
+    import re
+    import textwrap
+
+    return [textwrap.dedent(body) for body in
+            re.findall(r"^[ ]*```python\n(.*?)^[ ]*```$", text, re.DOTALL | re.MULTILINE)]
+
+
+def test_bot_api_python_examples_print_what_they_show() -> None:
+    """The interactive examples of docs/bot-api.md (`>>>` lines) run as doctests."""
+    import doctest
+
+    text = (REPO / "docs" / "bot-api.md").read_text(encoding="utf-8")
+    sessions = [b for b in _python_blocks(text) if b.lstrip().startswith(">>>")]
+    assert len(sessions) >= 2  # the Cards examples and the Cribbage Square scoring
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    parser = doctest.DocTestParser()
+    for n, body in enumerate(sessions):
+        runner.run(parser.get_doctest(body, {}, f"bot-api.md python example {n + 1}",
+                                      "docs/bot-api.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def _code(line: str) -> str:
+    """A line of Python without its comment and trailing spaces."""
+    return line.split("  #", 1)[0].rstrip()
+
+
+def test_the_first_bot_excerpt_is_the_example_file() -> None:
+    """docs/bot-api.md shows the heart of docs/examples/first_bot.py: every line shown (but the
+    `...`) is a line of the file, in the file's order."""
+    text = (REPO / "docs" / "bot-api.md").read_text(encoding="utf-8")
+    (excerpt,) = [b for b in _python_blocks(text) if "class FirstBot(Bot):" in b]
+    source = [_code(line) for line in
+              (REPO / "docs" / "examples" / "first_bot.py").read_text(encoding="utf-8")
+              .split("\n")]
+    at = 0
+    for line in (_code(line) for line in excerpt.split("\n")):
+        if not line or line.strip() == "...":
+            continue
+        assert line in source[at:], f"docs/bot-api.md shows {line.strip()!r}, not in first_bot.py"
+        at = source.index(line, at) + 1

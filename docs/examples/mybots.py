@@ -11,7 +11,7 @@ from typing import Any
 from arena.api import Bot, Observation
 
 
-class FirstBot(Bot):
+class LowestBot(Bot):
     """Always turns up the lowest legal position."""
 
     games = ("concentration",)
@@ -32,7 +32,7 @@ class BadBot(Bot):
 
 
 class CrashBot(Bot):
-    """Plays like FirstBot for `after` decisions, then raises: an `exception` fault."""
+    """Plays like LowestBot for `after` decisions, then raises: an `exception` fault."""
 
     games = ("concentration",)
 
