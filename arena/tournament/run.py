@@ -272,7 +272,6 @@ def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resu
     challengers = config.schedule.challengers
     field = tuple(b for b in bots if b not in challengers)
     before = read_draw(run) if resuming else None
-    salt = hashlib.sha256(f"arena draw\0{key}".encode()).hexdigest() if key else ""
     draws: dict[tuple[str, int], Drawn] = {}
     tables: dict[tuple[str, int], list[tuple[str, ...]]] = {}
     for plan in schedule.games:
@@ -293,7 +292,7 @@ def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resu
             ratings = _ratings_of(run, config, plan, old.tables, field, per_bot)
             step = FieldStep(field, per_bot, ratings)
             grown = grown_tables(old.tables, field, size, per_bot,
-                                 f"{salt}:{plan.game}:{plan.players}", dict(ratings))
+                                 draw_salt(key, plan.game, plan.players), dict(ratings))
             drawn = Drawn(old.first, (*old.history, step), tuple(grown), fmt.value)
         draws[where] = drawn
         tables[where] = (challenged(bots, challengers, drawn.tables) if gauntlet
@@ -301,6 +300,13 @@ def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resu
     if write:
         write_draw(run, draws)
     return schedule_of(config, tables)
+
+
+def draw_salt(key: str, game: str, players: int) -> str:
+    """What breaks the ties of a run's grown draw of a game at a table size: a digest of the
+    run's key (never the key itself; names alone for a run without a key)."""
+    keyed = hashlib.sha256(f"arena draw\0{key}".encode()).hexdigest() if key else ""
+    return f"{keyed}:{game}:{players}"
 
 
 def _ratings_of(run: RunDirectory, config: TournamentConfig, plan: GamePlan,

@@ -224,30 +224,34 @@ def test_a_new_bot_gets_its_tables_and_the_old_ones_all_stay(players: int) -> No
     assert len(set(grown)) == len(grown)  # no table twice
 
 
-def test_an_unrated_newcomer_meets_the_field_evenly() -> None:
+def test_unrated_newcomers_meet_the_field_evenly() -> None:
     field = FIELD[:12]
     drawn = sampled_tables(field, 4, 6, random.Random("t"))
-    grown = grown_tables(drawn, [*field, "new"], 4, 6, "key")
+    grown = grown_tables(drawn, [*field, "n1", "n2"], 4, 6, "key")
     added = grown[len(drawn):]
-    met = Counter(b for t in added for b in t if b != "new")
-    # 6 tables, 18 seats against 12 bots: every bot once before any twice
-    assert len(met) == 12 and set(met.values()) == {1, 2}
-    seated = Counter(b for t in grown for b in t if b != "new")
+    for new in ("n1", "n2"):
+        # its 6 tables, 18 seats against 13 bots: every bot once before any twice
+        met = Counter(b for t in added if new in t for b in t if b != new)
+        assert sum(new in t for t in grown) == 6
+        assert len(met) == 13 and set(met.values()) == {1, 2}
+    seated = Counter(b for t in grown for b in t if b not in ("n1", "n2"))
     before = Counter(b for t in drawn for b in t)
     assert max(seated.values()) - min(seated.values()) <= max(before.values()) - min(
         before.values()) + 1  # the field's table counts stay even
 
 
 def test_the_same_history_gives_the_same_draw_and_the_key_breaks_ties() -> None:
-    history = [FieldStep((*FIELD, "new"), 4), FieldStep((*FIELD[1:], "new", "newer"), 4)]
+    history = [FieldStep((*FIELD, "new"), 4), FieldStep((*FIELD[1:], "new"), 4)]
     once = replay_draw(CUCKOO, history, 8, "key")
     assert once == replay_draw(CUCKOO, history, 8, "key")
     assert once == grown_tables(grown_tables(CUCKOO, history[0].bots, 8, 4, "key"),
                                 history[1].bots, 8, 4, "key")
     assert once != replay_draw(CUCKOO, history, 8, "another key")
-    # c00 left: its tables are dropped, the bots that sat with it are topped up to 4 tables
+    # c00 left: its tables are dropped, the bots that sat with it topped up to 4 tables
+    grown = replay_draw(CUCKOO, history[:1], 8, "key")
     seated = Counter(b for t in once for b in t)
     assert "c00" not in seated and min(seated.values()) == 4
+    assert [t for t in grown if "c00" not in t] == once[:len(grown) - 4]  # the rest all kept
 
 
 def test_a_rated_bot_short_of_tables_is_seated_near_its_rating() -> None:
