@@ -423,9 +423,9 @@ class Draws:
 
 
 def _tables(value: Any, size: int, field: set[str]) -> tuple[tuple[str, ...], ...]:
-    """Tables of `size` bots of a field, checked."""
+    """Tables of `size` distinct bots of a field, checked."""
     tables = tuple(tuple(t) for t in value)
-    if not all(len(t) == size and all(type(b) is str and b in field for b in t)
+    if not all(len(t) == size == len(set(t)) and all(type(b) is str and b in field for b in t)
                for t in tables):
         raise ValueError("not tables of the field")
     return tables

@@ -19,7 +19,14 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.tournament import update
 from arena.tournament.config import load_config
-from arena.tournament.results import GAMES, KEY, RETIRED, RunDirectory, read_draw
+from arena.tournament.results import (
+    GAMES,
+    KEY,
+    RETIRED,
+    RunDirectory,
+    RunDirectoryError,
+    read_draw,
+)
 from arena.tournament.run import RunReport, draw_salt, run_tournament, schedule_of
 from arena.tournament.schedule import replay_draw
 
@@ -330,3 +337,24 @@ def test_a_gauntlet_grows_without_a_redraw(tmp_path: Path, joins: str) -> None:
     if joins == "challenger":  # it plays the field tables the first challenger plays
         assert {tuple(b for b in t if b != "y") for t in after if "y" in t} == {
             tuple(b for b in t if b != "x") for t in before}
+
+
+def test_a_crafted_draw_is_refused_in_one_line(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d"]
+    run = tmp_path / "run"
+    run_tournament(load_config(sampled(tmp_path, field)), run)
+    path, games = run / "draw.json", (run / GAMES).read_bytes()
+    data = json.loads(path.read_text())
+    for crafted in ({"tables": [["a", "bb", "zz"]]},  # a bot not in the field
+                    {"tables": [["a", "bb", "a"]]},  # a bot twice at a table
+                    {"history": []},  # no field
+                    {"history": [{"bots": ["a", "a"], "tables_per_bot": 2}]},  # a bot twice
+                    {"history": [{"bots": field, "tables_per_bot": 2, "ratings": [["a", "x"]]}]},
+                    {"format": "round"}):
+        path.write_text(json.dumps({"draws": [data["draws"][0] | crafted]}))
+        with pytest.raises(RunDirectoryError, match=r"draw\.json: damaged"):
+            read_draw(RunDirectory(run))
+    result = CliRunner().invoke(app, ["run", str(sampled(tmp_path, [*field, "ee"])),
+                                      "--out", str(run)])
+    assert result.exit_code == 2 and "draw.json: damaged" in result.output
+    assert (run / GAMES).read_bytes() == games
