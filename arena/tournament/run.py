@@ -8,6 +8,7 @@ import hashlib
 import io
 import logging
 import multiprocessing
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -175,8 +176,9 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
             f"{KEY} removed, or all its bots played in-process), so a sandboxed bot could work "
             f"its deals out; run with --fresh to start it over with a key, or play these bots "
             f"in-process (--isolation none, only for bots you trust)")
+    seated: tuple[str, ...] = ()
     if config.schedule.format in _GROWN:
-        schedule = _grown(run, config, schedule, resuming, key)
+        schedule, seated = _grown(run, config, schedule, resuming, key)
         total = len(schedule)
     identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
@@ -204,6 +206,10 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
         write_bots(out, code)
     new, changed, gone, notes = (changes(before, recorded, config, code) if resuming
                                  else ((), (), (), ()))
+    if seated:  # bots of the field seated at new tables: their tables lost a bot, or more
+        shown = ", ".join(seated[:5]) + (f" and {len(seated) - 5} more" if len(seated) > 5
+                                         else "")
+        notes = (*notes, f"new tables for bots short of tables: {shown}")
     plan = RunPlan(kept, total - kept, retired, new, changed, gone, notes)
     if on_plan is not None:
         on_plan(plan)
@@ -252,7 +258,7 @@ def run_schedule(config: TournamentConfig, out: Path, fresh: bool = False) -> Sc
     if config.schedule.format not in _GROWN or fresh or not (out / DIGEST).is_file():
         return schedule
     run = RunDirectory(out)
-    return _grown(run, config, schedule, True, run.key(), write=False)
+    return _grown(run, config, schedule, True, run.key(), write=False)[0]
 
 
 _GROWN = (Format.SAMPLED, Format.GAUNTLET)
@@ -260,12 +266,13 @@ _GROWN = (Format.SAMPLED, Format.GAUNTLET)
 
 
 def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resuming: bool,
-           key: str, write: bool = True) -> Schedule:
+           key: str, write: bool = True) -> tuple[Schedule, tuple[str, ...]]:
     """A sampled or gauntlet schedule as the run draws it: as drawn before for the same field,
     grown without a redraw for another (`grown_tables`: the tables kept, new ones for the bots
     short of tables), drawn afresh for a new run or fewer tables per bot; each draw kept in the
     run with the history of its field (draw.json), so that it is a function of that history
-    and the run's key. A gauntlet's field tables (at three seats or more) are what is drawn."""
+    and the run's key. A gauntlet's field tables (at three seats or more) are what is drawn.
+    Also the bots of the earlier field that a grown draw seats at new tables (short of them)."""
     fmt = config.schedule.format
     per_bot = config.schedule.tables_per_bot
     bots = [b.name for b in config.bots]
@@ -274,6 +281,7 @@ def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resu
     before = read_draw(run) if resuming else None
     draws: dict[tuple[str, int], Drawn] = {}
     tables: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    seated: set[str] = set()
     for plan in schedule.games:
         gauntlet = fmt is Format.GAUNTLET
         if plan.players < 2 or per_bot is None or (gauntlet and plan.players == 2):
@@ -294,12 +302,15 @@ def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resu
             grown = grown_tables(old.tables, field, size, per_bot,
                                  draw_salt(key, plan.game, plan.players), dict(ratings))
             drawn = Drawn(old.first, (*old.history, step), tuple(grown), fmt.value)
+            kept = Counter(name for table in old.tables if set(table) <= set(field)
+                           for name in table)
+            seated.update(name for name in old.bots if name in field and kept[name] < per_bot)
         draws[where] = drawn
         tables[where] = (challenged(bots, challengers, drawn.tables) if gauntlet
                          else list(drawn.tables))
     if write:
         write_draw(run, draws)
-    return schedule_of(config, tables)
+    return schedule_of(config, tables), tuple(name for name in field if name in seated)
 
 
 def draw_salt(key: str, game: str, players: int) -> str:

@@ -290,6 +290,8 @@ def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path
     assert shrunk.retired == 3 * sum("bb" in t for t in after)
     short = {b for t in after if "bb" in t for b in t} - {"bb"}
     assert shrunk.played == len(now - after) * 3 and all(set(t) & short for t in now - after)
+    assert shrunk.plan is not None and "new tables for bots short of tables: " in (
+        shrunk.plan.describe())
     seated = Counter(b for t in now for b in t)
     assert set(seated) == set(field) and min(seated.values()) == 2
     # the draw is its history replayed: the first tables grown through each change of field
