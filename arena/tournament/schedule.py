@@ -9,8 +9,10 @@ deal sit next to each other.
 
 Which tables play is the schedule's format: every table of the pool (a round robin), tables drawn
 so that every bot sits at about the same number of them (sampled), or challengers against a
-field (gauntlet). Draws are seeded from the config's content alone, so every process that builds
-the schedule (resume, workers, Ray) gets the same tables.
+field (gauntlet). A first draw is seeded from the config's content alone, so every process that
+builds the schedule (resume, workers, Ray) gets the same tables; a run whose field changes grows
+its draw instead (`grown_tables`), a function of its history of fields and its key
+(`replay_draw`).
 """
 
 from __future__ import annotations
@@ -213,9 +215,10 @@ def grown_tables(previous: Sequence[tuple[str, ...]], bots: Sequence[str], playe
     broken by a rank digested from `salt` (the run's key): meetings evened out. For a head with
     a rating (in `ratings`), an opponent drawn with a weight exp(-gap^2 / 2 width^2) falling off
     with the rating gap (a bot without one counts at the field's mean), divided by one plus
-    their meetings so far, as Kaggle's leagues pick new agents' opponents. Deterministic given
-    the previous tables, the field, the ratings and the salt. Tables list bots in pool order,
-    and never repeat.
+    their meetings so far and multiplied by one plus the tables it is short of (so that the
+    short fill each other's seats), as Kaggle's leagues pick new agents' opponents.
+    Deterministic given the previous tables, the field, the ratings and the salt. Tables list
+    bots in pool order, and never repeat.
     """
     place = {name: i for i, name in enumerate(bots)}
     drawn = [tuple(sorted(t, key=place.__getitem__)) for t in previous
@@ -245,8 +248,8 @@ def grown_tables(previous: Sequence[tuple[str, ...]], bots: Sequence[str], playe
                         if tuple(sorted((*table, b), key=place.__getitem__)) not in seen]
             if not free:
                 break
-            table.append(_opponent(head, table, free, met, count, salt, rated, mean, width,
-                                   len(drawn)))
+            table.append(_opponent(head, table, free, met, count, need, salt, rated, mean,
+                                   width, len(drawn)))
         if len(table) < players:
             need[head] = 0  # a field too small for another table of its own
             continue
@@ -260,8 +263,9 @@ def grown_tables(previous: Sequence[tuple[str, ...]], bots: Sequence[str], playe
 
 
 def _opponent(head: str, table: Sequence[str], free: Sequence[str],
-              met: Mapping[frozenset[str], int], count: Mapping[str, int], salt: str,
-              rated: Mapping[str, float], mean: float, width: float, number: int) -> str:
+              met: Mapping[frozenset[str], int], count: Mapping[str, int],
+              need: Mapping[str, int], salt: str, rated: Mapping[str, float], mean: float,
+              width: float, number: int) -> str:
     """The next bot at a table headed by `head` (see `grown_tables`)."""
     def meetings(a: str, b: str) -> int:
         return met.get(frozenset((a, b)), 0)
@@ -271,7 +275,7 @@ def _opponent(head: str, table: Sequence[str], free: Sequence[str],
                                         sum(meetings(b, t) for t in table[1:]),
                                         _rank(salt, head, b)))
     weights = [math.exp(-0.5 * ((rated.get(b, mean) - rated[head]) / width) ** 2)
-               / (1 + meetings(head, b)) for b in free]
+               * (1 + need[b]) / (1 + meetings(head, b)) for b in free]
     if not any(weights):  # every gap too wide to weigh: the closest, then as if unrated
         gap = {b: abs(rated.get(b, mean) - rated[head]) for b in free}
         return min(free, key=lambda b: (gap[b], _rank(salt, head, b)))
