@@ -353,7 +353,7 @@ def test_a_crafted_draw_is_refused_in_one_line(tmp_path: Path) -> None:
                     {"history": [{"bots": ["a", "a"], "tables_per_bot": 2}]},  # a bot twice
                     {"history": [{"bots": field, "tables_per_bot": 2, "ratings": [["a", "x"]]}]},
                     {"format": "round"}):
-        path.write_text(json.dumps({"draws": [data["draws"][0] | crafted]}))
+        path.write_text(json.dumps(data | {"draws": [data["draws"][0] | crafted]}))
         with pytest.raises(RunDirectoryError, match=r"draw\.json: damaged"):
             read_draw(RunDirectory(run))
     result = CliRunner().invoke(app, ["run", str(sampled(tmp_path, [*field, "ee"])),
