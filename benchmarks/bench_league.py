@@ -11,16 +11,21 @@ run up to date by playing only the games not on record, week 2 plays only the ne
 the tournament refuses a changed run, the league starts the pool over on the same key and
 deals, so the update costs a full replay (the "update" and "full replay" columns agree).
 
-With --big: 30 Cuckoo bots at 8 seats, sampled (tables_per_bot), one new bot a week.
+With --big: 30 Cuckoo bots at 8 seats, sampled (tables_per_bot), one new bot a week (weeks 2
+and 3), and a changed bot (week 3b). The draw grows without a redraw (docs/league.md, "Big
+fields"): each of those weeks plays only the games of the bot that joined or changed, which the
+"its games" column counts in the pool's records (the games at a table with that bot, which an
+update must equal). --quick: 2 deals, the big field only.
 The student's bot plays in-process (as a trusted bot would) unless --sandbox. Asserts nothing.
 
     python benchmarks/bench_league.py [--deals 4] [--workers 1] [--sandbox]
-        [--big [--tables 4]]
+        [--big [--tables 4]] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import tempfile
 import time
@@ -51,9 +56,23 @@ def trusted(spec: str, game: str, kept: object = ()) -> tuple[bool, list[str]]:
     return True, ["not validated (benchmark)"]
 
 
+def its_games(league: League, name: str | None) -> str:
+    """How many of the pools' scheduled records have `name` at the table ("-" for none)."""
+    if name is None:
+        return "-"
+    count = 0
+    for pool in league.config.pools:
+        path = league.pool_dir(pool) / "games.jsonl"
+        if path.is_file():
+            count += sum(name in json.loads(line)["table"]
+                         for line in path.read_text().splitlines())
+    return f"{count:,}"
+
+
 def week(league: League, label: str, workers: int, isolation: str | None,
-         scratch: Path) -> list[object]:
-    """Update the league once and replay the same configs fresh; the row of the table."""
+         scratch: Path, bot: str | None = None) -> list[object]:
+    """Update the league once and replay the same configs fresh; the row of the table (with
+    `bot`, the games of the bot that joined or changed)."""
     started = time.perf_counter()
     report = update(league, workers, None, isolation)
     seconds = time.perf_counter() - started
@@ -69,8 +88,9 @@ def week(league: League, label: str, workers: int, isolation: str | None,
         full = run_tournament(config, out, workers, True, deals_like=league.file("deals"))
         full_seconds += time.perf_counter() - started
         full_played += full.played
-    return [label, f"{total:,}", f"{played:,}", f"{seconds:.1f}", f"{full_played:,}",
-            f"{full_seconds:.1f}", f"{seconds / full_seconds:.2f}" if full_seconds else "-"]
+    return [label, f"{total:,}", f"{played:,}", its_games(league, bot), f"{seconds:.1f}",
+            f"{full_played:,}", f"{full_seconds:.1f}",
+            f"{seconds / full_seconds:.2f}" if full_seconds else "-"]
 
 
 def teacher(folder: Path, deals: int, workers: int, isolation: str | None) -> list[list[object]]:
@@ -83,15 +103,15 @@ def teacher(folder: Path, deals: int, workers: int, isolation: str | None) -> li
     student.mkdir()
     (student / "bot.py").write_text(STUDENT.format(what="the first legal move", index=0))
     submit(league, f"{student / 'bot.py'}:Student", "ada", validator=trusted)
-    rows.append(week(league, "week 2 (+ada)", workers, isolation, folder))
+    rows.append(week(league, "week 2 (+ada)", workers, isolation, folder, "ada"))
     (student / "bot.py").write_text(STUDENT.format(what="the last legal move", index=-1))
     submit(league, f"{student / 'bot.py'}:Student", "ada", validator=trusted)
-    rows.append(week(league, "week 2b (ada v2)", workers, isolation, folder))
+    rows.append(week(league, "week 2b (ada v2)", workers, isolation, folder, "ada"))
     return rows
 
 
 def big(folder: Path, deals: int, workers: int, tables: int) -> list[list[object]]:
-    """A field of 30 Cuckoo bots at 8 seats, sampled; one new bot a week."""
+    """A field of 30 Cuckoo bots at 8 seats, sampled; one new bot a week, then a changed one."""
     text = (f'name = "cuckoo"\n[deals]\ncount = {deals}\nbase = 1\n[[games]]\ngame = "cuckoo"\n'
             f'players = 8\n[schedule]\nformat = "sampled"\ntables_per_bot = {tables}\n')
     (folder / "cuckoo").mkdir()
@@ -105,7 +125,11 @@ def big(folder: Path, deals: int, workers: int, tables: int) -> list[list[object
         submit(league, specs[i % 3], f"c{i + 1:02d}", validator=trusted)
     rows = [week(league, "week 1 (30 bots)", workers, None, folder)]
     submit(league, "cuckoo-sharp", "c31", validator=trusted)
-    rows.append(week(league, "week 2 (+c31)", workers, None, folder))
+    rows.append(week(league, "week 2 (+c31)", workers, None, folder, "c31"))
+    submit(league, "cuckoo-simple", "c32", validator=trusted)
+    rows.append(week(league, "week 3 (+c32)", workers, None, folder, "c32"))
+    submit(league, "cuckoo-sharp", "c03", validator=trusted)  # was random: a new version
+    rows.append(week(league, "week 3b (c03 v2)", workers, None, folder, "c03"))
     return rows
 
 
@@ -118,15 +142,19 @@ def main() -> None:
                         help="play the student's bot sandboxed (slower)")
     parser.add_argument("--big", action="store_true", help="also 30 Cuckoo bots at 8 seats")
     parser.add_argument("--tables", type=int, default=4, help="tables per bot with --big")
+    parser.add_argument("--quick", action="store_true", help="2 deals, the big field only")
     args = parser.parse_args()
+    if args.quick:
+        args.deals, args.big = 2, True
     folder = Path(tempfile.mkdtemp(prefix="bench-league-"))
     try:
-        rows = teacher(folder, args.deals, args.workers, None if args.sandbox else "none")
+        rows = ([] if args.quick else
+                teacher(folder, args.deals, args.workers, None if args.sandbox else "none"))
         if args.big:
             rows += big(folder, args.deals, args.workers, args.tables)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print(tabulate(rows, headers=["week", "games", "update played", "update s",
+    print(tabulate(rows, headers=["week", "games", "update played", "its games", "update s",
                                   "full replay played", "full replay s", "time ratio"],
                    disable_numparse=True, colalign=("left",)))
 

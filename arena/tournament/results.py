@@ -6,8 +6,8 @@
                                   appended and flushed (each with its identity: see
                                   `arena.tournament.update`)
     results/<run>/retired.jsonl   records of games no longer scheduled: kept, not rated
-    results/<run>/draw.json       a sampled schedule's tables, grown (not redrawn) as the field
-                                  changes
+    results/<run>/draw.json       a sampled or gauntlet schedule's tables and the history of its
+                                  field: grown (not redrawn) as the field changes
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
     results/<run>/bots.json       what each bot's code was when the run was last brought up to
@@ -51,6 +51,7 @@ from arena.safe_files import (
 )
 from arena.text import is_safe
 from arena.tournament.config import TournamentConfig, load_config
+from arena.tournament.schedule import FieldStep
 
 CONFIG = "config.toml"
 DIGEST = "config.sha256"
@@ -387,17 +388,33 @@ def _last_newline(f: IO[bytes], size: int) -> int:
 
 @dataclass(frozen=True)
 class Drawn:
-    """A sampled draw kept in a run: the field it was drawn for and its tables."""
+    """A draw kept in a run, for one game at one table size: its tables as first drawn, the
+    history of the field since (the first step is the field of the first draw), and its tables
+    now (the first grown through each later step: `schedule.replay_draw`). For a gauntlet at
+    three seats or more these are its field tables (one seat fewer), played by every
+    challenger."""
 
-    bots: tuple[str, ...]
+    first: tuple[tuple[str, ...], ...]
+    history: tuple[FieldStep, ...]
     tables: tuple[tuple[str, ...], ...]
+    format: str = "sampled"
+    """The schedule's format the draw is of: "sampled" or "gauntlet"."""
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The field the tables are drawn for now."""
+        return self.history[-1].bots
+
+    @property
+    def per_bot(self) -> int:
+        """The tables per bot the draw seats now."""
+        return self.history[-1].tables_per_bot
 
 
 @dataclass(frozen=True)
 class Draws:
-    """The sampled draws of a run, by game and table size, and their tables per bot."""
+    """The draws of a run, by game and table size."""
 
-    per_bot: int | None
     draws: dict[tuple[str, int], Drawn]
 
     def get(self, key: tuple[str, int]) -> Drawn | None:
@@ -405,8 +422,30 @@ class Draws:
         return self.draws.get(key)
 
 
+def _tables(value: Any, size: int, field: set[str]) -> tuple[tuple[str, ...], ...]:
+    """Tables of `size` distinct bots of a field, checked."""
+    tables = tuple(tuple(t) for t in value)
+    if not all(len(t) == size == len(set(t)) and all(type(b) is str and b in field for b in t)
+               for t in tables):
+        raise ValueError("not tables of the field")
+    return tables
+
+
+def _step(value: Any) -> FieldStep:
+    """One step of a draw's history, checked."""
+    bots = tuple(value["bots"])
+    per_bot = value["tables_per_bot"]
+    ratings = tuple((name, mu) for name, mu in value.get("ratings", ()))
+    if not (all(type(b) is str for b in bots) and len(set(bots)) == len(bots)
+            and type(per_bot) is int and per_bot >= 1
+            and all(type(n) is str and type(mu) in (int, float) for n, mu in ratings)):
+        raise ValueError("not a step of the field's history")
+    return FieldStep(bots, per_bot, tuple((n, float(mu)) for n, mu in ratings))
+
+
 def read_draw(run: RunDirectory) -> Draws | None:
-    """A run's kept sampled draws (None if it has none); a RunDirectoryError if damaged."""
+    """A run's kept draws (None if it has none); a RunDirectoryError if damaged. A draw.json of
+    an earlier version (one field, its tables) reads as a history of one step."""
     path = run.file(DRAW)
     try:
         data = read_json(path)
@@ -415,30 +454,38 @@ def read_draw(run: RunDirectory) -> Draws | None:
     except (UnsafeFileError, OSError, ValueError) as exc:
         raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to draw anew") from None
     try:
-        per_bot = data["tables_per_bot"]
-        bots = tuple(data["bots"])
         draws = {}
         for entry in data["draws"]:
-            tables = tuple(tuple(t) for t in entry["tables"])
-            names = {name for t in tables for name in t}
-            if not (type(entry["game"]) is str and type(entry["players"]) is int
-                    and all(type(b) is str for b in bots) and names <= set(bots)
-                    and all(len(t) == entry["players"] for t in tables)):
+            game, players = entry["game"], entry["players"]
+            fmt = entry.get("format", "sampled")
+            if not (type(game) is str and type(players) is int and players >= 2
+                    and fmt in ("sampled", "gauntlet")):
                 raise ValueError("not a draw")
-            draws[(entry["game"], entry["players"])] = Drawn(bots, tables)
-        if not (per_bot is None or type(per_bot) is int):
-            raise ValueError("not a number of tables")
+            size = players - (fmt == "gauntlet")
+            if "history" in entry:
+                history = tuple(_step(s) for s in entry["history"])
+            else:  # one field and its tables, as an earlier version kept them
+                history = (_step({"bots": data["bots"],
+                                  "tables_per_bot": data["tables_per_bot"] or 1}),)
+            if not history:
+                raise ValueError("no field")
+            first = _tables(entry.get("first", entry["tables"]), size, set(history[0].bots))
+            draws[(game, players)] = Drawn(
+                first, history, _tables(entry["tables"], size, set(history[-1].bots)), fmt)
     except (KeyError, TypeError, ValueError) as exc:
         raise RunDirectoryError(f"{path}: damaged ({exc}); remove it to draw anew") from None
-    return Draws(per_bot, draws)
+    return Draws(draws)
 
 
-def write_draw(run: RunDirectory, per_bot: int | None, bots: list[str],
-               drawn: dict[tuple[str, int], list[tuple[str, ...]]]) -> None:
-    """Keep a run's sampled draws (draw.json)."""
-    data = {"tables_per_bot": per_bot, "bots": bots,
-            "draws": [{"game": game, "players": players, "tables": [list(t) for t in tables]}
-                      for (game, players), tables in drawn.items()]}
+def write_draw(run: RunDirectory, draws: dict[tuple[str, int], Drawn]) -> None:
+    """Keep a run's draws (draw.json), by game and table size."""
+    data = {"draws": [
+        {"game": game, "players": players, "format": drawn.format,
+         "history": [{"bots": list(s.bots), "tables_per_bot": s.tables_per_bot,
+                      "ratings": [list(r) for r in s.ratings]} for s in drawn.history],
+         "first": [list(t) for t in drawn.first],
+         "tables": [list(t) for t in drawn.tables]}
+        for (game, players), drawn in draws.items()]}
     write_text(run.file(DRAW), json.dumps(data, ensure_ascii=False) + "\n")
 
 

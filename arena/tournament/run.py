@@ -4,11 +4,11 @@ ratings. Resumable: running the same config into the same directory plays only w
 
 from __future__ import annotations
 
+import hashlib
 import io
-import json
 import logging
 import multiprocessing
-import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -46,6 +46,7 @@ from arena.tournament.results import (
     REPORT_IMAGES,
     REPORT_SUFFIXES,
     RETIRED,
+    Drawn,
     RunDirectory,
     RunDirectoryError,
     read_draw,
@@ -53,7 +54,15 @@ from arena.tournament.results import (
     write_draw,
 )
 from arena.tournament.runner import Backend, ProgressHook, run_tasks
-from arena.tournament.schedule import Format, GamePlan, Schedule, VariantPlan, grown_tables
+from arena.tournament.schedule import (
+    FieldStep,
+    Format,
+    GamePlan,
+    Schedule,
+    VariantPlan,
+    challenged,
+    grown_tables,
+)
 from arena.tournament.update import (
     GameIdentities,
     Legacy,
@@ -167,8 +176,9 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
             f"{KEY} removed, or all its bots played in-process), so a sandboxed bot could work "
             f"its deals out; run with --fresh to start it over with a key, or play these bots "
             f"in-process (--isolation none, only for bots you trust)")
-    if config.schedule.format is Format.SAMPLED:
-        schedule = _sampled(run, config, schedule, resuming)
+    seated: tuple[str, ...] = ()
+    if config.schedule.format in _GROWN:
+        schedule, seated = _grown(run, config, schedule, resuming, key)
         total = len(schedule)
     identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
@@ -196,6 +206,10 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
         write_bots(out, code)
     new, changed, gone, notes = (changes(before, recorded, config, code) if resuming
                                  else ((), (), (), ()))
+    if seated:  # bots of the field seated at new tables: their tables lost a bot, or more
+        shown = ", ".join(seated[:5]) + (f" and {len(seated) - 5} more" if len(seated) > 5
+                                         else "")
+        notes = (*notes, f"new tables for bots short of tables: {shown}")
     plan = RunPlan(kept, total - kept, retired, new, changed, gone, notes)
     if on_plan is not None:
         on_plan(plan)
@@ -238,40 +252,97 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
 
 
 def run_schedule(config: TournamentConfig, out: Path, fresh: bool = False) -> Schedule:
-    """The schedule `run_tournament` would play into `out`: a sampled one as the run grows its
-    draw (nothing is written)."""
+    """The schedule `run_tournament` would play into `out`: a sampled or gauntlet one as the
+    run grows its draw (nothing is written)."""
     schedule = schedule_of(config)
-    if config.schedule.format is not Format.SAMPLED or fresh or not (out / DIGEST).is_file():
+    if config.schedule.format not in _GROWN or fresh or not (out / DIGEST).is_file():
         return schedule
-    return _sampled(RunDirectory(out), config, schedule, True, write=False)
+    run = RunDirectory(out)
+    return _grown(run, config, schedule, True, run.key(), write=False)[0]
 
 
-def _sampled(run: RunDirectory, config: TournamentConfig, schedule: Schedule,
-             resuming: bool, write: bool = True) -> Schedule:
-    """A sampled schedule as the run draws it: as drawn before for the same field, grown
-    without a redraw for another (`grown_tables`), drawn afresh for a new run; the draw kept in
-    the run (draw.json)."""
-    bots = [b.name for b in config.bots]
+_GROWN = (Format.SAMPLED, Format.GAUNTLET)
+"""The formats whose draw a run keeps and grows as its field changes."""
+
+
+def _grown(run: RunDirectory, config: TournamentConfig, schedule: Schedule, resuming: bool,
+           key: str, write: bool = True) -> tuple[Schedule, tuple[str, ...]]:
+    """A sampled or gauntlet schedule as the run draws it: as drawn before for the same field,
+    grown without a redraw for another (`grown_tables`: the tables kept, new ones for the bots
+    short of tables), drawn afresh for a new run or fewer tables per bot; each draw kept in the
+    run with the history of its field (draw.json), so that it is a function of that history
+    and the run's key. A gauntlet's field tables (at three seats or more) are what is drawn.
+    Also the bots of the earlier field that a grown draw seats at new tables (short of them)."""
+    fmt = config.schedule.format
     per_bot = config.schedule.tables_per_bot
+    bots = [b.name for b in config.bots]
+    challengers = config.schedule.challengers
+    field = tuple(b for b in bots if b not in challengers)
     before = read_draw(run) if resuming else None
-    drawn: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    draws: dict[tuple[str, int], Drawn] = {}
+    tables: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    seated: set[str] = set()
     for plan in schedule.games:
-        if plan.players < 2:
-            continue
-        key = (plan.game, plan.players)
-        old = before.get(key) if before is not None and before.per_bot == per_bot else None
-        if old is None or per_bot is None:
-            drawn[key] = schedule.tables_of(plan)
-        elif old.bots == tuple(bots):
-            drawn[key] = list(old.tables)
+        gauntlet = fmt is Format.GAUNTLET
+        if plan.players < 2 or per_bot is None or (gauntlet and plan.players == 2):
+            continue  # nothing drawn: every table, or every challenger against every field bot
+        where = (plan.game, plan.players)
+        size = plan.players - gauntlet
+        old = before.get(where) if before is not None else None
+        if old is not None and (old.format != fmt.value or per_bot < old.per_bot):
+            old = None  # another format, or fewer tables a bot: drawn anew
+        if old is None:
+            first = tuple(schedule.field_tables_of(plan) if gauntlet else schedule.tables_of(plan))
+            drawn = Drawn(first, (FieldStep(field, per_bot),), first, fmt.value)
+        elif old.bots == field and old.per_bot == per_bot:
+            drawn = old
         else:
-            # deterministic given the history: seeded by the draw grown and the new field
-            seed = json.dumps([plan.game, plan.players, old.tables, bots])
-            drawn[key] = grown_tables(old.tables, bots, plan.players, per_bot,
-                                      random.Random(seed))
+            ratings = _ratings_of(run, config, plan, old.tables, field, per_bot)
+            step = FieldStep(field, per_bot, ratings)
+            grown = grown_tables(old.tables, field, size, per_bot,
+                                 draw_salt(key, plan.game, plan.players), dict(ratings))
+            drawn = Drawn(old.first, (*old.history, step), tuple(grown), fmt.value)
+            kept = Counter(name for table in old.tables if set(table) <= set(field)
+                           for name in table)
+            seated.update(name for name in old.bots if name in field and kept[name] < per_bot)
+        draws[where] = drawn
+        tables[where] = (challenged(bots, challengers, drawn.tables) if gauntlet
+                         else list(drawn.tables))
     if write:
-        write_draw(run, per_bot, bots, drawn)
-    return schedule_of(config, drawn)
+        write_draw(run, draws)
+    return schedule_of(config, tables), tuple(name for name in field if name in seated)
+
+
+def draw_salt(key: str, game: str, players: int) -> str:
+    """What breaks the ties of a run's grown draw of a game at a table size: a digest of the
+    run's key (never the key itself; names alone for a run without a key)."""
+    keyed = hashlib.sha256(f"arena draw\0{key}".encode()).hexdigest() if key else ""
+    return f"{keyed}:{game}:{players}"
+
+
+def _ratings_of(run: RunDirectory, config: TournamentConfig, plan: GamePlan,
+                kept: tuple[tuple[str, ...], ...], field: tuple[str, ...], per_bot: int
+                ) -> tuple[tuple[str, float], ...]:
+    """The ratings (mu, over the game's variants at that table size) that a grown draw seats
+    near: those of the run's records so far, where a bot already rated is short of tables (its
+    opponent left, or more tables a bot); none otherwise, sparing the rating."""
+    present = set(field)
+    count = dict.fromkeys(field, 0)
+    for table in kept:
+        if all(name in present for name in table):
+            for name in table:
+                count[name] += 1
+    if not any(0 < n < per_bot for n in count.values()):
+        return ()
+    records = [r for r in run.records()
+               if r.get("game") == plan.game and len(r.get("seats", ())) == plan.players]
+    settings = {g.game: g.trueskill for g in config.games}
+    mus: dict[str, list[float]] = {}
+    for pool in rate(records, settings).pools:
+        for row in pool.bots:
+            mus.setdefault(row.bot, []).append(row.mu)
+    return tuple((name, round(sum(mus[name]) / len(mus[name]), 6))
+                 for name in field if name in mus)
 
 
 def _has_records(run: RunDirectory) -> bool:

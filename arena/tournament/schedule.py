@@ -9,16 +9,19 @@ deal sit next to each other.
 
 Which tables play is the schedule's format: every table of the pool (a round robin), tables drawn
 so that every bot sits at about the same number of them (sampled), or challengers against a
-field (gauntlet). Draws are seeded from the config's content alone, so every process that builds
-the schedule (resume, workers, Ray) gets the same tables.
+field (gauntlet). A first draw is seeded from the config's content alone, so every process that
+builds the schedule (resume, workers, Ray) gets the same tables; a run whose field changes grows
+its draw instead (`grown_tables`), a function of its history of fields and its key
+(`replay_draw`).
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, permutations
 
@@ -177,43 +180,139 @@ def _even_out(drawn: list[list[int]], met: list[list[int]], rng: random.Random) 
         drawn[j] = [*rest_j, a]
 
 
+RATING_WIDTH = 25 / 6
+"""How fast the weight of an opponent falls off with its rating gap, in rating points: the
+TrueSkill default beta, the gap at which one bot beats another about 76% of the time."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldStep:
+    """One step of a draw's history: the field it was brought to, the tables per bot it seats,
+    and the ratings (name, mu) that the opponents of rated bots short of tables were drawn
+    near (none for a first draw, or where no rated bot was short)."""
+
+    bots: tuple[str, ...]
+    tables_per_bot: int
+    ratings: tuple[tuple[str, float], ...] = ()
+
+
+def _rank(salt: str, *names: str) -> str:
+    """A tie-breaking rank: a digest of the draw's salt (its run's key) and these names."""
+    return hashlib.sha256("\x00".join((salt, *names)).encode("utf-8")).hexdigest()
+
+
 def grown_tables(previous: Sequence[tuple[str, ...]], bots: Sequence[str], players: int,
-                 tables_per_bot: int, rng: random.Random) -> list[tuple[str, ...]]:
-    """A sampled draw grown to a new field without a redraw: the tables drawn before whose bots
-    are all still in the field, then, for each bot at none of them (in pool order),
-    `tables_per_bot` tables against the current field, each opponent chosen to even out
-    meetings: the bot that has met the table's bots least, then the one at the fewest tables
-    (ties in an order shuffled by `rng`). Tables list bots in pool order, and never repeat."""
+                 tables_per_bot: int, salt: str,
+                 ratings: Mapping[str, float] | None = None,
+                 width: float = RATING_WIDTH) -> list[tuple[str, ...]]:
+    """A draw grown to a new field without a redraw: the tables drawn before whose bots are all
+    still in the field stay, and every bot at fewer than `tables_per_bot` of them (a new bot;
+    one whose tables lost a bot that left) is seated at new tables until it has that many.
+
+    The bot short of most tables (ties by rank) heads each new table; the other seats are
+    filled one by one from the field. For a head without a rating, the bot it has met least,
+    then the one at the fewest tables, then the one that has met the table's others least, ties
+    broken by a rank digested from `salt` (the run's key): meetings evened out. For a head with
+    a rating (in `ratings`), an opponent drawn with a weight exp(-gap^2 / 2 width^2) falling off
+    with the rating gap (a bot without one counts at the field's mean), divided by one plus
+    their meetings so far and multiplied by one plus the tables it is short of (so that the
+    short fill each other's seats), as Kaggle's leagues pick new agents' opponents.
+    Deterministic given the previous tables, the field, the ratings and the salt. Tables list
+    bots in pool order, and never repeat.
+    """
     place = {name: i for i, name in enumerate(bots)}
     drawn = [tuple(sorted(t, key=place.__getitem__)) for t in previous
              if all(name in place for name in t)]
     met: dict[frozenset[str], int] = {}
     count = dict.fromkeys(bots, 0)
-    for table in drawn:
+
+    def seat(table: Sequence[str]) -> None:
         for name in table:
             count[name] += 1
         for pair in combinations(table, 2):
             met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+
+    for table in drawn:
+        seat(table)
+    need = {name: max(0, tables_per_bot - count[name]) for name in bots}
+    rated = {name: mu for name, mu in (ratings or {}).items() if name in place}
+    mean = sum(rated.values()) / len(rated) if rated else 0.0
     seen = set(drawn)
-    for new in [name for name in bots if count[name] == 0]:
-        for _ in range(tables_per_bot):
-            table = [new]
-            order = list(bots)
-            rng.shuffle(order)
-            while len(table) < players:
-                free = [b for b in order if b not in table]
-                table.append(min(free, key=lambda b: (
-                    sum(met.get(frozenset((b, t)), 0) for t in table), count[b])))
-            drawn_table = tuple(sorted(table, key=place.__getitem__))
-            if drawn_table in seen:
-                continue  # a field too small for another table of its own
-            seen.add(drawn_table)
-            drawn.append(drawn_table)
-            for name in table:
-                count[name] += 1
-            for pair in combinations(table, 2):
-                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    while any(need.values()):
+        head = min((b for b in bots if need[b]), key=lambda b: (-need[b], _rank(salt, b)))
+        table = [head]
+        while len(table) < players:
+            free = [b for b in bots if b not in table]
+            if len(table) == players - 1:  # the last seat: never a table drawn already
+                free = [b for b in free
+                        if tuple(sorted((*table, b), key=place.__getitem__)) not in seen]
+            if not free:
+                break
+            table.append(_opponent(head, table, free, met, count, need, salt, rated, mean,
+                                   width, len(drawn)))
+        if len(table) < players:
+            need[head] = 0  # a field too small for another table of its own
+            continue
+        drawn_table = tuple(sorted(table, key=place.__getitem__))
+        seen.add(drawn_table)
+        drawn.append(drawn_table)
+        seat(table)
+        for name in table:
+            need[name] = max(0, need[name] - 1)
     return drawn
+
+
+def _opponent(head: str, table: Sequence[str], free: Sequence[str],
+              met: Mapping[frozenset[str], int], count: Mapping[str, int],
+              need: Mapping[str, int], salt: str, rated: Mapping[str, float], mean: float,
+              width: float, number: int) -> str:
+    """The next bot at a table headed by `head` (see `grown_tables`)."""
+    def meetings(a: str, b: str) -> int:
+        return met.get(frozenset((a, b)), 0)
+
+    if head not in rated:
+        return min(free, key=lambda b: (meetings(head, b), count[b],
+                                        sum(meetings(b, t) for t in table[1:]),
+                                        _rank(salt, head, b)))
+    weights = [math.exp(-0.5 * ((rated.get(b, mean) - rated[head]) / width) ** 2)
+               * (1 + need[b]) / (1 + meetings(head, b)) for b in free]
+    if not any(weights):  # every gap too wide to weigh: the closest, then as if unrated
+        gap = {b: abs(rated.get(b, mean) - rated[head]) for b in free}
+        return min(free, key=lambda b: (gap[b], _rank(salt, head, b)))
+    rng = random.Random(_rank(salt, head, str(number), str(len(table))))
+    return rng.choices(list(free), weights)[0]
+
+
+def replay_draw(first: Sequence[tuple[str, ...]], history: Sequence[FieldStep], players: int,
+                salt: str) -> list[tuple[str, ...]]:
+    """A draw from its history: the first tables grown, step by step, to each field."""
+    drawn = list(first)
+    for step in history:
+        drawn = grown_tables(drawn, step.bots, players, step.tables_per_bot, salt,
+                             dict(step.ratings))
+    return drawn
+
+
+def gauntlet_fields(bots: Sequence[str], players: int, challengers: Sequence[str],
+                    tables_per_bot: int | None, rng: random.Random) -> list[tuple[str, ...]]:
+    """A gauntlet's field tables (of `players - 1` field bots): at two seats each field bot
+    alone; at more, one table if the field has just `players - 1` bots, else drawn as
+    `sampled_tables` draws them (every field bot at `tables_per_bot` of them, or one more)."""
+    field = [b for b in bots if b not in challengers]
+    if players == 2:
+        return [(f,) for f in field]
+    if len(field) == players - 1:  # one field table: a second would repeat its games
+        return [tuple(field)]
+    if tables_per_bot is None:
+        raise ValueError("a gauntlet at three seats or more needs tables_per_bot")
+    return sampled_tables(field, players - 1, tables_per_bot, rng)
+
+
+def challenged(bots: Sequence[str], challengers: Sequence[str],
+               fields: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """A gauntlet's tables: every challenger at every field table, bots in pool order."""
+    place = {name: i for i, name in enumerate(bots)}
+    return [tuple(sorted((c, *f), key=place.__getitem__)) for c in challengers for f in fields]
 
 
 def gauntlet_tables(bots: Sequence[str], players: int, challengers: Sequence[str],
@@ -221,17 +320,8 @@ def gauntlet_tables(bots: Sequence[str], players: int, challengers: Sequence[str
     """Tables of one challenger and `players - 1` field bots: at two seats every challenger
     against every field bot; at more, field tables drawn as `sampled_tables` draws them (every
     field bot at `tables_per_bot` of them, or one more), each played by every challenger."""
-    field = [b for b in bots if b not in challengers]
-    if players == 2:
-        fields: list[tuple[str, ...]] = [(f,) for f in field]
-    elif len(field) == players - 1:  # one field table: a second would repeat its games
-        fields = [tuple(field)]
-    else:
-        if tables_per_bot is None:
-            raise ValueError("a gauntlet at three seats or more needs tables_per_bot")
-        fields = sampled_tables(field, players - 1, tables_per_bot, rng)
-    place = {name: i for i, name in enumerate(bots)}
-    return [tuple(sorted((c, *f), key=place.__getitem__)) for c in challengers for f in fields]
+    return challenged(bots, challengers,
+                      gauntlet_fields(bots, players, challengers, tables_per_bot, rng))
 
 
 def duel_table(bots: Sequence[str], players: int, fill: str | None) -> tuple[str, ...]:
@@ -290,10 +380,7 @@ class Schedule:
         key = (plan.game, plan.players)
         if key not in self._drawn:
             draw = self.draw
-            # a string seed is hashed by SHA-512 inside random: the same in every process
-            rng = random.Random(f"{draw.format.value}:{plan.game}:{plan.players}:"
-                                f"{draw.tables_per_bot}:{'|'.join(draw.challengers)}:"
-                                f"{'|'.join(self.bots)}")
+            rng = self._rng(plan)
             if draw.format is Format.SAMPLED:
                 assert draw.tables_per_bot is not None
                 drawn = sampled_tables(self.bots, plan.players, draw.tables_per_bot, rng)
@@ -306,6 +393,19 @@ class Schedule:
                 drawn = tables(self.bots, plan.players)
             self._drawn[key] = drawn
         return self._drawn[key]
+
+    def _rng(self, plan: GamePlan) -> random.Random:
+        """The generator of a game's first draw, seeded by the config's content."""
+        draw = self.draw
+        # a string seed is hashed by SHA-512 inside random: the same in every process
+        return random.Random(f"{draw.format.value}:{plan.game}:{plan.players}:"
+                             f"{draw.tables_per_bot}:{'|'.join(draw.challengers)}:"
+                             f"{'|'.join(self.bots)}")
+
+    def field_tables_of(self, plan: GamePlan) -> list[tuple[str, ...]]:
+        """A gauntlet's field tables as a fresh run draws them (`gauntlet_fields`)."""
+        return gauntlet_fields(self.bots, plan.players, self.draw.challengers,
+                               self.draw.tables_per_bot, self._rng(plan))
 
     def _table_games(self, plan: GamePlan) -> int:
         """Games per deal and variant over all of a game's tables (counted, not listed, for a

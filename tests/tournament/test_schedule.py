@@ -14,12 +14,15 @@ import pytest
 
 from arena.tournament.schedule import (
     Draw,
+    FieldStep,
     Format,
     GamePlan,
     Schedule,
     Seating,
     VariantPlan,
     clone_seats,
+    grown_tables,
+    replay_draw,
     sampled_tables,
     seatings,
     table_count,
@@ -201,3 +204,65 @@ def test_a_round_robin_count_needs_no_table_list() -> None:
     small = Schedule([GamePlan("concentration", 3, STANDARD)], list("abcde"), [1, 2],
                      Seating.PERMUTATIONS)
     assert len(small) == len(list(small)) == 10 * 6 * 2
+
+
+# a field that grows: the draw of a run is its first tables grown through its history
+
+
+FIELD = [f"c{i:02d}" for i in range(30)]
+CUCKOO = sampled_tables(FIELD, 8, 4, random.Random("t"))  # the 30-bot class at 8 seats
+
+
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_a_new_bot_gets_its_tables_and_the_old_ones_all_stay(players: int) -> None:
+    field = FIELD[:12] if players < 8 else FIELD
+    before = CUCKOO if players == 8 else sampled_tables(field, players, 4, random.Random("t"))
+    grown = grown_tables(before, [*field, "new"], players, 4, "key")
+    assert grown[:len(before)] == before  # kept, in their order
+    added = grown[len(before):]
+    assert len(added) == 4 and all("new" in t and len(set(t)) == players for t in added)
+    assert len(set(grown)) == len(grown)  # no table twice
+
+
+def test_unrated_newcomers_meet_the_field_evenly() -> None:
+    field = FIELD[:12]
+    drawn = sampled_tables(field, 4, 6, random.Random("t"))
+    grown = grown_tables(drawn, [*field, "n1", "n2"], 4, 6, "key")
+    added = grown[len(drawn):]
+    for new in ("n1", "n2"):
+        # its 6 tables, 18 seats against 13 bots: every bot once before any twice
+        met = Counter(b for t in added if new in t for b in t if b != new)
+        assert sum(new in t for t in grown) == 6
+        assert len(met) == 13 and set(met.values()) == {1, 2}
+    seated = Counter(b for t in grown for b in t if b not in ("n1", "n2"))
+    before = Counter(b for t in drawn for b in t)
+    assert max(seated.values()) - min(seated.values()) <= max(before.values()) - min(
+        before.values()) + 1  # the field's table counts stay even
+
+
+def test_the_same_history_gives_the_same_draw_and_the_key_breaks_ties() -> None:
+    history = [FieldStep((*FIELD, "new"), 4), FieldStep((*FIELD[1:], "new"), 4)]
+    once = replay_draw(CUCKOO, history, 8, "key")
+    assert once == replay_draw(CUCKOO, history, 8, "key")
+    assert once == grown_tables(grown_tables(CUCKOO, history[0].bots, 8, 4, "key"),
+                                history[1].bots, 8, 4, "key")
+    assert once != replay_draw(CUCKOO, history, 8, "another key")
+    # c00 left: its tables are dropped, the bots that sat with it topped up to 4 tables
+    grown = replay_draw(CUCKOO, history[:1], 8, "key")
+    seated = Counter(b for t in once for b in t)
+    assert "c00" not in seated and min(seated.values()) == 4
+    assert [t for t in grown if "c00" not in t] == once[:len(grown) - 4]  # the rest all kept
+
+
+def test_a_rated_bot_short_of_tables_is_seated_near_its_rating() -> None:
+    # a ring of 40 bots, each at 8 tables; "new" (rated 20) is short of all 8 of its own
+    field = [f"b{i:02d}" for i in range(40)]
+    ratings = {name: float(i) for i, name in enumerate(field)}  # 1 point apart
+    ratings["new"] = 20.0
+    drawn = [(a, field[(i + k) % 40]) for i, a in enumerate(field) for k in range(1, 5)]
+    near = grown_tables(drawn, [*field, "new"], 2, 8, "key", ratings, width=2.0)
+    even = grown_tables(drawn, [*field, "new"], 2, 8, "key")
+    def gaps(drawn: list[tuple[str, ...]]) -> list[float]:
+        return [abs(ratings[b] - 20.0) for t in drawn if "new" in t for b in t if b != "new"]
+    assert len(gaps(near)) == 8 and max(gaps(near)) <= 6  # within three widths
+    assert sum(gaps(even)) > 2 * sum(gaps(near))  # by meetings alone: anywhere in the field

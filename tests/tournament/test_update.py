@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,16 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.tournament import update
 from arena.tournament.config import load_config
-from arena.tournament.results import GAMES, KEY, RETIRED, RunDirectory
-from arena.tournament.run import RunReport, run_tournament, schedule_of
+from arena.tournament.results import (
+    GAMES,
+    KEY,
+    RETIRED,
+    RunDirectory,
+    RunDirectoryError,
+    read_draw,
+)
+from arena.tournament.run import RunReport, draw_salt, run_tournament, schedule_of
+from arena.tournament.schedule import replay_draw
 
 FILE_BOT = '''
 from bots.random_bot import RandomBot
@@ -229,12 +238,17 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
     same_as_fresh(run, config, tmp_path)
 
 
-def sampled(folder: Path, bots: list[str], name: str = "s") -> Path:
-    """A sampled schedule of bundled bots at three seats, two tables each."""
-    text = (f'name = "{name}"\n[deals]\ncount = 1\nbase = 3\n[schedule]\nformat = "sampled"\n'
+def sampled(folder: Path, bots: list[str], name: str = "s", changed: str = "",
+            gauntlet: tuple[str, ...] = ()) -> Path:
+    """A sampled schedule of bundled bots at three seats, two tables each (a gauntlet of these
+    challengers if given); the bot `changed` plays with another recall."""
+    fmt = (f'"gauntlet"\nchallengers = {json.dumps(list(gauntlet))}' if gauntlet
+           else '"sampled"')
+    text = (f'name = "{name}"\n[deals]\ncount = 1\nbase = 3\n[schedule]\nformat = {fmt}\n'
             'tables_per_bot = 2\n')
     for bot in bots:
-        text += f'[[bots]]\nname = "{bot}"\nspec = "forgetful:recall=0.{len(bot)}"\n'
+        recall = f"0.{len(bot)}" if bot != changed else "0.99"
+        text += f'[[bots]]\nname = "{bot}"\nspec = "forgetful:recall={recall}"\n'
     text += '[[games]]\ngame = "concentration"\nplayers = 3\nvariants = ["standard"]\n'
     path = folder / f"{name}.toml"
     path.write_text(text)
@@ -252,6 +266,7 @@ def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path
     first = run_tournament(load_config(sampled(tmp_path, field)), run)
     before = tables_of(run)
     assert first.played == len(before) * 3
+    records = by_identity(run)
     run_tournament(load_config(sampled(tmp_path, field)), other)
     field.append("gggg")  # a new bot: its tables against the field, the old ones all stay
     config = load_config(sampled(tmp_path, field))
@@ -261,10 +276,87 @@ def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path
     new = after - before
     assert len(new) == 2 and all("gggg" in t for t in new)
     assert grown.played == len(new) * 3
+    kept = {r["identity"]: r for r in by_identity(run)}
+    assert all(kept[r["identity"]] | {"task": r["task"]} == r for r in records)  # bit for bit
     # the same history gives the same draw
     run_tournament(config, other)
     assert tables_of(other) == after
-    # a bot gone: its tables leave, the rest stay
+    # a bot gone: its tables leave, the rest stay, and the bots that sat with it are seated
+    # at new tables until each sits at two again
     field.remove("bb")
     shrunk = run_tournament(load_config(sampled(tmp_path, field)), run)
-    assert shrunk.played == 0 and tables_of(run) == {t for t in after if "bb" not in t}
+    now = tables_of(run)
+    assert {t for t in after if "bb" not in t} <= now
+    assert shrunk.retired == 3 * sum("bb" in t for t in after)
+    short = {b for t in after if "bb" in t for b in t} - {"bb"}
+    assert shrunk.played == len(now - after) * 3 and all(set(t) & short for t in now - after)
+    assert shrunk.plan is not None and "new tables for bots short of tables: " in (
+        shrunk.plan.describe())
+    seated = Counter(b for t in now for b in t)
+    assert set(seated) == set(field) and min(seated.values()) == 2
+    # the draw is its history replayed: the first tables grown through each change of field
+    draw = read_draw(RunDirectory(run)).get(("concentration", 3))
+    assert len(draw.history) == 3 and draw.history[-1].bots == tuple(field)
+    assert replay_draw(draw.first, draw.history[1:], 3,
+                       draw_salt("", "concentration", 3)) == list(draw.tables)
+    # the bots short of tables had ratings: their opponents were drawn near them
+    assert {name for name, _ in draw.history[-1].ratings} == set(field)
+
+
+def test_a_changed_bot_replays_only_its_own_tables(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d", "ee", "fff"]
+    run = tmp_path / "run"
+    run_tournament(load_config(sampled(tmp_path, field)), run)
+    records, tables = by_identity(run), tables_of(run)
+    changed = run_tournament(load_config(sampled(tmp_path, field, changed="ccc")), run)
+    assert tables_of(run) == tables  # the same tables, its own played again
+    assert changed.played == changed.retired == 3 * sum("ccc" in t for t in tables)
+    kept = {r["identity"] for r in by_identity(run)}
+    assert {r["identity"] for r in records if "ccc" not in r["table"]} <= kept
+    assert not {r["identity"] for r in records if "ccc" in r["table"]} & kept
+
+
+@pytest.mark.parametrize("joins", ["field", "challenger"])
+def test_a_gauntlet_grows_without_a_redraw(tmp_path: Path, joins: str) -> None:
+    field, challengers = ["a", "bb", "ccc", "d", "ee"], ("x",)
+    run = tmp_path / "run"
+    first = run_tournament(load_config(sampled(tmp_path, [*field, *challengers],
+                                               gauntlet=challengers)), run)
+    records, before = by_identity(run), tables_of(run)
+    new = "ffffff" if joins == "field" else "y"
+    if joins == "field":
+        field.append(new)
+    else:
+        challengers += (new,)
+    grown = run_tournament(load_config(sampled(tmp_path, [*field, *challengers],
+                                                  gauntlet=challengers)), run)
+    after = tables_of(run)
+    assert before < after and all(new in t for t in after - before)
+    assert (grown.before, grown.retired) == (first.played, 0)
+    assert grown.played == 3 * len(after - before)
+    kept = {r["identity"] for r in by_identity(run)}
+    assert {r["identity"] for r in records} <= kept
+    if joins == "challenger":  # it plays the field tables the first challenger plays
+        assert {tuple(b for b in t if b != "y") for t in after if "y" in t} == {
+            tuple(b for b in t if b != "x") for t in before}
+
+
+def test_a_crafted_draw_is_refused_in_one_line(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d"]
+    run = tmp_path / "run"
+    run_tournament(load_config(sampled(tmp_path, field)), run)
+    path, games = run / "draw.json", (run / GAMES).read_bytes()
+    data = json.loads(path.read_text())
+    for crafted in ({"tables": [["a", "bb", "zz"]]},  # a bot not in the field
+                    {"tables": [["a", "bb", "a"]]},  # a bot twice at a table
+                    {"history": []},  # no field
+                    {"history": [{"bots": ["a", "a"], "tables_per_bot": 2}]},  # a bot twice
+                    {"history": [{"bots": field, "tables_per_bot": 2, "ratings": [["a", "x"]]}]},
+                    {"format": "round"}):
+        path.write_text(json.dumps(data | {"draws": [data["draws"][0] | crafted]}))
+        with pytest.raises(RunDirectoryError, match=r"draw\.json: damaged"):
+            read_draw(RunDirectory(run))
+    result = CliRunner().invoke(app, ["run", str(sampled(tmp_path, [*field, "ee"])),
+                                      "--out", str(run)])
+    assert result.exit_code == 2 and "draw.json: damaged" in result.output
+    assert (run / GAMES).read_bytes() == games
