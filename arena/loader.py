@@ -6,6 +6,7 @@ each is parsed by the annotation of the matching `__init__` argument of the bot 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -58,12 +59,18 @@ class RegisteredBot:
 
 def registered_bots() -> Iterator[RegisteredBot]:
     """Every bot registered by an installed distribution, by name."""
+    yield from _registered(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=4)
+def _registered(path: tuple[str, ...]) -> tuple[RegisteredBot, ...]:
+    """The registered bots found on this import path: scanning every installed distribution's
+    metadata takes ~10 ms, and a league update asks once per bot and pool."""
     from importlib.metadata import entry_points  # slow to import; sandbox hosts never need it
 
     found = entry_points(group=ENTRY_POINT_GROUP)
-    for ep in sorted(found, key=lambda e: e.name):
-        dist = ep.dist.name if ep.dist is not None else "?"
-        yield RegisteredBot(ep.name, ep.value, dist)
+    return tuple(RegisteredBot(ep.name, ep.value, ep.dist.name if ep.dist is not None else "?")
+                 for ep in sorted(found, key=lambda e: e.name))
 
 
 BUNDLED_DISTRIBUTION = "card-arena"
