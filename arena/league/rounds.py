@@ -7,7 +7,9 @@ Rounds are compared with `arena.ratings.comparison.compare`, and read back as a 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import importlib.metadata
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -38,6 +40,7 @@ from arena.ratings.verdicts import Z95
 from arena.safe_files import (
     UnsafeFileError,
     check_entry,
+    open_regular,
     read_json,
     read_text,
     real_folder,
@@ -67,11 +70,13 @@ class PoolUpdate:
 
 @dataclass(frozen=True)
 class UpdateReport:
-    """What an update did: the round it kept and each pool's part."""
+    """What an update did: the round it kept and each pool's part, and the pools whose ratings
+    were carried over from the round before (their records and rating settings unchanged)."""
 
     round: int
     date: str
     pools: tuple[PoolUpdate, ...]
+    kept_ratings: tuple[str, ...] = ()
 
 
 def pool_config(league: League, pool: Pool, isolation: str | None = None,
@@ -131,8 +136,8 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
                                     deals_like=deals, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
-    number, date = _keep_round(league, done, subs)
-    return UpdateReport(number, date, tuple(done))
+    number, date, kept = _keep_round(league, done, subs)
+    return UpdateReport(number, date, tuple(done), kept)
 
 
 def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
@@ -165,9 +170,9 @@ def _archive(league: League, pool: Pool) -> None:
 
 
 def _keep_round(league: League, done: Sequence[PoolUpdate],
-                subs: Mapping[str, Submission]) -> tuple[int, str]:
-    """Write the next round's standings (and the versions that played it); its number and
-    date."""
+                subs: Mapping[str, Submission]) -> tuple[int, str, tuple[str, ...]]:
+    """Write the next round's standings (and the versions that played it); its number, date,
+    and the pools whose ratings were carried over from the round before."""
     number = max(rounds(league), default=0) + 1
     date = datetime.now(UTC).isoformat(timespec="seconds")
     bots = {}
@@ -175,9 +180,18 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
         version = sub.playing()
         if version is not None:
             bots[name] = {"version": version.number, "digest": version.digest}
-    pools = []
+    earlier = _previous_pools(league, number - 1)
+    pools, carried = [], []
     for part in done:
         if part.report is None:
+            continue
+        source = rated_from(part.report.path)
+        before = earlier.get(part.pool.id)
+        if before is not None and before.get("rated_from") == source:
+            # the same records under the same settings and ratings code: the same posterior,
+            # kept rather than recomputed (its cost grows with the pool's games, not the week's)
+            pools.append(before)
+            carried.append(part.pool.id)
             continue
         rated = run_ratings(part.report.path)
         seeds = deals_of(part.report.path).deals.seeds
@@ -189,7 +203,7 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
         pools.append({"id": part.pool.id, "game": part.pool.game, "variant": part.pool.variant,
                       "players": part.pool.players, "deals": len(seeds),
                       "seeds": hashlib.sha256(repr(seeds).encode()).hexdigest(),
-                      "ratings": kept})
+                      "rated_from": source, "ratings": kept})
     share = float(league.config.table("limits").get("fault_share", 0.25))
     document = {"round": number, "date": date, "bots": bots, "pools": pools,
                 "fault_share": share}
@@ -199,7 +213,49 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
     for suffix, fmt in (("txt", "table"), ("md", "markdown")):
         write_text(folder / f"standings.{suffix}", format_ratings(ratings, fmt, None, share) + "\n")
     write_text(folder / ROUND_FILE, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    return number, date
+    return number, date, tuple(carried)
+
+
+def _previous_pools(league: League, number: int) -> dict[str, dict[str, Any]]:
+    """The pools of round `number` by id, as kept ({} if there is none, or it cannot be read:
+    its ratings are then computed afresh)."""
+    if number < 1:
+        return {}
+    try:
+        document = read_round(league, number)
+        return {p["id"]: p for p in document["pools"]
+                if isinstance(p, dict) and isinstance(p.get("id"), str)}
+    except (LeagueError, KeyError, TypeError):
+        return {}
+
+
+def rated_from(run: Path) -> str:
+    """What a pool's ratings follow from, as one digest: its records byte for byte, its config
+    (the rating settings, the fault rules, the deals), and the arena's ratings code. Equal
+    digests, equal ratings."""
+    h = hashlib.sha256(_ratings_code().encode())
+    for name in (DIGEST, GAMES):
+        h.update(f"\0{name}\0".encode())
+        try:
+            with open_regular(run / name) as f:
+                h.update(hashlib.file_digest(f, "sha256").digest())
+        except FileNotFoundError:
+            h.update(b"missing")
+    return h.hexdigest()
+
+
+@functools.cache
+def _ratings_code() -> str:
+    """The digest of the code that rates records (arena.ratings, the records' reader) and of
+    the TrueSkill library's version: an arena upgraded between rounds rates afresh."""
+    import arena.ratings.tables
+    import arena.tournament.results
+
+    h = hashlib.sha256(importlib.metadata.version("trueskill").encode())
+    files = sorted(Path(arena.ratings.tables.__file__).parent.glob("*.py"))
+    for path in (*files, Path(arena.tournament.results.__file__)):
+        h.update(f"\0{path.name}\0".encode() + path.read_bytes())
+    return h.hexdigest()
 
 
 def rounds(league: League) -> list[int]:
