@@ -12,7 +12,8 @@ import hashlib
 import importlib.metadata
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,9 +51,11 @@ from arena.text import escape, is_safe
 from arena.tournament.canonical import config_digest
 from arena.tournament.config import TournamentConfig, parse_config
 from arena.tournament.identity import bots_code, deals_of, first_change, like_deals, read_bots
+from arena.tournament.ray_backend import ray_session
 from arena.tournament.results import DIGEST, GAMES, RunDirectoryError
 from arena.tournament.run import RunReport, run_ratings, run_tournament
 from arena.tournament.runner import Backend, ProgressHook
+from arena.tournament.update import RunPlan
 
 ROUND_FILE = "round.json"
 
@@ -105,12 +108,21 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
     """Bring every pool up to date on the league's deals, then keep the standings as the next
     round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
     and `address` as for `run_tournament` (Ray)."""
-    with locked(league, UPDATE_LOCK, wait=False):
-        return _update(league, workers, on_progress, isolation, backend, address)
+    with locked(league, UPDATE_LOCK, wait=False), ExitStack() as ray:
+        joined: list[int] = []
+
+        def on_plan(plan: RunPlan) -> None:
+            # Ray is started (or joined) once, by the first pool that has games to play, and
+            # every later pool's run joins it: a local instance takes seconds to start and stop
+            if backend is Backend.RAY and plan.to_play and not joined:
+                joined.append(ray.enter_context(ray_session(address, workers)))
+
+        return _update(league, workers, on_progress, isolation, backend, address, on_plan)
 
 
 def _update(league: League, workers: int, on_progress: ProgressHook | None,
-            isolation: str | None, backend: Backend, address: str | None) -> UpdateReport:
+            isolation: str | None, backend: Backend, address: str | None,
+            on_plan: Callable[[RunPlan], None]) -> UpdateReport:
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
     subs = read_submissions(league)  # what is submitted during the update plays in the next
@@ -125,7 +137,7 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
         hidden = _hidden(league, config)
         try:
             report = run_tournament(config, out, workers, False, on_progress, backend, address,
-                                    deals_like=deals, hidden=hidden)
+                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
             if not _changed(out, config, deals):
@@ -134,7 +146,7 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
             # pool is played again on the same key and deals
             _archive(league, pool)
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
-                                    deals_like=deals, hidden=hidden)
+                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
     number, date, kept = _keep_round(league, done, subs)
     return UpdateReport(number, date, tuple(done), kept)
