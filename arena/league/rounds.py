@@ -221,7 +221,7 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
                 "fault_share": share}
     folder = real_folder(league.file(ROUNDS), make=True)
     folder = real_folder(folder / str(number), make=True)
-    ratings = _ratings(document)
+    ratings = round_ratings(document)
     for suffix, fmt in (("txt", "table"), ("md", "markdown")):
         write_text(folder / f"standings.{suffix}", format_ratings(ratings, fmt, None, share) + "\n")
     write_text(folder / ROUND_FILE, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
@@ -291,7 +291,7 @@ def read_round(league: League, number: int | None = None) -> dict[str, Any]:
     path = league.file(ROUNDS) / str(number) / ROUND_FILE
     try:
         document = read_json(path)
-        _ratings(document)
+        round_ratings(document)
         return document
     except UnsafeFileError as exc:
         raise LeagueError(str(exc)) from None
@@ -299,7 +299,7 @@ def read_round(league: League, number: int | None = None) -> dict[str, Any]:
         raise LeagueError(f"{path}: damaged ({escape(str(exc))})") from None
 
 
-def _ratings(document: dict[str, Any]) -> Ratings:
+def round_ratings(document: dict[str, Any]) -> Ratings:
     """A round's ratings, every pool's, read back from its document (a ValueError for a name
     that is not printable text: a round folder may come from elsewhere, and is shown)."""
     pools = []
@@ -340,7 +340,7 @@ def standings(league: League, number: int | None = None, fmt: str = "table",
     """A round's standings (the latest with None), per game and variant."""
     document = read_round(league, number)
     head = f"{league.config.name}: round {document['round']}, {document['date']}"
-    body = format_ratings(_ratings(document), fmt, variant, float(document["fault_share"]))
+    body = format_ratings(round_ratings(document), fmt, variant, float(document["fault_share"]))
     return body if ReportFormat.parse(fmt) in (ReportFormat.JSON, ReportFormat.CSV) else \
         f"{escape(head)}\n\n{body}"
 
@@ -360,7 +360,7 @@ def compare_rounds(league: League, before: int, after: int,
     differ = [p["id"] for p in new["pools"] if p["id"] in deals and deals[p["id"]] != p["seeds"]]
     note = (f"the rounds were played on different deals in {', '.join(differ)} (the league's "
             f"[deals] changed between them)") if differ else None
-    return compare(_ratings(old), _ratings(new), note, code, anchors)
+    return compare(round_ratings(old), round_ratings(new), note, code, anchors)
 
 
 def history(league: League, fmt: str = "table") -> str:
@@ -371,7 +371,7 @@ def history(league: League, fmt: str = "table") -> str:
         raise LeagueError(f"{league.path}: no rounds yet (run 'arena league update')")
     table: dict[tuple[str, str], dict[str, dict[int, BotRow]]] = {}
     for document in documents:
-        for pool in _ratings(document).pools:
+        for pool in round_ratings(document).pools:
             for row in pool.bots:
                 table.setdefault((pool.game, pool.variant), {}).setdefault(
                     row.bot, {})[document["round"]] = row
