@@ -134,6 +134,9 @@ def update_command(
         help="With --backend ray: the cluster to join; default: a local Ray instance.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    report_: Annotated[bool, typer.Option(
+        "--report", help="Also draw the round's report (as 'arena league report'); skipped "
+                         "with a note if matplotlib is missing.")] = False,
 ) -> None:
     """Bring every pool up to date on the league's deals; keep the standings as a round.
 
@@ -160,8 +163,10 @@ def update_command(
             # what the run kept and played, as the tournament says it where it does
             plan = getattr(r, "plan", None)
             said = f"; {plan.describe()}" if plan is not None else ""
+            kept = ("; ratings kept from the round before (its games unchanged)"
+                    if part.pool.id in report.kept_ratings else "")
             note(f"{part.pool.id}: {len(part.bots)} bots, {r.before + r.played} of {r.total} "
-                 f"games ({r.played} played now){again}{said}")
+                 f"games ({r.played} played now){again}{said}{kept}")
         text = standings(opened, report.round)
     except KeyboardInterrupt:
         stopped(league)
@@ -169,6 +174,38 @@ def update_command(
         fail(str(exc))
     typer.echo(text)
     note(f"round {report.round} kept in {league / 'rounds' / str(report.round)}")
+    if report_:
+        from arena.league.reports import write_league_report
+        from arena.ratings.plots import PlotsError
+
+        try:
+            drawn = write_league_report(opened, report.round)
+            note(f"report of round {report.round} in {drawn.folder / 'report.md'} and "
+                 f"report.html")
+        except PlotsError as exc:
+            note(f"report skipped: {exc}")
+        except ArenaError as exc:
+            fail(str(exc))
+
+
+@league_app.command("report")
+def report_command(
+    league: LeagueArg,
+    round_: Annotated[int | None, typer.Option(
+        "--round", metavar="N", help="This round (default: the latest).")] = None,
+) -> None:
+    """Draw a round's report: per pool its ratings, head to head and history as PNG, with
+    report.md and a self-contained report.html, in rounds/N/report/ (pip install
+    'card-arena\\[plots]')."""
+    from arena.league.folder import open_league
+    from arena.league.reports import write_league_report
+
+    try:
+        drawn = write_league_report(open_league(league), round_)
+    except ArenaError as exc:
+        fail(str(exc))
+    for path in drawn.files:
+        typer.echo(str(path))
 
 
 @league_app.command("standings")

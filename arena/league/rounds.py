@@ -7,10 +7,13 @@ Rounds are compared with `arena.ratings.comparison.compare`, and read back as a 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import importlib.metadata
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +41,7 @@ from arena.ratings.verdicts import Z95
 from arena.safe_files import (
     UnsafeFileError,
     check_entry,
+    open_regular,
     read_json,
     read_text,
     real_folder,
@@ -47,9 +51,11 @@ from arena.text import escape, is_safe
 from arena.tournament.canonical import config_digest
 from arena.tournament.config import TournamentConfig, parse_config
 from arena.tournament.identity import bots_code, deals_of, first_change, like_deals, read_bots
+from arena.tournament.ray_backend import ray_session
 from arena.tournament.results import DIGEST, GAMES, RunDirectoryError
 from arena.tournament.run import RunReport, run_ratings, run_tournament
 from arena.tournament.runner import Backend, ProgressHook
+from arena.tournament.update import RunPlan
 
 ROUND_FILE = "round.json"
 
@@ -67,11 +73,13 @@ class PoolUpdate:
 
 @dataclass(frozen=True)
 class UpdateReport:
-    """What an update did: the round it kept and each pool's part."""
+    """What an update did: the round it kept and each pool's part, and the pools whose ratings
+    were carried over from the round before (their records and rating settings unchanged)."""
 
     round: int
     date: str
     pools: tuple[PoolUpdate, ...]
+    kept_ratings: tuple[str, ...] = ()
 
 
 def pool_config(league: League, pool: Pool, isolation: str | None = None,
@@ -100,12 +108,21 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
     """Bring every pool up to date on the league's deals, then keep the standings as the next
     round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
     and `address` as for `run_tournament` (Ray)."""
-    with locked(league, UPDATE_LOCK, wait=False):
-        return _update(league, workers, on_progress, isolation, backend, address)
+    with locked(league, UPDATE_LOCK, wait=False), ExitStack() as ray:
+        joined: list[int] = []
+
+        def on_plan(plan: RunPlan) -> None:
+            # Ray is started (or joined) once, by the first pool that has games to play, and
+            # every later pool's run joins it: a local instance takes seconds to start and stop
+            if backend is Backend.RAY and plan.to_play and not joined:
+                joined.append(ray.enter_context(ray_session(address, workers)))
+
+        return _update(league, workers, on_progress, isolation, backend, address, on_plan)
 
 
 def _update(league: League, workers: int, on_progress: ProgressHook | None,
-            isolation: str | None, backend: Backend, address: str | None) -> UpdateReport:
+            isolation: str | None, backend: Backend, address: str | None,
+            on_plan: Callable[[RunPlan], None]) -> UpdateReport:
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
     subs = read_submissions(league)  # what is submitted during the update plays in the next
@@ -120,7 +137,7 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
         hidden = _hidden(league, config)
         try:
             report = run_tournament(config, out, workers, False, on_progress, backend, address,
-                                    deals_like=deals, hidden=hidden)
+                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
             if not _changed(out, config, deals):
@@ -129,10 +146,10 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
             # pool is played again on the same key and deals
             _archive(league, pool)
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
-                                    deals_like=deals, hidden=hidden)
+                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
-    number, date = _keep_round(league, done, subs)
-    return UpdateReport(number, date, tuple(done))
+    number, date, kept = _keep_round(league, done, subs)
+    return UpdateReport(number, date, tuple(done), kept)
 
 
 def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
@@ -165,9 +182,9 @@ def _archive(league: League, pool: Pool) -> None:
 
 
 def _keep_round(league: League, done: Sequence[PoolUpdate],
-                subs: Mapping[str, Submission]) -> tuple[int, str]:
-    """Write the next round's standings (and the versions that played it); its number and
-    date."""
+                subs: Mapping[str, Submission]) -> tuple[int, str, tuple[str, ...]]:
+    """Write the next round's standings (and the versions that played it); its number, date,
+    and the pools whose ratings were carried over from the round before."""
     number = max(rounds(league), default=0) + 1
     date = datetime.now(UTC).isoformat(timespec="seconds")
     bots = {}
@@ -175,9 +192,18 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
         version = sub.playing()
         if version is not None:
             bots[name] = {"version": version.number, "digest": version.digest}
-    pools = []
+    earlier = _previous_pools(league, number - 1)
+    pools, carried = [], []
     for part in done:
         if part.report is None:
+            continue
+        source = rated_from(part.report.path)
+        before = earlier.get(part.pool.id)
+        if before is not None and before.get("rated_from") == source:
+            # the same records under the same settings and ratings code: the same posterior,
+            # kept rather than recomputed (its cost grows with the pool's games, not the week's)
+            pools.append(before)
+            carried.append(part.pool.id)
             continue
         rated = run_ratings(part.report.path)
         seeds = deals_of(part.report.path).deals.seeds
@@ -189,17 +215,59 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
         pools.append({"id": part.pool.id, "game": part.pool.game, "variant": part.pool.variant,
                       "players": part.pool.players, "deals": len(seeds),
                       "seeds": hashlib.sha256(repr(seeds).encode()).hexdigest(),
-                      "ratings": kept})
+                      "rated_from": source, "ratings": kept})
     share = float(league.config.table("limits").get("fault_share", 0.25))
     document = {"round": number, "date": date, "bots": bots, "pools": pools,
                 "fault_share": share}
     folder = real_folder(league.file(ROUNDS), make=True)
     folder = real_folder(folder / str(number), make=True)
-    ratings = _ratings(document)
+    ratings = round_ratings(document)
     for suffix, fmt in (("txt", "table"), ("md", "markdown")):
         write_text(folder / f"standings.{suffix}", format_ratings(ratings, fmt, None, share) + "\n")
     write_text(folder / ROUND_FILE, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    return number, date
+    return number, date, tuple(carried)
+
+
+def _previous_pools(league: League, number: int) -> dict[str, dict[str, Any]]:
+    """The pools of round `number` by id, as kept ({} if there is none, or it cannot be read:
+    its ratings are then computed afresh)."""
+    if number < 1:
+        return {}
+    try:
+        document = read_round(league, number)
+        return {p["id"]: p for p in document["pools"]
+                if isinstance(p, dict) and isinstance(p.get("id"), str)}
+    except (LeagueError, KeyError, TypeError):
+        return {}
+
+
+def rated_from(run: Path) -> str:
+    """What a pool's ratings follow from, as one digest: its records byte for byte, its config
+    (the rating settings, the fault rules, the deals), and the arena's ratings code. Equal
+    digests, equal ratings."""
+    h = hashlib.sha256(_ratings_code().encode())
+    for name in (DIGEST, GAMES):
+        h.update(f"\0{name}\0".encode())
+        try:
+            with open_regular(run / name) as f:
+                h.update(hashlib.file_digest(f, "sha256").digest())
+        except FileNotFoundError:
+            h.update(b"missing")
+    return h.hexdigest()
+
+
+@functools.cache
+def _ratings_code() -> str:
+    """The digest of the code that rates records (arena.ratings, the records' reader) and of
+    the TrueSkill library's version: an arena upgraded between rounds rates afresh."""
+    import arena.ratings.tables
+    import arena.tournament.results
+
+    h = hashlib.sha256(importlib.metadata.version("trueskill").encode())
+    files = sorted(Path(arena.ratings.tables.__file__).parent.glob("*.py"))
+    for path in (*files, Path(arena.tournament.results.__file__)):
+        h.update(f"\0{path.name}\0".encode() + path.read_bytes())
+    return h.hexdigest()
 
 
 def rounds(league: League) -> list[int]:
@@ -223,7 +291,7 @@ def read_round(league: League, number: int | None = None) -> dict[str, Any]:
     path = league.file(ROUNDS) / str(number) / ROUND_FILE
     try:
         document = read_json(path)
-        _ratings(document)
+        round_ratings(document)
         return document
     except UnsafeFileError as exc:
         raise LeagueError(str(exc)) from None
@@ -231,7 +299,7 @@ def read_round(league: League, number: int | None = None) -> dict[str, Any]:
         raise LeagueError(f"{path}: damaged ({escape(str(exc))})") from None
 
 
-def _ratings(document: dict[str, Any]) -> Ratings:
+def round_ratings(document: dict[str, Any]) -> Ratings:
     """A round's ratings, every pool's, read back from its document (a ValueError for a name
     that is not printable text: a round folder may come from elsewhere, and is shown)."""
     pools = []
@@ -272,7 +340,7 @@ def standings(league: League, number: int | None = None, fmt: str = "table",
     """A round's standings (the latest with None), per game and variant."""
     document = read_round(league, number)
     head = f"{league.config.name}: round {document['round']}, {document['date']}"
-    body = format_ratings(_ratings(document), fmt, variant, float(document["fault_share"]))
+    body = format_ratings(round_ratings(document), fmt, variant, float(document["fault_share"]))
     return body if ReportFormat.parse(fmt) in (ReportFormat.JSON, ReportFormat.CSV) else \
         f"{escape(head)}\n\n{body}"
 
@@ -292,7 +360,7 @@ def compare_rounds(league: League, before: int, after: int,
     differ = [p["id"] for p in new["pools"] if p["id"] in deals and deals[p["id"]] != p["seeds"]]
     note = (f"the rounds were played on different deals in {', '.join(differ)} (the league's "
             f"[deals] changed between them)") if differ else None
-    return compare(_ratings(old), _ratings(new), note, code, anchors)
+    return compare(round_ratings(old), round_ratings(new), note, code, anchors)
 
 
 def history(league: League, fmt: str = "table") -> str:
@@ -303,7 +371,7 @@ def history(league: League, fmt: str = "table") -> str:
         raise LeagueError(f"{league.path}: no rounds yet (run 'arena league update')")
     table: dict[tuple[str, str], dict[str, dict[int, BotRow]]] = {}
     for document in documents:
-        for pool in _ratings(document).pools:
+        for pool in round_ratings(document).pools:
             for row in pool.bots:
                 table.setdefault((pool.game, pool.variant), {}).setdefault(
                     row.bot, {})[document["round"]] = row

@@ -216,6 +216,15 @@ def run_on_ray(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxin
             _dismiss(ray, players, cleanly=not pending)
 
 
+@contextlib.contextmanager
+def ray_session(address: str | None, cpus: int) -> Iterator[int]:
+    """Ray joined at `address` (or started locally with `cpus` CPUs) for several runs in a row,
+    yielding its CPU count: the runs inside join it rather than start and stop an instance
+    each (a league's pools); stopped after only if this call started it."""
+    with _connected(load_ray(), address, cpus) as available:
+        yield available
+
+
 def _dismiss(ray: ModuleType, players: list[Any], cleanly: bool) -> None:
     """End the run's actors, and so its bots' processes: closed first when the run completed
     (their host processes then remove what they made), killed at once when it stopped early

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from typing import IO
 
 from arena.sandbox import die_with_parent
@@ -100,6 +100,11 @@ def run_tasks(tasks: Iterable[GameTask], total: int, already: int, bots: Mapping
 
     if on_progress is not None:
         on_progress(Progress(already, total, 0, 0, 0.0))
+    pending = iter(tasks)
+    first = next(pending, None)
+    if first is None:  # nothing to play: no worker, sandbox host or Ray instance is started
+        return 0
+    tasks = chain((first,), pending)
     remaining = total - already
     if backend is Backend.RAY:
         run_on_ray(tasks, bots, sandboxing or Sandboxing(), record, remaining, workers, address)

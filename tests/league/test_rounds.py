@@ -196,3 +196,33 @@ def test_a_crafted_evidence_in_a_round_is_refused_in_one_line(league: League) ->
     path.write_text(json.dumps(document))
     with pytest.raises(LeagueError, match="damaged"):
         compare_rounds(league, 1, 1)
+
+
+def test_an_unchanged_pool_keeps_its_ratings_and_a_changed_one_is_rated_afresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An update's cost follows what changed: a pool whose records, config and ratings code
+    are as they were carries its ratings over from the round before, not recomputed."""
+    import arena.league.rounds as rounds_module
+
+    league = new_league(tmp_path / "L", [parse_game("concentration"), parse_game("dig")],
+                        deals=1)
+    for bot in ("greedy", "random", "dig-sharp"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    rated: list[str] = []
+    real = rounds_module.run_ratings
+    monkeypatch.setattr(rounds_module, "run_ratings",
+                        lambda path: rated.append(path.name) or real(path))
+    submit(league, "tracker", validator=passing)  # plays Concentration only
+    report = update(league, isolation="none")
+    assert rated == ["concentration-standard-2p"]
+    assert report.kept_ratings == ("dig-standard-2p",)
+    one, two = ({p["id"]: p for p in read_round(league, n)["pools"]} for n in (1, 2))
+    assert two["dig-standard-2p"] == one["dig-standard-2p"]
+    assert "tracker" in json.dumps(two["concentration-standard-2p"]["ratings"])
+    # records touched by hand (one game's line rewritten): that pool is rated afresh
+    games = league.path / "pools" / "dig-standard-2p" / "games.jsonl"
+    games.write_text(games.read_text().replace('"turns"', '"turns" ', 1))
+    rated.clear()
+    assert update(league, isolation="none").kept_ratings == ("concentration-standard-2p",)
+    assert rated == ["dig-standard-2p"]

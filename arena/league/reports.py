@@ -1,0 +1,272 @@
+"""A round of a league as pictures, to publish: in `rounds/<N>/report/`, for every pool (a game
+and variant at one table size) its ratings, its head-to-head edges and each bot's rating round
+by round as PNG images, with `report.md` (the pictures beside the ratings tables) and
+`report.html` (the same, self-contained: the pictures inside it).
+
+matplotlib is an optional extra (`pip install 'card-arena[plots]'`), imported only when a report
+is drawn (`arena.ratings.plots`).
+
+The history picture shows, per pool, each bot's mu with its 95% interval (± 1.96 sigma, as
+`arena league history` prints it) in every round up to this one. The progression (the one-pass
+fold over the pool's games in task order, as `arena report` draws it for a run) is drawn only
+while the pool's records are still those the round was rated from: a later update adds games.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.league.folder import POOLS, ROUNDS, League, LeagueError
+from arena.league.rounds import (
+    ROUND_FILE,
+    rated_from,
+    read_round,
+    round_ratings,
+    rounds,
+)
+from arena.ratings.formats import format_ratings
+from arena.ratings.plots import (
+    DPI,
+    plot_head_to_head,
+    plot_progression,
+    plot_ratings,
+    rating_history,
+    require_matplotlib,
+)
+from arena.ratings.tables import PoolRatings, Ratings
+from arena.ratings.verdicts import Z95
+from arena.safe_files import check_entry, real_folder, remove, write_bytes, write_text
+from arena.tournament.config import OnFault
+from arena.tournament.results import RunDirectory, run_config
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+REPORT_FOLDER = "report"
+_POOL_ID = re.compile(r"\w[\w.-]*")
+KINDS = ("ratings", "headtohead", "history", "progression")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One picture of a pool: what it shows, and its PNG bytes."""
+
+    kind: str
+    title: str
+    png: bytes
+
+
+@dataclass(frozen=True)
+class PoolReport:
+    """A pool's part of a league report: its ratings and its pictures."""
+
+    id: str
+    ratings: PoolRatings
+    pictures: tuple[Picture, ...]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class LeagueReport:
+    """A round's report: its number, its folder, and the files written."""
+
+    round: int
+    folder: Path
+    files: tuple[Path, ...]
+
+
+def write_league_report(league: League, number: int | None = None) -> LeagueReport:
+    """Draw a round's pictures (the latest round with None) and write report.md and
+    report.html beside them in `rounds/<N>/report/`; PlotsError if matplotlib is missing,
+    LeagueError if there is no such round."""
+    require_matplotlib()
+    document = read_round(league, number)
+    number = int(document["round"])
+    for entry in document["pools"]:
+        # a pool's id names its files: a round folder may come from elsewhere
+        if not isinstance(entry.get("id"), str) or not _POOL_ID.fullmatch(entry["id"]):
+            raise LeagueError(f"{league.file(ROUNDS) / str(number) / ROUND_FILE}: damaged "
+                              f"(a pool id that is not a file name)")
+    earlier = [read_round(league, n) for n in rounds(league) if n <= number]
+    folder = real_folder(league.file(ROUNDS) / str(number), make=True)
+    folder = real_folder(folder / REPORT_FOLDER, make=True)
+    # what the report writes must be regular files or nothing, checked before anything is
+    # drawn
+    for entry in document["pools"]:
+        for kind in KINDS:
+            check_entry(folder / f"{kind}-{entry['id']}.png")
+    for name in ("report.md", "report.html"):
+        check_entry(folder / name)
+    parts = [_pool_report(league, entry, earlier) for entry in document["pools"]]
+    written: list[Path] = []
+    for part in parts:
+        drawn = {p.kind for p in part.pictures}
+        for picture in part.pictures:
+            write_bytes(folder / f"{picture.kind}-{part.id}.png", picture.png)
+            written.append(folder / f"{picture.kind}-{part.id}.png")
+        for kind in set(KINDS) - drawn:
+            remove(folder / f"{kind}-{part.id}.png")  # one left from an earlier report misleads
+    share = float(document["fault_share"])
+    title = f"{league.config.name}: round {number}, {document['date']}"
+    write_text(folder / "report.md", report_markdown(title, parts, share))
+    write_text(folder / "report.html", report_html(title, parts, share))
+    return LeagueReport(number, folder, (*written, folder / "report.md", folder / "report.html"))
+
+
+def _pool_report(league: League, entry: Mapping[str, Any],
+                 earlier: Sequence[Mapping[str, Any]]) -> PoolReport:
+    """A pool's ratings and pictures in a round (`earlier`: the rounds up to it, in order)."""
+    (pool,) = round_ratings({"pools": [entry]}).pools
+    pictures = [Picture("ratings", f"ratings of {pool.game} / {pool.variant}",
+                        _png(plot_ratings(pool)))]
+    head = plot_head_to_head(pool)
+    if head is not None:
+        pictures.append(Picture("headtohead", f"head to head in {pool.game} / {pool.variant}",
+                                _png(head)))
+    pictures.append(Picture("history", f"ratings of {pool.game} / {pool.variant} by round",
+                            _png(plot_history(pool, _by_round(entry["id"], earlier)))))
+    note = None
+    run = league.file(POOLS) / str(entry["id"])
+    if entry.get("rated_from") and check_entry(run, folder=True) and \
+            rated_from(run) == entry["rated_from"]:
+        config = run_config(run)
+        records = list(RunDirectory(run).records())
+        histories = rating_history(records, {g.game: g.trueskill for g in config.games},
+                                   config.limits.on_fault is OnFault.DISQUALIFY)
+        # the run's pool is named by its preset; the round's by its label (`standard@2p`)
+        history = next((h for (game, _), h in histories.items() if game == pool.game), None)
+        progression = plot_progression(pool, history)
+        if progression is not None:
+            pictures.append(Picture("progression",
+                                    f"rating progression in {pool.game} / {pool.variant}",
+                                    _png(progression)))
+    else:
+        note = ("the progression is drawn only for the latest round of a pool whose games "
+                "have not changed since")
+    return PoolReport(str(entry["id"]), pool, tuple(pictures), note)
+
+
+def _by_round(pool_id: str, documents: Sequence[Mapping[str, Any]]
+              ) -> dict[str, dict[int, tuple[float, float]]]:
+    """Each bot's (mu, half-width of its 95% interval) by round, in one pool."""
+    out: dict[str, dict[int, tuple[float, float]]] = {}
+    for document in documents:
+        for entry in document["pools"]:
+            if entry["id"] != pool_id:
+                continue
+            for pool in round_ratings({"pools": [entry]}).pools:
+                for row in pool.bots:
+                    out.setdefault(row.bot, {})[int(document["round"])] = \
+                        (row.mu, Z95 * row.sigma)
+    return out
+
+
+def plot_history(pool: PoolRatings, by_round: Mapping[str, Mapping[int, tuple[float, float]]]
+                 ) -> Figure:
+    """Each bot's mu by round with its 95% interval; the bots of this round's table in its
+    order, those who left after them, dashed."""
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+
+    playing = [row.bot for row in pool.bots]
+    gone = sorted(set(by_round) - set(playing))
+    bots = playing + gone
+    numbers = sorted({n for rows in by_round.values() for n in rows})
+    fig = Figure(figsize=(9, 4.8), dpi=DPI, layout="constrained")
+    ax = fig.add_subplot()
+    # side by side within a round, so that equal ratings do not hide one another
+    width = 0.5 / max(1, len(bots))
+    cmap = colormaps["tab10" if len(bots) <= 10 else "tab20"]
+    for i, bot in enumerate(bots):
+        colour = cmap(i % cmap.N)
+        rounds_ = sorted(by_round.get(bot, {}))
+        if not rounds_:
+            continue
+        x = [n + (i - (len(bots) - 1) / 2) * width for n in rounds_]
+        mu = [by_round[bot][n][0] for n in rounds_]
+        half = [by_round[bot][n][1] for n in rounds_]
+        ax.errorbar(x, mu, yerr=half, color=colour, marker="o", markersize=5, capsize=3,
+                    linestyle="--" if bot in gone else "-", linewidth=1.5,
+                    label=_short(bot) + (" (left)" if bot in gone else ""))
+    ax.set_xticks(numbers, [str(n) for n in numbers])
+    ax.set_xlabel("round")
+    ax.set_ylabel("mu, 95% interval (± 1.96 sigma)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
+    ax.set_title(f"{pool.game} / {pool.variant}: ratings by round", fontsize=11)
+    return fig
+
+
+def _short(bot: str, width: int = 28) -> str:
+    return bot if len(bot) <= width else bot[: width - 1] + "…"
+
+
+def _png(fig: Figure) -> bytes:
+    """A picture as PNG bytes (drawn in memory: written whole, or put inside the HTML)."""
+    data = io.BytesIO()
+    fig.savefig(data, format="png", dpi=DPI)
+    return data.getvalue()
+
+
+def report_markdown(title: str, parts: Sequence[PoolReport], fault_share: float) -> str:
+    """report.md: per pool its heading, its pictures (files beside it) and its tables."""
+    lines = [f"# {title}", "", _INTRO, ""]
+    for part in parts:
+        block = format_ratings(Ratings((part.ratings,)), "markdown", None, fault_share)
+        heading, _, tables = block.partition("\n\n")
+        lines += [heading, ""]
+        pictures = {p.kind: p for p in part.pictures}
+        for kind in ("ratings",):
+            if kind in pictures:
+                lines += [f"![{pictures[kind].title}]({kind}-{part.id}.png)", ""]
+        lines += [tables, ""]
+        for kind in ("headtohead", "history", "progression"):
+            if kind in pictures:
+                lines += [f"![{pictures[kind].title}]({kind}-{part.id}.png)", ""]
+        if part.note:
+            lines += [f"*{part.note}*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def report_html(title: str, parts: Sequence[PoolReport], fault_share: float) -> str:
+    """report.html: the same report in one file, its pictures inside it (data: URIs), its
+    tables as the text tables; every name escaped."""
+    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_INTRO)}</p>"]
+    for part in parts:
+        block = format_ratings(Ratings((part.ratings,)), "table", None, fault_share)
+        heading, _, tables = block.partition("\n\n")
+        body.append(f"<h2>{html.escape(heading.lstrip('# '))}</h2>")
+        for picture in part.pictures:
+            if picture.kind == "ratings":
+                body.append(_img(picture))
+        body.append(f"<pre>{html.escape(tables)}</pre>")
+        for picture in part.pictures:
+            if picture.kind != "ratings":
+                body.append(_img(picture))
+        if part.note:
+            body.append(f"<p><em>{html.escape(part.note)}</em></p>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _img(picture: Picture) -> str:
+    data = base64.b64encode(picture.png).decode("ascii")
+    return (f'<figure><img alt="{html.escape(picture.title)}" '
+            f'src="data:image/png;base64,{data}"></figure>')
+
+
+_INTRO = ("Ratings are the TrueSkill posterior over all of a pool's games at once; the bars "
+          "span the 95% interval of mu relative to the pool, clustered by deal; bots that "
+          "cannot be told apart at 95% (two-sided) share a rank (=n). The history shows each "
+          "bot's mu round by round with its 95% interval (± 1.96 sigma); the progression, the "
+          "one-pass fold over the pool's games in task order.")
+_STYLE = ("body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
+          "pre{font-size:85%;overflow-x:auto}img{max-width:100%}")

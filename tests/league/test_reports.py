@@ -1,0 +1,69 @@
+"""A round's report: every pool's pictures and tables in rounds/N/report/, report.md beside
+them and a self-contained report.html; an earlier round without its progression; links refused."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from arena.league.folder import League
+from arena.league.reports import write_league_report
+from arena.league.rounds import update
+from arena.league.submissions import submit
+from arena.safe_files import UnsafeFileError
+from tests.league.conftest import passing
+
+pytest.importorskip("matplotlib")
+
+POOL = "concentration-standard-2p"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_rounds_report_has_every_pools_pictures_and_tables(league: League) -> None:
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    submit(league, "tracker", validator=passing)
+    update(league, isolation="none")
+
+    latest = write_league_report(league)
+    folder = league.path / "rounds" / "2" / "report"
+    assert latest.round == 2 and latest.folder == folder
+    names = {p.name for p in latest.files}
+    assert names == {f"{kind}-{POOL}.png" for kind in
+                     ("ratings", "headtohead", "history", "progression")} | \
+        {"report.md", "report.html"}
+    assert all(p.read_bytes().startswith(PNG) for p in latest.files if p.suffix == ".png")
+    markdown = (folder / "report.md").read_text()
+    assert markdown.startswith("# class: round 2, ")
+    assert f"](history-{POOL}.png)" in markdown and "| tracker" in markdown
+    page = (folder / "report.html").read_text()
+    # self-contained: every picture inside it, nothing fetched from elsewhere
+    assert page.count('src="data:image/png;base64,') == 4
+    assert not re.search(r'(src|href)="(?!data:)', page)
+    assert "tracker" in page
+
+    # round 1's report: its pool's games grew since, so no progression (said so), and the
+    # history stops at round 1
+    first = write_league_report(league, 1)
+    assert {p.name for p in first.files} == {f"{kind}-{POOL}.png" for kind in
+                                             ("ratings", "headtohead", "history")} | \
+        {"report.md", "report.html"}
+    assert "progression is drawn only" in (first.folder / "report.md").read_text()
+    assert "tracker" not in (first.folder / "report.md").read_text()
+
+
+def test_a_report_never_writes_through_a_link(league: League, tmp_path: Path) -> None:
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    folder = league.path / "rounds" / "1" / "report"
+    folder.mkdir()
+    target = tmp_path / "elsewhere.md"
+    target.write_text("mine\n")
+    (folder / "report.md").symlink_to(target)
+    with pytest.raises(UnsafeFileError):
+        write_league_report(league)
+    assert target.read_text() == "mine\n" and not list(folder.glob("*.png"))
