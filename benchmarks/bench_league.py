@@ -65,7 +65,8 @@ The full replay plays every pool afresh and rates it. Seconds are CPU seconds of
 when every game is played in it (--workers 1, bots in-process: the machine's other load left
 out), wall seconds otherwise. same games in the full replay s: the full replay's seconds times
 the share of its game time (the records' durations) that the games the update played took in
-it, matched by identity: the update's time were it exactly in proportion to its games. time
+it, matched by identity (for a grown draw, whose new tables a fresh draw does not hold: its
+share of the replay's games): the update's time were it exactly in proportion to its games. time
 ratio: update s / that (1.00: in proportion). The update's fixed cost (reading, planning,
 rating the pools that changed, writing the round) is the row with no change."""
 
@@ -104,7 +105,7 @@ def week(league: League, label: str, workers: int, isolation: str | None,
     played = sum(p.report.played for p in report.pools if p.report)
     total = sum(p.report.total for p in report.pools if p.report)
     new = {p.id: set(_records(league.pool_dir(p))) - before[p.id] for p in league.config.pools}
-    full_seconds, same_share, all_share = 0.0, 0.0, 0.0
+    full_seconds, same_share, all_share, replayed_games = 0.0, 0.0, 0.0, 0
     for pool in league.config.pools:
         config = pool_config(league, pool, isolation)
         if config is None:
@@ -117,9 +118,14 @@ def week(league: League, label: str, workers: int, isolation: str | None,
         replayed = _records(out)
         same_share += sum(d for i, d in replayed.items() if i in new[pool.id])
         all_share += sum(replayed.values())
-    proportional = full_seconds * same_share / all_share if all_share else 0.0
+        replayed_games += len(replayed)
+    if same_share:
+        proportional = full_seconds * same_share / all_share
+    else:  # a grown draw's new tables are not a fresh draw's: the replay's mean game instead
+        proportional = full_seconds * played / replayed_games if replayed_games else 0.0
+    ratio = f"{seconds / proportional:.2f}" if proportional else "-"
     return [label, f"{total:,}", f"{played:,}", its_games(league, bot), f"{seconds:.2f}",
-            f"{full_seconds:.2f}", f"{proportional:.2f}", f"{seconds / proportional:.2f}" if proportional else "-"]
+            f"{full_seconds:.2f}", f"{proportional:.2f}", ratio]
 
 
 def teacher(folder: Path, deals: int, workers: int, isolation: str | None) -> list[list[object]]:

@@ -125,7 +125,7 @@ def test_a_huge_file_beside_the_bot_is_not_read_by_its_host(tmp_path: Path) -> N
     assert peak * 1024 < HUGE // 16, f"the host's peak memory was {peak} kB"
 
 
-# thinking time over the game: room enough for a loaded machine's moves, so only start or end runs out
+# thinking time over the game: room for a loaded machine's moves, so only start or end runs out
 GAME_SECONDS = 1.5
 SLOW = 2.0  # what the slow bots take over their start or end
 
