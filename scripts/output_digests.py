@@ -4,8 +4,8 @@ Runs every config in `configs/` through the command line (`arena run`, `arena ra
 `arena replay --all`) into a scratch directory and prints, per config, the SHA-256 of:
 
 - its records, sorted by task, without the `duration` and `times` of each game (the timed
-  fields) and its `identity` (a digest of what decides the game, bots' code included: a comment edited in a
-  bundled bot changes it, and `tests/tournament/test_update.py` checks it);
+  fields) and its `identity` (a digest of what decides the game, bots' code included: a
+  comment edited in a bundled bot changes it, and `tests/tournament/test_update.py` checks it);
 - `arena ratings DIR --format json` and the ratings and crosstable files the run wrote;
 - the per-game lines of `arena replay DIR --all` (every game replayed and checked).
 
