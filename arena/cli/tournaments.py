@@ -205,20 +205,34 @@ def replay_command(
         help="Record files: the config naming the record's bots and variants.")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help="Replay every game of a run directory and list those that differ.")] = False,
+    seat: Annotated[str | None, typer.Option(
+        "--seat", "-s", metavar="N|NAME",
+        help="Step through the game as this seat saw it (a seat number, or the name of the bot "
+             "in it): at each of its decisions what it was told and saw, its legal actions, its "
+             "answer and the time it took.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="With --seat: the seat's-eye replay as JSON data.")] = False,
 ) -> None:
     """Replay a recorded game from its seed and seating and check it gives the recorded result.
 
-    Exit code 0 when it does, 1 when it does not."""
+    With --seat, show the game as that seat saw it. Exit code 0 when the replay gives the
+    recorded result, 1 when it does not."""
     from arena.show import ShowPrinter
     from arena.tournament.identity import changed_code
     from arena.tournament.replay import replay_all, replay_path, replayed_run
     from arena.tournament.results import RunDirectory
 
+    if seat is not None and (show or every):
+        fail("--seat shows one seat's view of one game: not with --show or --all")
+    if as_json and seat is None:
+        fail("--json gives the seat's-eye replay: use it with --seat N or --seat NAME")
     try:
         played_on = replayed_run(target, bot or (), config)
         change = changed_code(played_on) if played_on is not None else None
         if change is not None:
             warn(f"{change}; a replay may differ from the record")
+        if seat is not None:
+            _seat_view(target, task, seat, bot or (), config, as_json, delay)
         if every:
             mismatches = replay_all(target)
             total = len(RunDirectory(target).finished())
@@ -234,6 +248,37 @@ def replay_command(
     for line in result.lines():
         typer.echo(line)
     raise typer.Exit(0 if result.reproduced else 1)
+
+
+def _seat_view(target: Path, task: int | None, seat: str, bots: list[str] | tuple[()],
+               config: Path | None, as_json: bool, delay: float) -> None:
+    """Print a seat's-eye replay, as text (pausing `delay` seconds after each of the seat's
+    decisions) or JSON; exit 0 if the replay reproduced the record, else 1."""
+    import json
+    import time
+
+    from arena.tournament.seat_view import (
+        Decision,
+        ending_lines,
+        opening_lines,
+        seat_view,
+        step_lines,
+    )
+
+    view = seat_view(target, task, seat, bots, config)
+    if as_json:
+        typer.echo(json.dumps(view.to_json(), ensure_ascii=False))
+    else:
+        for line in opening_lines(view):
+            typer.echo(line)
+        for step in view.steps:
+            for line in step_lines(step, view):
+                typer.echo(line)
+            if delay > 0 and isinstance(step, Decision):
+                time.sleep(delay)
+        for line in ending_lines(view):
+            typer.echo(line)
+    raise typer.Exit(0 if view.reproduced else 1)
 
 
 @app.command("report")
