@@ -1,4 +1,4 @@
-"""Commands for tournaments: run, duel, replay, report, and how they show progress."""
+"""Commands for tournaments: run, duel, replay, games-of, report, and how they show progress."""
 
 from __future__ import annotations
 
@@ -279,6 +279,65 @@ def _seat_view(target: Path, task: int | None, seat: str, bots: list[str] | tupl
         for line in ending_lines(view):
             typer.echo(line)
     raise typer.Exit(0 if view.reproduced else 1)
+
+
+@app.command("games-of")
+def games_of_command(
+    run: Annotated[Path, typer.Argument(help="A run directory.")],
+    bot: Annotated[str | None, typer.Option(
+        "--bot", "-b", help="The bot whose games to list, each seen from its seat.")] = None,
+    opponent: Annotated[str | None, typer.Option(
+        help="Only games where this bot sits in another seat (needs --bot).")] = None,
+    won: Annotated[bool, typer.Option("--won", help="Games the bot won.")] = False,
+    lost: Annotated[bool, typer.Option("--lost", help="Games the bot lost.")] = False,
+    drawn: Annotated[bool, typer.Option("--drawn", help="Games the bot drew.")] = False,
+    min_margin: Annotated[float | None, typer.Option(
+        help="The bot's margin (its score less the best opposing one, in the game's units; "
+             "negative for a loss) at least this.")] = None,
+    max_margin: Annotated[float | None, typer.Option(
+        help="The bot's margin at most this (--max-margin -5: lost by 5 or more).")] = None,
+    fault: Annotated[str | None, typer.Option(
+        metavar="KIND", help="Games with a fault of this kind (the bot's, with --bot): "
+                             "exception, illegal, malformed, timeout, crash, memory, or any.")
+    ] = None,
+    game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
+    variant: Annotated[str | None, typer.Option(help="Only this variant (its label).")] = None,
+    deal: Annotated[int | None, typer.Option(help="Only this deal (its seed).")] = None,
+    worst: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="The N games of lowest margin for the bot, worst first.")
+    ] = None,
+    best: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="The N games of highest margin for the bot, best first.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="At most N games, in task order.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The games as JSON, one a line.")
+                       ] = False,
+) -> None:
+    """List a run's games by bot, opponent, result, margin, fault, game, variant or deal,
+    with the task id and seat that 'arena replay RUN TASK --seat N' takes."""
+    import json
+
+    from arena.text import escape
+    from arena.tournament.finder import GameQuery, Order, Outcome, find_games, found_lines
+
+    if sum(x is not None for x in (worst, best, limit)) > 1:
+        fail("give one of --worst, --best and --limit")
+    order = Order.WORST if worst else Order.BEST if best else Order.TASK
+    outcomes = frozenset(o for o, given in ((Outcome.WON, won), (Outcome.LOST, lost),
+                                            (Outcome.DRAWN, drawn)) if given)
+    query = GameQuery(bot, opponent, outcomes, min_margin, max_margin, fault, game, variant,
+                      deal, order, worst or best or limit)
+    try:
+        found = find_games(run, query)
+    except ArenaError as exc:
+        fail(str(exc))
+    if as_json:
+        for g in found.games:
+            typer.echo(json.dumps(g.to_json(run), ensure_ascii=False))
+        return
+    for line in found_lines(found, run):
+        typer.echo(escape(line))
 
 
 @app.command("report")
