@@ -260,7 +260,7 @@ def found_lines(found: Found, run: Path) -> list[str]:
         if seat_view:
             row += [str(g.seat), g.outcome.value if g.outcome else "",
                     "" if g.margin is None else f"{g.margin:+g}"]
-        rows.append(row + [scores, faults])
+        rows.append([*row, scores, faults])
     widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
     out = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
            for r in (head, *rows)]

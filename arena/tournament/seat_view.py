@@ -31,7 +31,7 @@ from arena.cards import Card
 from arena.engine import State, legal_action, plain_action
 from arena.text import escape
 from arena.tournament.playing import _file_name
-from arena.tournament.replay import ReplayError, ReplayResult, Replayer, opened
+from arena.tournament.replay import Replayer, ReplayError, ReplayResult, opened
 from arena.tournament.results import BOT_LOGS
 
 PLAIN_ITEMS = 10_000
