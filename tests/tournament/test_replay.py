@@ -25,8 +25,8 @@ from arena.tournament.replay import (
     replayed_run,
 )
 from arena.tournament.results import GAMES, RunDirectoryError
-from arena.tournament.seat_view import seat_view, seat_view_lines
 from arena.tournament.run import run_tournament, schedule_of
+from arena.tournament.seat_view import seat_view, seat_view_lines
 
 FIRST = '''
 from arena.api import Bot
