@@ -314,8 +314,10 @@ def games_of_command(
     as_json: Annotated[bool, typer.Option("--json", help="The games as JSON, one a line.")
                        ] = False,
 ) -> None:
-    """List a run's games by bot, opponent, result, margin, fault, game, variant or deal,
-    with the task id and seat that 'arena replay RUN TASK --seat N' takes."""
+    """List a run's games by bot, result, margin or fault, with task ids for replay.
+
+    Filters also by opponent, game, variant and deal; each game comes with the task id and seat
+    that 'arena replay RUN TASK --seat N' takes."""
     import json
 
     from arena.text import escape
