@@ -32,7 +32,7 @@ from arena.engine import State, legal_action, plain_action
 from arena.text import escape
 from arena.tournament.playing import _file_name
 from arena.tournament.replay import Replayer, ReplayError, ReplayResult, opened
-from arena.tournament.results import BOT_LOGS
+from arena.tournament.results import BOT_LOGS, CONFIG, GAMES
 
 PLAIN_ITEMS = 10_000
 """At most this many items of one collection are kept in plain form (a view is small)."""
@@ -235,7 +235,7 @@ class _Listener:
         found = legal_action(obs.legal, answer)
         try:
             answered = plain(plain_action(answer))
-        except ValueError:
+        except Exception:  # no plain form (a bot's object of any kind): its repr tells
             answered = None
         return Decision(number, game_decision, tuple(seen["events"]), seen["view"],
                         tuple(seen["legal"]), answered, _repr(answer), found is not None, None,
@@ -290,7 +290,7 @@ def seat_view_of(replayer: Replayer, record: Mapping[str, Any], seat: int,
     opening = Opening(task if isinstance(task, int) else None, escape(str(record.get("game"))),
                       escape(str(record.get("variant"))), int(record.get("seed") or 0), seat,
                       seats, times is not None)
-    faults = tuple({k: plain(v) for k, v in f.items()} for f in record.get("faults") or ()
+    faults = tuple(plain(f) for f in record.get("faults") or ()
                    if isinstance(f, Mapping) and f.get("seat") == seat)
     told = listener.result
     ending = Ending(tuple(plain(record.get("scores") or ())), tuple(plain(record.get("ranks")
@@ -308,7 +308,8 @@ def seat_view(path: Path, task: int | None, seat: str | int, bots: Sequence[str]
     number or by the name of the bot in it."""
     with opened(path, task, bots, config) as (replayer, record):
         chosen = seat_of(record, seat)
-        run_dir = path if path.is_dir() else None
+        run_dir = path if path.is_dir() else (
+            path.parent if path.name == GAMES and (path.parent / CONFIG).is_file() else None)
         return seat_view_of(replayer, record, chosen, run_dir)
 
 
