@@ -170,7 +170,9 @@ class _Listener:
 
     def __init__(self, seat: int, names: Sequence[str], times: Sequence[float] | None) -> None:
         self.seat = seat
-        self.names = list(names)
+        # the narration tells seats apart by name: a name seated twice gets its seat number
+        self.names = [f"{name}[{i}]" if list(names).count(name) > 1 else name
+                      for i, name in enumerate(names)]
         self.times = times
         self.steps: list[PublicStep | Decision] = []
         self.done = 0  # decisions of the game so far (every seat's)
