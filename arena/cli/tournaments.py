@@ -335,8 +335,8 @@ def games_of_command(
     except ArenaError as exc:
         fail(str(exc))
     if as_json:
-        for g in found.games:
-            typer.echo(json.dumps(g.to_json(run), ensure_ascii=False))
+        for g in found.games:  # ASCII: a crafted record's fault detail stays escaped
+            typer.echo(json.dumps(g.to_json(run)))
         return
     for line in found_lines(found, run):
         typer.echo(escape(line))

@@ -38,7 +38,7 @@ RECORDS = [
             variant="short-pack"),  # lost by 6 to the best of two
     _record(4, ["ada", "bob"], [20, 31], [1, 2], game="cuckoo", order="lower"),  # won by 11
     _record(5, ["ada", "bob"], [4, 0], [2, 1],
-            faults=[{"seat": 0, "decision": 3, "kind": "timeout", "detail": "slow"}]),
+            faults=[{"seat": 0, "decision": 3, "kind": "timeout", "detail": "slow\u202e"}]),
     _record(6, ["ada", "ada"], [2, 8], [2, 1]),  # self-play: one row a seat
     _record(7, ["ada"], [30], [1], game="cribbage-square", variant="standard"),  # alone
     _record(8, ["ada", "bob", "cy", "dee"], [6, 2, 6, 2], [1, 2, 1, 2],
@@ -132,6 +132,9 @@ def test_the_command(run: Path, tmp_path: Path) -> None:
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [(r["task"], r["result"], r["margin"]) for r in rows] == [(0, "lost", -6),
                                                                       (3, "lost", -6)]
+    faulted = runner.invoke(app, ["games-of", str(run), "--fault", "any", "--json"])
+    assert json.loads(faulted.stdout)["faults"][0]["detail"] == "slow\u202e"
+    assert "\u202e" not in faulted.stdout  # a crafted record cannot steer the terminal
     text = runner.invoke(app, ["games-of", str(run), "--bot", "ada", "--won"])
     assert text.exit_code == 0 and "to see one: arena replay" in text.stdout
     for args, message in (([str(tmp_path / "none"), "--bot", "ada"], "no such run directory"),
