@@ -215,8 +215,9 @@ def replay_command(
 ) -> None:
     """Replay a recorded game from its seed and seating and check it gives the recorded result.
 
-    With --seat, show the game as that seat saw it. Exit code 0 when the replay gives the
-    recorded result, 1 when it does not."""
+    With --seat N (or NAME), step through the game as that seat saw it.
+
+    Exit code 0 when the replay gives the recorded result, 1 when it does not."""
     from arena.show import ShowPrinter
     from arena.tournament.identity import changed_code
     from arena.tournament.replay import replay_all, replay_path, replayed_run
