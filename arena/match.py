@@ -136,6 +136,8 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         watcher.dealt(state, variant.label, seed, names)
     cursors = [0] * players
     decisions = 0
+    times: list[list[float]] = [[] for _ in range(players)]  # each bot decision's seconds
+    clock = time.perf_counter
     legal_for, view_for = state.legal, state.view
 
     def events_for(seat: int) -> tuple[Event, ...]:
@@ -151,11 +153,14 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         pilot = autopilots.get(seat) if autopilots else None
         if pilot is None:
             obs = _observation(seat, legal, events_for(seat), view_for(seat))
+            began = clock()
             try:
                 action = bots[seat].act(obs)
             except (Exception, SystemExit) as exc:
+                times[seat].append(clock() - began)
                 forfeit(seat, decisions, *_fault_of(exc, "act", bots[seat], seat, names[seat]))
             else:
+                times[seat].append(clock() - began)
                 try:
                     return legal[legal.index(action)]  # the legal value itself, not a look-alike
                 except Exception:
@@ -197,7 +202,7 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         game=variant.game.name, variant=variant.label, seed=seed, seats=tuple(names),
         scores=outcome.scores, ranks=ranks, turns=outcome.turns, faults=tuple(faults),
         final=outcome.final, duration=time.perf_counter() - started, teams=outcome.teams,
-        order=outcome.order)
+        order=outcome.order, times=tuple(map(tuple, times)))
 
 
 def read_only(value: Any) -> Any:

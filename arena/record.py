@@ -92,9 +92,13 @@ class GameRecord:
     duration: float | None = None
     teams: tuple[tuple[int, ...], ...] | None = None
     order: ScoreOrder = ScoreOrder.HIGHER_WINS
+    times: tuple[tuple[float, ...], ...] | None = None
+    """Per seat, the seconds each of its bot's decisions took (its `act` calls, in order; none
+    once it forfeits); timings like `duration`, so kept out of the record unless asked for."""
 
     def to_json(self, timings: bool = False) -> dict[str, Any]:
-        """A JSON-ready dict with fixed key order; `duration` only when `timings` is asked for."""
+        """A JSON-ready dict with fixed key order; `duration` and the per-decision `times` (in
+        whole microseconds) only when `timings` is asked for."""
         out: dict[str, Any] = {
             "game": self.game,
             "variant": self.variant,
@@ -109,6 +113,8 @@ class GameRecord:
         }
         if self.teams is not None:
             out["teams"] = [list(team) for team in self.teams]
+        if timings and self.times is not None:
+            out["times"] = [[round(t * 1e6) for t in seat] for seat in self.times]
         if timings and self.duration is not None:
             out["duration"] = round(self.duration, 6)
         return out

@@ -3,9 +3,9 @@
 Runs every config in `configs/` through the command line (`arena run`, `arena ratings`,
 `arena replay --all`) into a scratch directory and prints, per config, the SHA-256 of:
 
-- its records, sorted by task, without the `duration` of each game (the one timed field) and
-  its `identity` (a digest of what decides the game, bots' code included: a comment edited in a
-  bundled bot changes it, and `tests/tournament/test_update.py` checks it);
+- its records, sorted by task, without the `duration` and `times` of each game (the timed
+  fields) and its `identity` (a digest of what decides the game, bots' code included: a
+  comment edited in a bundled bot changes it, and `tests/tournament/test_update.py` checks it);
 - `arena ratings DIR --format json` and the ratings and crosstable files the run wrote;
 - the per-game lines of `arena replay DIR --all` (every game replayed and checked).
 
@@ -78,6 +78,7 @@ def digests(config: Path, deals: int | None, workers: int) -> dict[str, str]:
         records = [json.loads(line) for line in (run / "games.jsonl").read_text().splitlines()]
         for record in records:
             record.pop("duration", None)
+            record.pop("times", None)  # per-decision seconds: timed too
             record.pop("identity", None)
         records.sort(key=lambda r: r["task"])
         out = {"games": str(len(records)),

@@ -22,6 +22,7 @@ def run_records(run: Path) -> dict[int, dict[str, Any]]:
     for line in (run / GAMES).read_text(encoding="utf-8").split("\n")[:-1]:  # "\n" only
         record = json.loads(line)
         record.pop("duration")
+        record.pop("times", None)  # timed, like the duration
         assert record["task"] not in out, f"task {record['task']} was recorded twice"
         out[record["task"]] = record
     return out

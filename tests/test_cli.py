@@ -125,6 +125,7 @@ def test_play_json_timings(runner: CliRunner) -> None:
     assert "duration" not in plain[0]
     assert timed[0]["duration"] >= 0  # type: ignore[operator]
     del timed[0]["duration"]
+    assert len(timed[0].pop("times")) == len(plain[0]["seats"])  # per seat: microseconds
     assert timed == plain
 
 

@@ -15,8 +15,8 @@ from typer.core import TyperGroup
 from arena.errors import ArenaError
 from arena.text import escape
 
-HELP_ORDER = ("games", "bots", "play", "run", "duel", "validate", "doctor", "replay", "report",
-              "new-bot", "ratings", "compare", "submit", "league", "score", "solve")
+HELP_ORDER = ("games", "bots", "play", "run", "duel", "validate", "doctor", "replay", "games-of",
+              "report", "new-bot", "ratings", "compare", "submit", "league", "score", "solve")
 """The order `arena --help` lists the commands in (those not listed follow, as registered)."""
 
 

@@ -1,4 +1,4 @@
-"""Commands for tournaments: run, duel, replay, report, and how they show progress."""
+"""Commands for tournaments: run, duel, replay, games-of, report, and how they show progress."""
 
 from __future__ import annotations
 
@@ -205,20 +205,35 @@ def replay_command(
         help="Record files: the config naming the record's bots and variants.")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help="Replay every game of a run directory and list those that differ.")] = False,
+    seat: Annotated[str | None, typer.Option(
+        "--seat", "-s", metavar="N|NAME",
+        help="Step through the game as this seat saw it (a seat number, or the name of the bot "
+             "in it): at each of its decisions what it was told and saw, its legal actions, its "
+             "answer and the time it took.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="With --seat: the seat's-eye replay as JSON data.")] = False,
 ) -> None:
     """Replay a recorded game from its seed and seating and check it gives the recorded result.
 
-    Exit code 0 when it does, 1 when it does not."""
+    With --seat N (or NAME), step through the game as that seat saw it.
+
+    Exit code 0 when the replay gives the recorded result, 1 when it does not."""
     from arena.show import ShowPrinter
     from arena.tournament.identity import changed_code
     from arena.tournament.replay import replay_all, replay_path, replayed_run
     from arena.tournament.results import RunDirectory
 
+    if seat is not None and (show or every):
+        fail("--seat shows one seat's view of one game: not with --show or --all")
+    if as_json and seat is None:
+        fail("--json gives the seat's-eye replay: use it with --seat N or --seat NAME")
     try:
         played_on = replayed_run(target, bot or (), config)
         change = changed_code(played_on) if played_on is not None else None
         if change is not None:
             warn(f"{change}; a replay may differ from the record")
+        if seat is not None:
+            _seat_view(target, task, seat, bot or (), config, as_json, delay)
         if every:
             mismatches = replay_all(target)
             total = len(RunDirectory(target).finished())
@@ -234,6 +249,98 @@ def replay_command(
     for line in result.lines():
         typer.echo(line)
     raise typer.Exit(0 if result.reproduced else 1)
+
+
+def _seat_view(target: Path, task: int | None, seat: str, bots: list[str] | tuple[()],
+               config: Path | None, as_json: bool, delay: float) -> None:
+    """Print a seat's-eye replay, as text (pausing `delay` seconds after each of the seat's
+    decisions) or JSON; exit 0 if the replay reproduced the record, else 1."""
+    import json
+    import time
+
+    from arena.tournament.seat_view import (
+        Decision,
+        ending_lines,
+        opening_lines,
+        seat_view,
+        step_lines,
+    )
+
+    view = seat_view(target, task, seat, bots, config)
+    if as_json:
+        typer.echo(json.dumps(view.to_json(), ensure_ascii=False))
+    else:
+        for line in opening_lines(view):
+            typer.echo(line)
+        for step in view.steps:
+            for line in step_lines(step, view):
+                typer.echo(line)
+            if delay > 0 and isinstance(step, Decision):
+                time.sleep(delay)
+        for line in ending_lines(view):
+            typer.echo(line)
+    raise typer.Exit(0 if view.reproduced else 1)
+
+
+@app.command("games-of")
+def games_of_command(
+    run: Annotated[Path, typer.Argument(help="A run directory.")],
+    bot: Annotated[str | None, typer.Option(
+        "--bot", "-b", help="The bot whose games to list, each seen from its seat.")] = None,
+    opponent: Annotated[str | None, typer.Option(
+        help="Only games where this bot sits in another seat (needs --bot).")] = None,
+    won: Annotated[bool, typer.Option("--won", help="Games the bot won.")] = False,
+    lost: Annotated[bool, typer.Option("--lost", help="Games the bot lost.")] = False,
+    drawn: Annotated[bool, typer.Option("--drawn", help="Games the bot drew.")] = False,
+    min_margin: Annotated[float | None, typer.Option(
+        help="The bot's margin (its score less the best opposing one, in the game's units; "
+             "negative for a loss) at least this.")] = None,
+    max_margin: Annotated[float | None, typer.Option(
+        help="The bot's margin at most this (--max-margin -5: lost by 5 or more).")] = None,
+    fault: Annotated[str | None, typer.Option(
+        metavar="KIND", help="Games with a fault of this kind (the bot's, with --bot): "
+                             "exception, illegal, malformed, timeout, crash, memory, or any.")
+    ] = None,
+    game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
+    variant: Annotated[str | None, typer.Option(help="Only this variant (its label).")] = None,
+    deal: Annotated[int | None, typer.Option(help="Only this deal (its seed).")] = None,
+    worst: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="The N games of lowest margin for the bot, worst first.")
+    ] = None,
+    best: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="The N games of highest margin for the bot, best first.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="At most N games, in task order.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The games as JSON, one a line.")
+                       ] = False,
+) -> None:
+    """List a run's games by bot, result, margin or fault, with task ids for replay.
+
+    Filters also by opponent, game, variant and deal; each game comes with the task id and seat
+    that 'arena replay RUN TASK --seat N' takes."""
+    import json
+
+    from arena.text import escape
+    from arena.tournament.finder import GameQuery, Order, Outcome, find_games, found_lines
+
+    if sum(x is not None for x in (worst, best, limit)) > 1:
+        fail("give one of --worst, --best and --limit")
+    order = Order.WORST if worst else Order.BEST if best else Order.TASK
+    outcomes = frozenset(o for o, given in ((Outcome.WON, won), (Outcome.LOST, lost),
+                                            (Outcome.DRAWN, drawn)) if given)
+    query = GameQuery(bot, opponent, outcomes, min_margin, max_margin, fault, game, variant,
+                      deal, order, worst or best or limit)
+    try:
+        found = find_games(run, query)
+    except ArenaError as exc:
+        fail(str(exc))
+    if as_json:
+        for g in found.games:  # ASCII: a crafted record's fault detail stays escaped
+            typer.echo(json.dumps(g.to_json(run)))
+        return
+    for line in found_lines(found, run):
+        typer.echo(escape(line))
 
 
 @app.command("report")

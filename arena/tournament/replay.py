@@ -13,12 +13,13 @@ label is then read as `preset,key=value,...`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.api import Bot
 from arena.engine import find_game
 from arena.errors import ArenaError
 from arena.loader import is_bundled
@@ -161,12 +162,16 @@ class Replayer:
                               f"named in a config needs that config (--config)")
         return preset, overrides
 
-    def replay(self, record: Mapping[str, Any], watcher: Watcher | None = None) -> ReplayResult:
-        """Play the record's game again and compare the two records."""
+    def replay(self, record: Mapping[str, Any], watcher: Watcher | None = None,
+               tap: Callable[[Sequence[Bot]], None] | None = None) -> ReplayResult:
+        """Play the record's game again and compare the two records; `tap` sees the seats' bots
+        before the game starts (the seat's-eye replay listens to one of them)."""
         task = self.task_of(record)
         for name in dict.fromkeys(task.seats):
             self._check(name, task.game)
         bots = [self.player.bot(name, task.game).make() for name in task.seats]
+        if tap is not None:
+            tap(bots)
         replayed = play_game(self.player.variant(task), bots, task.seats, task.seed, watcher,
                              self.player.sandboxing.key)
         again = json.loads(replayed.to_line())
@@ -263,17 +268,29 @@ def replay_path(path: Path, task: int | None = None, bots: Sequence[str] = (),
     beside the file, else each seat's name is taken as its spec; its variant from that config,
     else from its label.
     """
+    with opened(path, task, bots, config) as (replayer, record):
+        return replayer.replay(record, watcher)
+
+
+@contextmanager
+def opened(path: Path, task: int | None = None, bots: Sequence[str] = (),
+           config: Path | None = None) -> Iterator[tuple[Replayer, dict[str, Any]]]:
+    """The record a command line names (see `replay_path`) and the replayer that plays it."""
     if path.is_dir():
         if task is None:
             raise ReplayError(f"{path}: a run directory: say which game (its task id) to replay")
         if not bots and config is None:
-            return replay(path, task, watcher)
+            loaded = run_config(path)
+            record = find_record(RunDirectory(path).records(), task, path / GAMES)
+            with Replayer.of_config(loaded, path) as replayer:
+                yield replayer, record
+            return
         record = find_record(RunDirectory(path).records(), task, path / GAMES)
         config = config or path / CONFIG
     else:
         record = read_record(path, task)
     with _replayer_for(record, bots, config, path) as replayer:
-        return replayer.replay(record, watcher)
+        yield replayer, record
 
 
 @contextmanager

@@ -26,6 +26,7 @@ from arena.tournament.replay import (
 )
 from arena.tournament.results import GAMES, RunDirectoryError
 from arena.tournament.run import run_tournament, schedule_of
+from arena.tournament.seat_view import seat_view, seat_view_lines
 
 FIRST = '''
 from arena.api import Bot
@@ -227,3 +228,41 @@ def test_a_replay_knows_the_run_whose_bots_it_plays(run: Path, tmp_path: Path) -
 def _write(path: Path, record: dict[str, Any]) -> Path:
     path.write_text(json.dumps(record) + "\n")
     return path
+
+
+def test_a_sandboxed_seat_seen_from_its_own_eyes(run: Path) -> None:
+    faulted = next(r for r in records(run) if r["game"] == "dig"
+                   and any(f["seat"] == r["seats"].index("faulty") for f in r["faults"]))
+    view = seat_view(run, faulted["task"], "faulty")
+    seat = faulted["seats"].index("faulty")
+    assert view.reproduced and view.opening.seat == seat and view.opening.timed
+    decisions = view.decisions
+    assert [d.number for d in decisions] == [1, 2, 3, 4, 5]  # it raised on its fifth
+    assert decisions[-1].raised is not None and "boom" in decisions[-1].raised
+    assert all(d.seconds is not None for d in decisions)
+    assert [f["kind"] for f in view.ending.faults] == ["exception"]
+    assert view.ending.log is not None and view.ending.log.endswith("faulty.log")
+    text = seat_view_lines(view)
+    assert any("act raised" in line and "boom" in line for line in text)
+    assert text[-1] == "reproduced: the replay gives the recorded result"
+
+
+def test_replay_seat_on_the_command_line(run: Path) -> None:
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    task = next(r["task"] for r in records(run)  # in-process bots: no sandbox to start
+                if r["game"] == "dig" and "faulty" not in r["seats"])
+    runner = CliRunner()
+    done = runner.invoke(app, ["replay", str(run), str(task), "--seat", "1", "--json"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert data["opening"]["seat"] == 1 and data["reproduced"]
+    assert {s["kind"] for s in data["steps"]} >= {"decision"}
+    text = runner.invoke(app, ["replay", str(run), str(task), "--seat", "1"])
+    assert text.exit_code == 0 and "== its decision 1 (the game's" in text.stdout
+    for args, message in ((["--seat", "9"], "no seat 9"), (["--seat", "1", "--show"], "--seat"),
+                          (["--json"], "use it with --seat")):
+        wrong = runner.invoke(app, ["replay", str(run), str(task), *args])
+        assert wrong.exit_code == 2 and message in wrong.output

@@ -73,6 +73,7 @@ def by_identity(run: Path) -> list[dict[str, Any]]:
     records = [json.loads(line) for line in (run / GAMES).read_text().split("\n")[:-1]]
     for record in records:
         record.pop("duration")
+        record.pop("times", None)
     identities = [r["identity"] for r in records]
     assert len(set(identities)) == len(identities), "a game recorded twice"
     return sorted(records, key=lambda r: r["identity"])
