@@ -254,7 +254,11 @@ def test_a_bot_made_ahead_computes_during_another_game_in_process(
     resolved = resolve_bot(spec("AheadSpinner"))
     first, second = resolved.make(), resolved.make()
     play_game(variant, [first, _greedy()], ["h", "g"], 1)
-    time.sleep(0.2)
+    # the gap between the games: until the spinner (a thread of this process) has had 0.2 s of
+    # CPU, however loaded the machine (within reason)
+    before, deadline = time.process_time(), time.monotonic() + 10
+    while time.process_time() - before < 0.2 and time.monotonic() < deadline:
+        time.sleep(0.02)
     play_game(variant, [second, _greedy()], ["h", "g"], 2)
     ahead = [int(ms) for ms in re.findall(r"computed (\d+) ms ahead", capfd.readouterr().out)]
     assert ahead[-1] >= 100, ahead

@@ -186,7 +186,12 @@ def test_a_helper_does_not_outlive_its_sandboxed_game(tmp_path: Path, marker: st
     log = tmp_path / "outliver.log"
     with sandboxed_games(spec("Outliver", marker=marker, how=how), log) as play:
         play(1)
-        said = log.read_text()
+        # the host writes a game's output to the log as it reaps the game, after the arena has
+        # its record: wait for it
+        deadline = time.monotonic() + 10.0
+        while "outliver" not in (said := log.read_text() if log.exists() else "") \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert "outliver" in said, said  # it tried
         # the game is over (its process killed): the game's PID namespace goes with it
         assert gone(marker, 10.0), f"a helper outlived its game: {said}"  # under load, too
