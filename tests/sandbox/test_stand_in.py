@@ -25,7 +25,7 @@ from arena.cards import parse_card
 from arena.engine import find_game
 from arena.games.concentration.table import Back
 from arena.loader import resolve_bot
-from arena.match import BotRandom, bot_rng, play_game
+from arena.match import BotRandom, bot_rng, described, play_game
 from arena.record import FaultKind
 from arena.sandbox import (
     BotHost,
@@ -81,8 +81,8 @@ def play_hosted(host: BotHost) -> None:
 
 @pytest.mark.parametrize(("name", "kind", "detail"), [
     ("Raiser", FaultKind.EXCEPTION, "act raised RuntimeError: boom"),
-    ("Illegal", FaultKind.ILLEGAL, "returned -1, not a legal action"),
-    ("Malformed", FaultKind.MALFORMED, "not a plain value"),
+    ("Illegal", FaultKind.ILLEGAL, "returned an int: -1, not a legal action (legal here: "),
+    ("Malformed", FaultKind.ILLEGAL, "returned an object: <object object at "),
     ("DeepNester", FaultKind.MALFORMED, "malformed answer"),
     ("Sleeper", FaultKind.TIMEOUT, "no answer within"),
     ("Exiter", FaultKind.CRASH, "ended without answering"),
@@ -99,6 +99,51 @@ def test_each_fault_is_recorded_and_the_game_goes_on(name: str, kind: FaultKind,
     assert record["ranks"] == [2, 1]  # the faulting seat is ranked last
     assert record["final"]["end"] == "cleared"  # type: ignore[index]
     assert time.monotonic() - started < 10  # a timeout is cut off, not waited out
+
+
+@pytest.mark.parametrize("value", ["card", "text", "own", "pair"])
+def test_an_illegal_answer_reads_the_same_sandboxed_and_in_process(value: str) -> None:
+    """Its type and repr as the bot made it (a card is not its text form "3D"), and examples of
+    legal actions, in the same words whether the bot plays sandboxed or in the arena's process."""
+    from tests.sandbox.hostile.bots import ANSWERS, Answers
+
+    sandboxed_record = play_against_greedy("Answers", params=f"value={value}")
+    variant = find_game("concentration").variant("standard")
+    in_process = play_game(variant, [Answers(value), resolve_bot("greedy").make()],
+                           ["Answers", "greedy"], 3).to_json()
+    (fault,) = sandboxed_record["faults"]  # type: ignore[misc]
+    assert fault == in_process["faults"][0]  # type: ignore[index]
+    assert fault["detail"].startswith(  # type: ignore[index]
+        f"its decision 3 (the game's 5): returned {described(ANSWERS[value])}, ")
+    assert "not a legal action (legal here: " in fault["detail"]  # type: ignore[index]
+
+
+def test_each_game_s_output_comes_under_a_header_and_is_cut_per_game(tmp_path: Path) -> None:
+    """A header per game (task, deal, seat, opponents); the limit of a game's output said where
+    it cuts, with the game's name; a fault names the log, and the header to look for."""
+    log = tmp_path / "bots" / "chatty.log"
+    variant = find_game("concentration").variant("standard")
+    chatty = sandboxed(spec("Chatty", "lines=4,fail=true"), "concentration",
+                       Limits(output_bytes=300), log)
+    try:
+        for task, seed in ((7, 3), (8, 4)):
+            record = play_game(variant, [resolve_bot("greedy").make(), chatty.make()],
+                               ["greedy", "chatty"], seed, task=task)
+            (fault,) = record.faults
+            assert fault.detail.endswith(
+                f"(what it printed: bots/chatty.log under [task {task}, deal {seed}, seat 1, "
+                "against greedy])")
+    finally:
+        chatty.close()
+    text = log.read_text()
+    for task, seed in ((7, 3), (8, 4)):
+        header = f"[game: task {task}, deal {seed}, seat 1, against greedy]\n"
+        assert text.count(header) == 1
+        after = text.split(header)[1]
+        assert after.startswith("x" * 49 + "\n")
+        assert (f"[output truncated at 300 bytes (task {task}, deal {seed}, seat 1, against "
+                "greedy): a game's output limit, output_kb in the config's [limits], "
+                "--output-limit of arena play]") in after.split("[game:")[0]
 
 
 @pytest.mark.parametrize(("name", "detail"), [
