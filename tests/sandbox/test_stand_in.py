@@ -25,7 +25,7 @@ from arena.cards import parse_card
 from arena.engine import find_game
 from arena.games.concentration.table import Back
 from arena.loader import resolve_bot
-from arena.match import BotRandom, bot_rng, described, play_game
+from arena.match import BotRandom, bot_rng, play_game
 from arena.record import FaultKind
 from arena.sandbox import (
     BotHost,
@@ -105,6 +105,7 @@ def test_each_fault_is_recorded_and_the_game_goes_on(name: str, kind: FaultKind,
 def test_an_illegal_answer_reads_the_same_sandboxed_and_in_process(value: str) -> None:
     """Its type and repr as the bot made it (a card is not its text form "3D"), and examples of
     legal actions, in the same words whether the bot plays sandboxed or in the arena's process."""
+    from arena.match import described
     from tests.sandbox.hostile.bots import ANSWERS, Answers
 
     sandboxed_record = play_against_greedy("Answers", params=f"value={value}")
