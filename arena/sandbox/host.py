@@ -490,14 +490,19 @@ class _Host:
                 self.log.write(b"\n[game: " + header + b"]\n")
             self.log.write(safe)
             if len(data) > room:
-                name = self.named.get(fd)
-                self.log.write(b"\n[output truncated at %d bytes%s: a game's output limit, "
-                               b"output_kb in the config's [limits], --output-limit of arena "
-                               b"play]\n" % (self.cap, b" (" + name + b")" if name else b""))
+                self.log.write(self.truncated(fd))
             self.log.flush()
         if self.echo is not None and room > 0:
-            self.show(fd, safe + (b"\n[output truncated]\n" if len(data) > room else b""))
+            self.show(fd, safe + (self.truncated(fd) if len(data) > room else b""))
         self.outputs[fd] += len(data)
+
+    def truncated(self, fd: int) -> bytes:
+        """The line that says a game's output was cut: where, which game, and where the limit
+        is set."""
+        name = self.named.get(fd)
+        return (b"\n[output truncated at %d bytes%s: a game's output limit, output_kb in a "
+                b"config's [limits], --output-kb of arena play]\n"
+                % (self.cap, b" (" + name + b")" if name else b""))
 
     def show(self, fd: int, data: bytes) -> None:
         """Copy a game's output to the arena's stderr, each line prefixed."""

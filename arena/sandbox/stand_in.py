@@ -83,6 +83,10 @@ class Limits:
         return self.move_seconds
 
 
+DEFAULT_LIMITS = Limits(move_seconds=1.0, game_seconds=60.0, overage_seconds=2.0, memory_mb=512)
+"""The limits of a bot that is not bundled where none are given: `arena validate`'s, and
+`arena play`'s unless asked otherwise (a tournament's are its config's [limits])."""
+
 BACKSTOP_GAME_SECONDS = 600.0
 """A sandboxed bot's thinking time over a game when no limit is set."""
 

@@ -14,10 +14,15 @@ from arena.loader import BotSpec, registered_bots, resolve_bot
 from arena.record import Fault
 from arena.sandbox.promises import promised_here
 from arena.sandbox.sight import unseen_by
-from arena.sandbox.stand_in import Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
+from arena.sandbox.stand_in import (
+    DEFAULT_LIMITS,
+    Limits,
+    SandboxedBot,
+    SandboxedSpec,
+    probe,
+    sandboxed,
+)
 from arena.session import play_series
-
-DEFAULT_LIMITS = Limits(move_seconds=1.0, game_seconds=60.0, overage_seconds=2.0, memory_mb=512)
 
 
 @dataclass(frozen=True)
