@@ -331,5 +331,7 @@ def _fault_of(exc: BaseException, method: str, bot: Bot, seat: int,
     kind = FaultKind.MEMORY if isinstance(exc, MemoryError) else FaultKind.EXCEPTION
     detail = escape(exception_detail(exc, method, type(bot)))
     trace = escape_lines("".join(traceback.format_exception(exc)).rstrip("\n"))
-    bot_log.warning("seat %d (%s): %s\n%s", seat, escape(name), detail, trace)
+    # the exception goes along, for a handler that leaves some out (a person leaving the game)
+    bot_log.warning("seat %d (%s): %s\n%s", seat, escape(name), detail, trace,
+                    extra={"bot_exception": exc})
     return kind, detail

@@ -221,9 +221,14 @@ class _Watched:
 
 def _tracebacks_to_stderr() -> logging.Handler:
     """Send the tracebacks of in-process bots' exceptions to stderr (sandboxed bots' reach it as
-    their output); the caller removes the handler."""
+    their output), but for a person's leaving the game (`HumanQuit`: no bug of anyone's, and the
+    fault line says it); the caller removes the handler."""
+    from bots.human import HumanQuit
+
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[%(message)s]"))
+    handler.addFilter(lambda record: not isinstance(getattr(record, "bot_exception", None),
+                                                    HumanQuit))
     logging.getLogger("arena.bots").addHandler(handler)
     return handler
 
