@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -83,6 +84,8 @@ def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -
     config = load_config(write_config(tmp_path))
     one = run_tournament(config, tmp_path / "one", workers=1)
     two = run_tournament(config, tmp_path / "two", workers=2)
+    # the pool is shut down whole: no thread of it left to race the interpreter's exit
+    assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
     assert one.complete and two.complete and one.played == two.played == len(schedule_of(config))
     assert run_records(tmp_path / "one") == run_records(tmp_path / "two")
     assert ratings_json(tmp_path / "one") == ratings_json(tmp_path / "two")
