@@ -39,7 +39,7 @@ def test_play_prints_the_fault_and_the_bot_s_output(tmp_path: Path, isolation: s
     assert fault.startswith("fault: seat 0 (noisy:Noisy), exception: its decision 10 (the "
                             "game's 20): act raised ValueError: gave up (at noisy.py:8 in act)")
     if isolation == "process":  # where its output is: on stderr, after its seat
-        assert fault.endswith("(what it printed: above, after [seat 0])")
+        assert fault.endswith("(what it printed: on stderr, after [seat 0])")
     assert 'noisy.py", line 8, in act' in done.stderr  # the whole traceback
     if isolation == "process":  # a sandboxed bot's output, each line after its seat
         assert "[seat 0] thinking about 52 choices\n" in done.stderr

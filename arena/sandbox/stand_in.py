@@ -271,7 +271,7 @@ class SandboxedBot(StandInBot):
             named = f" under [{self.table.header()}]" if self.table is not None else ""
             return f" (what it printed: {place}{named})"
         if self.host.echo:
-            return f" (what it printed: above, after {self.host.echo.strip()})"
+            return f" (what it printed: on stderr, after {self.host.echo.strip()})"
         return ""
 
     def answered(self, plain: Any) -> str:
