@@ -194,7 +194,8 @@ def test_faulty_bot_is_reported_not_fatal(runner: CliRunner, tmp_path: Path) -> 
                               "--json"))
     assert record["ranks"] == [2, 1]
     assert record["faults"][0]["detail"] == (  # type: ignore[index]
-        "act raised RuntimeError: oops (at faulty.py:6 in act)")
+        "its decision 1 (the game's 1): act raised RuntimeError: oops (at faulty.py:6 in act) "
+        "(what it printed: on stderr, after [seat 0])")
 
 
 # -- bad input -----------------------------------------------------------------------------------
