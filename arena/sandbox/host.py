@@ -346,7 +346,8 @@ class _Host:
         try:
             self.ask()
             while True:
-                for key, _ in self.selector.select():
+                # the arena's word first: a game's header before that game's first output
+                for key, _ in sorted(self.selector.select(), key=_control_first):
                     if key.data == "output":
                         self.drain(key.fd)
                     elif key.data == "forker":
@@ -380,9 +381,11 @@ class _Host:
                     if fd in self.outputs:
                         self.headers[fd] = self.named[fd] = header
             else:
-                if pending[:1] == b"n" and self.handed:
+                taken, pending = pending[:1] == b"n", pending[1:]
+                if not taken:
+                    continue
+                if self.handed:
                     self.handed.pop(0)
-                pending = pending[1:]
             self.ask()
         self.pending = pending
 
@@ -487,7 +490,9 @@ class _Host:
         if self.log is not None and room > 0:
             header = self.headers.pop(fd, None)
             if header is not None:  # the game's first output: under a line naming the game
-                self.log.write(b"\n[game: " + header + b"]\n")
+                self.log.flush()  # a blank line between games, none at the top
+                apart = b"\n" if os.fstat(self.log.fileno()).st_size else b""
+                self.log.write(apart + b"[game: " + header + b"]\n")
             self.log.write(safe)
             if len(data) > room:
                 self.log.write(self.truncated(fd))
@@ -561,6 +566,10 @@ class _Host:
         if self.log is not None:
             self.log.close()
 
+
+
+def _control_first(event: tuple[selectors.SelectorKey, int]) -> bool:
+    return event[0].data != "control"
 
 
 YOUNG_OBJECTS = 10_000

@@ -633,7 +633,8 @@ def test_what_a_bot_may_do_in_its_own_directory_and_process_is_still_allowed(
     log = tmp_path / "housekeeper.log"
     record = play_against_greedy("Housekeeper", log)
     assert record["faults"] == []
-    assert log.read_text().splitlines() == ["housekeeper done"]
+    assert log.read_text().splitlines() == ["[game: deal 3, seat 0, against greedy]",
+                                            "housekeeper done"]
 
 
 def test_a_bot_may_load_installed_native_code_but_not_its_own(tmp_path: Path) -> None:
