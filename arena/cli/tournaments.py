@@ -127,7 +127,8 @@ def duel_command(
                          ] = 10_000,
     seed: Annotated[int, typer.Option(help="The first deal seed.")] = 1,
     out: Annotated[Path | None, typer.Option(
-        help="Run directory (default: results/duel-A-vs-B).")] = None,
+        help="Run directory (default: results/duel-A-vs-B, from the bots' short names).")
+    ] = None,
     workers: Annotated[int | None, typer.Option(
         min=1, help="Worker processes (default: all cores).")] = None,
     fresh: Annotated[bool, typer.Option(
