@@ -162,7 +162,8 @@ def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
         if len(r["seats"]) > 1:  # type: ignore[arg-type]
             assert r["ranks"][seat] == len(r["seats"])  # type: ignore[index,arg-type]
     log = (tmp_path / "run" / "log.txt").read_text()
-    assert "faulted: act raised RuntimeError: boom" in log  # logged from the worker processes
+    assert "faulted: its decision 3 (the game's " in log  # logged from the worker processes
+    assert "): act raised RuntimeError: boom" in log
 
 
 def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:
