@@ -880,7 +880,10 @@ class _Player:
             with contextlib.suppress(Exception):
                 traceback.print_exception(exc, file=sys.stderr)
                 sys.stderr.flush()
-        return exception_detail(exc, op, cls)
+        detail = exception_detail(exc, op, cls)
+        if type(exc).__name__ == "BdbQuit":  # a debugger with no terminal to read (stdin is null)
+            detail += " (a debugger needs a terminal: play it with --isolation none)"
+        return detail
 
 
 def _open_log(path: str) -> Any:

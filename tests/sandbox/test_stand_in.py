@@ -147,6 +147,14 @@ def test_each_game_s_output_comes_under_a_header_and_is_cut_per_game(tmp_path: P
                 "--output-kb of arena play]") in after.split("[game:")[0]
 
 
+def test_a_debugger_in_the_sandbox_says_to_play_in_process() -> None:
+    record = play_against_greedy("Debugged")
+    (fault,) = record["faults"]  # type: ignore[misc]
+    assert "act raised BdbQuit" in fault["detail"]  # type: ignore[index]
+    assert fault["detail"].endswith(  # type: ignore[index]
+        "(a debugger needs a terminal: play it with --isolation none)")
+
+
 @pytest.mark.parametrize(("name", "detail"), [
     ("StartRaiser", "start raised ValueError: cannot start"),
     ("EndRaiser", "end raised ValueError: cannot end"),

@@ -83,6 +83,14 @@ class Chatty(Hostile):
         return obs.legal[0]
 
 
+class Debugged(Hostile):
+    """Calls `breakpoint()` at its third decision, as a bot being debugged does."""
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        breakpoint()
+        return obs.legal[0]
+
+
 class _Shown:
     """A value of the bot's own, with a repr of its own."""
 
