@@ -101,7 +101,7 @@ def test_each_fault_is_recorded_and_the_game_goes_on(name: str, kind: FaultKind,
     assert time.monotonic() - started < 10  # a timeout is cut off, not waited out
 
 
-@pytest.mark.parametrize("value", ["card", "text", "own", "pair"])
+@pytest.mark.parametrize("value", ["card", "own"])  # a card, and a value that cannot travel
 def test_an_illegal_answer_reads_the_same_sandboxed_and_in_process(value: str) -> None:
     """Its type and repr as the bot made it (a card is not its text form "3D"), and examples of
     legal actions, in the same words whether the bot plays sandboxed or in the arena's process."""
