@@ -14,10 +14,12 @@ import random
 import time
 import traceback
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
+from arena.cards import Card
 from arena.engine import State, Variant, legal_action, rank_scores
 from arena.frozen import maker
 from arena.record import BotFault, Fault, FaultKind, GameRecord, exception_detail
@@ -32,6 +34,42 @@ class Watcher(Protocol):
 
     def happened(self, state: State, events: Sequence[Event]) -> None:
         """These public events just happened."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Where a bot sits: the task of a run (None outside one), the deal seed, its seat and the
+    names of every seat."""
+
+    task: int | None
+    deal: int
+    seat: int
+    names: tuple[str, ...]
+
+    def header(self) -> str:
+        """One line naming this game for a bot's log: task, deal, seat and opponents."""
+        others = [name for seat, name in enumerate(self.names) if seat != self.seat]
+        against = ", ".join(others) if others else "nobody (solitaire)"
+        task = f"task {self.task}, " if self.task is not None else ""
+        return f"{task}deal {self.deal}, seat {self.seat}, against {against}"
+
+
+class StandInBot(Bot):
+    """A bot that stands in for one played elsewhere (the sandbox's `SandboxedBot`): told where
+    it sits before it starts, and asked what its bot really answered when the answer that came
+    back is not legal (a plain form may hide a value of another type: a card comes back as
+    "3D")."""
+
+    def seated(self, table: Table) -> None:
+        """This game's table, before `start`."""
+
+    def answered(self, plain: Any) -> str:
+        """What the bot answered, as `described` tells it, for an answer that was not legal."""
+        return described(plain)
+
+    def output_note(self) -> str:
+        """Where this game's output is kept, for a fault's detail (empty: nowhere to say)."""
+        return ""
 
 
 _observation = maker(Observation)
@@ -94,14 +132,16 @@ def _keyed(key: str, text: str) -> bytes:
 
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-              watcher: Watcher | None = None, key: str = "") -> GameRecord:
+              watcher: Watcher | None = None, key: str = "",
+              task: int | None = None) -> GameRecord:
     """Play one game to its end and return its record; bots are fresh instances, one per seat.
-    The deal and the bots' rngs come from the seed (and `key`, see `deal_rng`).
+    The deal and the bots' rngs come from the seed (and `key`, see `deal_rng`); `task` is the
+    game's task in a run, which stand-ins are told (see `StandInBot.seated`).
 
     Every bot's `close()` is called at the end, however the game ended.
     """
     try:
-        return _play(variant, bots, names, seed, watcher, key)
+        return _play(variant, bots, names, seed, watcher, key, task)
     finally:
         for bot in bots:
             with contextlib.suppress(Exception):
@@ -109,7 +149,7 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
 
 
 def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-          watcher: Watcher | None, key: str) -> GameRecord:
+          watcher: Watcher | None, key: str, task: int | None) -> GameRecord:
     players = len(bots)
     variant.check_players(players)
     started = time.perf_counter()
@@ -118,12 +158,24 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
     faults: list[Fault] = []
     autopilots: dict[int, random.Random] = {}
 
-    def forfeit(seat: int, decision: int, kind: FaultKind, detail: str) -> None:
+    own = [0] * players  # each seat's decisions so far (a fault names its own, and the game's)
+
+    def forfeit(seat: int, decision: int, kind: FaultKind, detail: str,
+                during: bool = False) -> None:
+        if during:  # in a decision: the bot's own count first, the game's beside it
+            detail = f"its decision {own[seat]} (the game's {decision}): {detail}"
+        bot = bots[seat]
+        if isinstance(bot, StandInBot):
+            with contextlib.suppress(Exception):
+                detail += bot.output_note()
         # what a bot says is escaped before the record stores it or anything shows it
         faults.append(Fault(seat, decision, kind, escape(detail)))
         autopilots[seat] = random.Random(f"autopilot:{seed}:{seat}")
 
+    table_names = tuple(names)
     for seat, bot in enumerate(bots):
+        if isinstance(bot, StandInBot):
+            bot.seated(Table(task, seed, seat, table_names))
         rng = bot_rng(seed, seat, key)
         info = GameInfo(variant.game.name, variant.label, params, seat, players, rng)
         try:
@@ -152,13 +204,15 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
         legal = legal_for(seat)
         pilot = autopilots.get(seat) if autopilots else None
         if pilot is None:
+            own[seat] += 1
             obs = _observation(seat, legal, events_for(seat), view_for(seat))
             began = clock()
             try:
                 action = bots[seat].act(obs)
             except (Exception, SystemExit) as exc:
                 times[seat].append(clock() - began)
-                forfeit(seat, decisions, *_fault_of(exc, "act", bots[seat], seat, names[seat]))
+                forfeit(seat, decisions, *_fault_of(exc, "act", bots[seat], seat, names[seat]),
+                        during=True)
             else:
                 times[seat].append(clock() - began)
                 try:
@@ -167,7 +221,8 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
                     found = legal_action(legal, action)  # or the action its plain form names
                     if found is not None:
                         return found
-                    forfeit(seat, decisions, FaultKind.ILLEGAL, _not_legal(action))
+                    forfeit(seat, decisions, FaultKind.ILLEGAL,
+                            _not_legal(action, bots[seat], legal), during=True)
             pilot = autopilots[seat]
         return legal[pilot.randrange(len(legal))]
 
@@ -214,13 +269,62 @@ def read_only(value: Any) -> Any:
     return value
 
 
-def _not_legal(action: object) -> str:
+SHOWN_CHARACTERS = 80
+"""How much of a value's repr a fault's detail shows."""
+
+
+def described(value: object) -> str:
+    """A value a bot answered, for a fault's detail: its type and its repr (shortened), e.g.
+    `a Card: Card(rank=<Rank.THREE: 3>, ...)` or `a str: '3D'`. The sandbox's game process
+    describes its bot's answer with this too, so both read alike."""
+    name = type(value).__name__
+    article = "an" if name[:1].lower() in "aeiou" else "a"
     try:
-        shown = repr(action)
+        shown = repr(value)
     except Exception:
-        shown = f"a {type(action).__name__} whose repr fails"
-    shown = shown if len(shown) <= 60 else shown[:57] + "..."
-    return f"returned {shown}, not a legal action"
+        return f"{article} {name} whose repr fails"
+    if len(shown) > SHOWN_CHARACTERS:
+        shown = shown[:SHOWN_CHARACTERS - 3] + "..."
+    return f"{article} {name}: {shown}"
+
+
+def example_actions(legal: Sequence[Action]) -> str:
+    """One or two of a decision's legal actions, to show what a legal answer looks like: the
+    first and the last (which differ most often in kind), cards as `<Card 3D>`."""
+    if not legal:
+        return "none"
+    chosen = [legal[0]] if len(legal) == 1 else [legal[0], legal[-1]]
+    shown = " or ".join(_example(action) for action in chosen)
+    return f"{len(legal)}, e.g. {shown}" if len(legal) > 1 else f"only {shown}"
+
+
+def _example(action: object) -> str:
+    """An action of the arena's own, shown short: a card as `<Card 3D>` (`3D` is its text form,
+    which a bot may return as well), tuples item by item."""
+    if isinstance(action, Card):
+        return f"<Card {action}>"
+    if isinstance(action, tuple):
+        items = ", ".join(_example(item) for item in action)
+        return f"({items},)" if len(action) == 1 else f"({items})"
+    text = repr(action)
+    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 3] + "..."
+
+
+def not_legal_detail(shown: str, legal: Sequence[Action]) -> str:
+    """The detail of an answer that is not legal: what it was (`described`) and what the
+    decision's legal actions look like."""
+    return f"returned {shown}, not a legal action (legal here: {example_actions(legal)})"
+
+
+def _not_legal(action: object, bot: Bot, legal: Sequence[Action]) -> str:
+    if isinstance(bot, StandInBot):
+        try:
+            shown = bot.answered(action)
+        except Exception:
+            shown = described(action)
+    else:
+        shown = described(action)
+    return not_legal_detail(shown, legal)
 
 
 def _fault_of(exc: BaseException, method: str, bot: Bot, seat: int,
@@ -232,5 +336,7 @@ def _fault_of(exc: BaseException, method: str, bot: Bot, seat: int,
     kind = FaultKind.MEMORY if isinstance(exc, MemoryError) else FaultKind.EXCEPTION
     detail = escape(exception_detail(exc, method, type(bot)))
     trace = escape_lines("".join(traceback.format_exception(exc)).rstrip("\n"))
-    bot_log.warning("seat %d (%s): %s\n%s", seat, escape(name), detail, trace)
+    # the exception goes along, for a handler that leaves some out (a person leaving the game)
+    bot_log.warning("seat %d (%s): %s\n%s", seat, escape(name), detail, trace,
+                    extra={"bot_exception": exc})
     return kind, detail

@@ -195,7 +195,8 @@ def test_faulty_bot_is_reported_not_fatal(runner: CliRunner, tmp_path: Path) -> 
                               "--json"))
     assert record["ranks"] == [2, 1]
     assert record["faults"][0]["detail"] == (  # type: ignore[index]
-        "act raised RuntimeError: oops (at faulty.py:6 in act)")
+        "its decision 1 (the game's 1): act raised RuntimeError: oops (at faulty.py:6 in act) "
+        "(what it printed: on stderr, after [seat 0])")
 
 
 # -- bad input -----------------------------------------------------------------------------------
@@ -423,3 +424,23 @@ def test_ctrl_c_says_where_the_games_are_and_exits_130(runner: CliRunner, tmp_pa
     assert result.exit_code == 130
     assert result.stderr.strip() == (f"arena: stopped; the games played so far are saved in "
                                      f"{tmp_path / 'out'}; run the same command to resume")
+
+
+def test_a_duel_s_folder_has_a_short_readable_name_of_its_own(tmp_path: Path) -> None:
+    """duel-<a>-vs-<b> from the bots' short names; another duel of the same short names gets
+    -2 after it, and the same duel its own folder again (to resume)."""
+    from arena.cli.tournaments import _duel_folder
+    from arena.tournament.duel import duel_name
+
+    a, b = "conc2/conc_bot2.py:ConcBot2", "conc/conc_bot.py:ConcBot"
+    first = _duel_folder(tmp_path, a, b, duel_name(a, b))
+    assert first == tmp_path / "duel-ConcBot2-vs-ConcBot"
+    first.mkdir()
+    (first / "config.toml").write_text(f'name = "{duel_name(a, b)}"\n')
+    assert _duel_folder(tmp_path, a, b, duel_name(a, b)) == first
+    other = "elsewhere/conc_bot2.py:ConcBot2"
+    assert _duel_folder(tmp_path, other, b, duel_name(other, b)) == \
+        tmp_path / "duel-ConcBot2-vs-ConcBot-2"
+    assert _duel_folder(tmp_path, "forgetful:recall=0.6", "greedy", "x") == \
+        tmp_path / "duel-forgetful-recall=0.6-vs-greedy"
+    assert _duel_folder(tmp_path, "greedy", "greedy", "y") == tmp_path / "duel-greedy-vs-greedy-2"

@@ -192,3 +192,26 @@ def test_the_first_bot_excerpt_is_the_example_file() -> None:
             continue
         assert line in source[at:], f"docs/bot-api.md shows {line.strip()!r}, not in first_bot.py"
         at = source.index(line, at) + 1
+
+
+def _shown(doc: str, command: str) -> list[object]:
+    """The examples of the fenced block of `doc` that begins with `$ command` (a block the
+    parallel check cannot run: its commands depend on each other, and write a run)."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    start = text.index(f"```\n$ {command}\n")
+    end = text.index("\n```", start + 4) + 4
+    return list(script.blocks(doc, f"{script.MARK}\n{text[start:end]}")[0].examples)
+
+
+def test_the_run_and_ratings_examples_print_what_the_docs_show(tmp_path: Path) -> None:
+    """`arena run configs/quick.toml --quiet`, then `arena ratings results/quick --format csv`,
+    run in that order in a folder of their own (so no results/quick of the repository's is
+    touched)."""
+    (tmp_path / "configs").symlink_to(REPO / "configs")
+    examples = [*_shown("docs/cli.md", "arena run configs/quick.toml --quiet"),
+                *_shown("docs/cli.md", "arena ratings results/quick --format csv")]
+    assert len(examples) == 2
+    for example in examples:
+        real = script.run(example.command, tmp_path)  # type: ignore[attr-defined]
+        assert script.matches(example.shown, real), (  # type: ignore[attr-defined]
+            f"{example.label} prints:\n" + "\n".join(real))  # type: ignore[attr-defined]

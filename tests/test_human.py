@@ -417,6 +417,15 @@ def test_arena_play_with_a_human_seat() -> None:
     assert "[faults: 1]" in result.output
 
 
+@pytest.mark.parametrize("typed", ["", "q\ny\n"], ids=["input-ended", "quit"])
+def test_a_person_leaving_prints_no_traceback(typed: str) -> None:
+    result = CliRunner().invoke(app, ["play", "concentration", "-b", "human", "-b", "greedy"],
+                                input=typed)
+    assert result.exit_code == 0, result.output
+    assert "[faults: 1]" in result.output and "HumanQuit" in result.output  # the fault line
+    assert "Traceback" not in result.output + result.stderr
+
+
 # -- watching -------------------------------------------------------------------------------------
 
 def test_show_pauses_after_each_narrated_step() -> None:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import pytest
 
 from arena.api import Action, Bot, Event, GameInfo, Observation, Result
-from arena.cards import Card
+from arena.cards import Card, parse_card
 from arena.engine import Game, Outcome, Params, ScoreOrder, State, Variant
 from arena.games.concentration import PRESETS
 from arena.match import bot_rng, deal_rng, play_game, read_only
@@ -182,7 +182,8 @@ def test_keyboard_interrupt_is_not_swallowed(play: Play) -> None:
 def test_illegal_value_is_a_fault(play: Play, value: Any) -> None:
     bad = Returns(value)
     record = play("standard", [CountingBot(), bad], seed=3)
-    fault = check_forfeit(record, 1, FaultKind.ILLEGAL, f"returned {value!r}, not a legal action")
+    shown = f"a {type(value).__name__}: {value!r}".replace("a int", "an int")
+    fault = check_forfeit(record, 1, FaultKind.ILLEGAL, f"returned {shown}, not a legal action")
     assert bad.acts == 1
     assert fault.decision > 1
 
@@ -197,7 +198,7 @@ def test_turning_up_the_same_card_twice_is_illegal(play: Play,
                                                    scripted_bot: type[Bot]) -> None:
     bot = scripted_bot([5, 5])
     record = play("standard", [bot, CountingBot()], seed=3)
-    fault = check_forfeit(record, 0, FaultKind.ILLEGAL, "returned 5, not a legal action")
+    fault = check_forfeit(record, 0, FaultKind.ILLEGAL, "returned an int: 5, not a legal action")
     assert fault.decision == 2
     assert len(bot.observations) == 2  # type: ignore[attr-defined]
     assert bot.results == []  # type: ignore[attr-defined]  # a forfeited bot is not told the end
@@ -217,7 +218,22 @@ def test_a_look_alike_action_is_replaced_by_the_legal_value(play: Play,
 def test_long_illegal_value_is_shortened(play: Play) -> None:
     record = play("standard", [Returns("x" * 500), CountingBot()], seed=3)
     fault = check_forfeit(record, 0, FaultKind.ILLEGAL, "...")
-    assert len(fault.detail) < 100
+    assert fault.detail.count("x") <= 80
+
+
+def test_an_illegal_answer_shows_its_type_and_legal_examples(play: Play) -> None:
+    """A card where a ('play', card) was wanted: its type and repr, and what legal looks like."""
+    card = parse_card("3D")
+    record = play("standard", [Returns(card), CountingBot()], seed=3)
+    fault = check_forfeit(record, 0, FaultKind.ILLEGAL, f"returned a Card: {card!r}")
+    assert fault.detail.endswith("not a legal action (legal here: 52, e.g. 0 or 51)")
+
+
+def test_a_fault_names_the_bots_own_decision_and_the_games(play: Play) -> None:
+    record = play("standard", [CountingBot(), RaisesInAct(when=3)], seed=3)
+    fault = check_forfeit(record, 1, FaultKind.EXCEPTION, "act raised RuntimeError")
+    assert fault.decision > 3
+    assert fault.detail.startswith(f"its decision 3 (the game's {fault.decision}): act raised")
 
 
 def test_value_that_cannot_be_shown_is_a_fault(play: Play) -> None:
@@ -246,7 +262,8 @@ def test_faults_go_into_the_record_json(play: Play) -> None:
     record = play("standard", [Returns(999), CountingBot()], seed=3)
     line = json.loads(record.to_line())
     assert line["faults"] == [{"seat": 0, "decision": 1, "kind": "illegal",
-                               "detail": "returned 999, not a legal action"}]
+                               "detail": "its decision 1 (the game's 1): returned an int: 999, "
+                                         "not a legal action (legal here: 52, e.g. 0 or 51)"}]
 
 
 def test_two_faulty_seats_share_the_last_rank(play: Play) -> None:

@@ -64,7 +64,7 @@ def test_a_fault_detail_and_the_bots_log_hold_no_control_character(
     with caplog.at_level(logging.WARNING, logger="arena.bots"):
         record = play_game(variant(), [Liar(), GreedyBot()], ["liar", "greedy"], 1)
     detail = record.faults[0].detail
-    assert detail.startswith("act raised ValueError: \\x1b[2J")
+    assert detail.startswith("its decision 1 (the game's 1): act raised ValueError: \\x1b[2J")
     assert is_safe(detail)
     line = record.to_line()
     assert "\u2028" not in line and "\x1b" not in line and "\\u001b" not in line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -71,7 +72,13 @@ def play_command(
         help="auto: sandbox bots that are not bundled; process: sandbox all; none: none."
     )] = IsolationChoice.AUTO,
     time_limit: Annotated[float | None, typer.Option(
-        min=0.001, help="Seconds per decision for sandboxed bots.")] = None,
+        min=0.001, help="Seconds per decision for sandboxed bots (default 1, with a bank of "
+        "twice that).")] = None,
+    no_limits: Annotated[bool, typer.Option(
+        "--no-limits", help="Sandboxed bots get no time or memory limits of their own (only the "
+        "sandbox's backstops).")] = False,
+    output_kb: Annotated[int, typer.Option(
+        min=1, help="What a sandboxed bot may print per game, in KB (then it is cut).")] = 64,
     level: Annotated[str | None, typer.Option(
         help="Fill the seats not given with -b with bundled bots of this level: easy, medium, "
         "hard, expert.")] = None,
@@ -83,7 +90,7 @@ def play_command(
     from arena.engine import find_game
     from arena.levels import seat_bots
     from arena.loader import resolve_bot
-    from arena.sandbox import Limits, sandboxed, unseen_by
+    from arena.sandbox import DEFAULT_LIMITS, sandboxed, unseen_by
     from arena.session import SeriesTally
     from arena.values import parse_assignments
     from bots.human import is_human
@@ -101,7 +108,9 @@ def play_command(
         person = any(is_human(spec) for spec in specs)
         if person and (show or json_out):
             raise ArenaError("--show and --json cannot be used with a human seat")
-        limits = Limits(move_seconds=time_limit, overage_seconds=time_limit or 0.0)
+        if no_limits and time_limit is not None:
+            raise ArenaError("--no-limits and --time-limit cannot be used together")
+        limits = _play_limits(DEFAULT_LIMITS, time_limit, no_limits, output_kb)
         # with --rotate a bot changes seats from game to game: its output is marked by its place
         # among the -b options instead
         # what a game may not see is decided as for a tournament: here, the other seats' code
@@ -112,13 +121,20 @@ def play_command(
                    else resolve_bot(spec, found.name) for seat, spec in enumerate(specs)]
     except (ArenaError, ValueError) as exc:
         fail(str(exc))
-    watcher = _watcher(found.name, delay) if show else None
+    out = sys.stdout  # results go here; what in-process bots print goes to stderr
+    watcher = _watcher(found.name, delay, out) if show else None
     tally = SeriesTally([e.name for e in entries])
     total = games * (len(entries) if rotate else 1)
     tracebacks = _tracebacks_to_stderr()
+    watched = [entry if is_human(spec) else _Watched(entry, spec, seat, rotate)
+               for seat, (spec, entry) in enumerate(zip(specs, entries, strict=True))]
+    slow = limits.move_seconds or DEFAULT_LIMITS.move_seconds or 1.0
+    # a person's seat draws on stdout; bots' prints must not reach it (nor --json's records)
+    quiet = contextlib.nullcontext() if person else contextlib.redirect_stdout(sys.stderr)
     try:
-        _play_and_print(chosen, entries, seed, games, rotate, watcher, tally, json_out, timings,
-                        total <= PER_GAME_LINES or show)
+        with quiet:
+            _play_and_print(chosen, watched, seed, games, rotate, watcher, tally, json_out,
+                            timings, total <= PER_GAME_LINES or show, out, slow)
     except KeyboardInterrupt:
         typer.echo("arena: stopped", err=True)
         raise typer.Exit(130) from None
@@ -130,31 +146,114 @@ def play_command(
         _print_summary(tally)
 
 
+def _play_limits(default: Any, time_limit: float | None, no_limits: bool,
+                 output_kb: int) -> Any:
+    """The limits of sandboxed bots in `arena play`: the default limits (`arena validate`'s),
+    another time a move (with a bank of twice that), or only the sandbox's backstops."""
+    import dataclasses
+
+    from arena.sandbox import Limits
+
+    if no_limits:
+        return Limits(output_bytes=output_kb * 1024)
+    if time_limit is not None:
+        default = dataclasses.replace(default, move_seconds=time_limit,
+                                      overage_seconds=2 * time_limit,
+                                      game_seconds=max(default.game_seconds, 60 * time_limit))
+    return dataclasses.replace(default, output_bytes=output_kb * 1024)
+
+
+class _Watched:
+    """A seat's entry in `arena play`, whose bots' slowest decision is kept: each sandboxed
+    stand-in's (it times its bot), or an in-process bot's, timed here."""
+
+    def __init__(self, entry: Any, spec: str, seat: int, rotate: bool) -> None:
+        self.entry, self.spec, self.name = entry, spec, entry.name
+        self.where = f"bot {seat}" if rotate else f"seat {seat}"
+        self.made: list[Any] = []
+        self.slowest = 0.0
+        self.slowest_at = 0
+        self.warned = False
+
+    def make(self) -> Any:
+        """A fresh bot for a game, remembered (an in-process bot's `act` timed)."""
+        import time
+
+        from arena.sandbox import SandboxedBot
+
+        bot = self.entry.make()
+        self.made.append(bot)
+        if not isinstance(bot, SandboxedBot):
+            act = bot.act
+            count = [0]
+
+            def timed(obs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return act(obs)
+                finally:
+                    count[0] += 1
+                    used = time.perf_counter() - started
+                    if used > self.slowest:
+                        self.slowest, self.slowest_at = used, count[0]
+
+            with contextlib.suppress(AttributeError, TypeError):  # __slots__: not timed
+                bot.act = timed
+        return bot
+
+    def slow_line(self, seed: int, limit: float) -> str | None:
+        """A warning, the first time one of its decisions took longer than `limit`."""
+        from arena.sandbox import SandboxedBot
+
+        for bot in self.made:
+            if isinstance(bot, SandboxedBot) and bot.slowest > self.slowest:
+                self.slowest, self.slowest_at = bot.slowest, bot.slowest_at
+        self.made.clear()
+        if self.warned or self.slowest <= limit:
+            self.slowest = 0.0
+            return None
+        self.warned = True
+        return (f"arena: warning: {self.where} ({self.name}) took {self.slowest:.2f} s over its "
+                f"decision {self.slowest_at} of seed {seed}, more than the {limit:g} s a move "
+                "it would have sandboxed (arena validate's and play's default; a tournament's "
+                "is its config's [limits] move_seconds)")
+
+
 def _tracebacks_to_stderr() -> logging.Handler:
     """Send the tracebacks of in-process bots' exceptions to stderr (sandboxed bots' reach it as
-    their output); the caller removes the handler."""
+    their output), but for a person's leaving the game (`HumanQuit`: no bug of anyone's, and the
+    fault line says it); the caller removes the handler."""
+    from bots.human import HumanQuit
+
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[%(message)s]"))
+    handler.addFilter(lambda record: not isinstance(getattr(record, "bot_exception", None),
+                                                    HumanQuit))
     logging.getLogger("arena.bots").addHandler(handler)
     return handler
 
 
 def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, rotate: bool,
                     watcher: Any, tally: SeriesTally, json_out: bool, timings: bool,
-                    lines: bool) -> None:
+                    lines: bool, out: Any, slow: float) -> None:
     from arena.session import play_series
     from arena.show import fit
 
     for played in play_series(chosen, entries, seed, games, rotate, watcher):
         tally.add(played)
         if json_out:
-            typer.echo(played.record.to_line(timings))
+            typer.echo(played.record.to_line(timings), file=out)
         elif lines:
             for line in fit(_record_line(played.record), indent=""):
-                typer.echo(line)
+                typer.echo(line, file=out)
             for fault in played.record.faults:
                 for line in fit(_fault_line(played.record, fault)):
-                    typer.echo(line)
+                    typer.echo(line, file=out)
+        for entry in entries:
+            warning = entry.slow_line(played.record.seed, slow) \
+                if isinstance(entry, _Watched) else None
+            if warning:
+                typer.echo(warning, err=True)
 
 
 @app.command("new-bot")
@@ -178,17 +277,20 @@ def new_bot_command(
         typer.echo(f"  {step}")
 
 
-def _watcher(game: str, delay: float) -> Any:
+def _watcher(game: str, delay: float, out: Any) -> Any:
     """The spectator for --show: the human seat's drawing where views are public, else the
-    game's own narration (which keeps hands hidden)."""
+    game's own narration (which keeps hands hidden); on `out`."""
     from arena.show import ShowPrinter
     from arena.tty.registry import interface_for
     from arena.tty.style import Style
     from arena.tty.watch import TableWatcher
 
+    def echo(text: str) -> None:
+        typer.echo(text, file=out)
+
     if interface_for(game).spectator_safe:
-        return TableWatcher(game, typer.echo, Style.for_stream(sys.stdout), delay)
-    return ShowPrinter(typer.echo, delay)
+        return TableWatcher(game, echo, Style.for_stream(out), delay)
+    return ShowPrinter(echo, delay)
 
 
 def _record_line(record: GameRecord) -> str:
@@ -205,8 +307,9 @@ def _record_line(record: GameRecord) -> str:
 
 
 def _fault_line(record: GameRecord, fault: Fault) -> str:
-    return (f"fault: seat {fault.seat} ({record.seats[fault.seat]}), {fault.kind.value} at "
-            f"decision {fault.decision}: {fault.detail}")
+    # the detail names the decision (the bot's own and the game's), or start or end
+    return f"fault: seat {fault.seat} ({record.seats[fault.seat]}), {fault.kind.value}: " \
+        f"{fault.detail}"
 
 
 def _print_summary(tally: SeriesTally) -> None:

@@ -18,8 +18,12 @@ def validate_command(
         min=1, help="Deals per opponent and variant (each in every seating).")] = 2,
     variant: Annotated[list[str] | None, typer.Option(
         "--variant", "-v", help="Only this preset (repeatable); default: every preset.")] = None,
+    players: Annotated[list[int] | None, typer.Option(
+        "--players", "-n", min=1, help="Check tables of this many players (repeatable); "
+        "default: each preset's fewest, at least 2.")] = None,
     quick: Annotated[bool, typer.Option(
-        "--quick", help="A quick check: the default preset, one deal, two opponents.")] = False,
+        "--quick", help="A quick check: the default preset, one deal, two opponents, no "
+        "attacks of the doctor's.")] = False,
     time_limit: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 1.0,
     memory_mb: Annotated[int, typer.Option(min=16, help="Memory for the bot, in MB.")] = 512,
 ) -> None:
@@ -32,7 +36,8 @@ def validate_command(
     limits = Limits(move_seconds=time_limit, game_seconds=time_limit * 200,
                     overage_seconds=time_limit * 2, memory_mb=memory_mb)
     try:
-        verdict = validate_bot(spec, game, games, limits, variant or (), quick)
+        verdict = validate_bot(spec, game, games, limits, variant or (), quick,
+                               players=players or ())
     except ArenaError as exc:
         fail(str(exc))
     for line in verdict.lines:

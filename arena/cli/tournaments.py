@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -126,7 +127,8 @@ def duel_command(
                          ] = 10_000,
     seed: Annotated[int, typer.Option(help="The first deal seed.")] = 1,
     out: Annotated[Path | None, typer.Option(
-        help="Run directory (default: results/duel-A-vs-B).")] = None,
+        help="Run directory (default: results/duel-A-vs-B, from the bots' short names).")
+    ] = None,
     workers: Annotated[int | None, typer.Option(
         min=1, help="Worker processes (default: all cores).")] = None,
     fresh: Annotated[bool, typer.Option(
@@ -156,7 +158,7 @@ def duel_command(
         settings.validate()
         config = duel_config(a, b, game, variant, max_games, seed, isolation.value, players,
                              fill, kept=(Path("results"), *((out,) if out else ())))
-        target = out or Path("results") / config.name
+        target = out or _duel_folder(Path("results"), a, b, config.name)
         with _llr_bar(quiet, settings.bounds) as show:
             report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
                               on_test=show)
@@ -184,6 +186,42 @@ def duel_command(
                    f"{_elo(state.elo.elo)} Elo, 95% interval [{_elo(state.elo.low)}, "
                    f"{_elo(state.elo.high)}]; {margin_text(margin, report.unit)} {test}")
     typer.echo(report.summary(settings))
+
+
+def _duel_folder(results: Path, a: str, b: str, name: str) -> Path:
+    """A duel's run directory: `duel-<a>-vs-<b>` from the bots' short names (a file bot's class,
+    a bundled bot's name, and their parameters), with -2, -3, ... after it if that folder holds
+    another duel (its config's name, made from the whole specs, is not this one's)."""
+    from arena.safe_files import parse_toml, read_text
+    from arena.tournament.results import CONFIG
+
+    first, second = _short_name(a), _short_name(b)
+    if first == second:
+        second += "-2"
+    stem = f"duel-{first}-vs-{second}"
+    for number in range(1, 1000):
+        folder = results / (stem if number == 1 else f"{stem}-{number}")
+        if not folder.exists():
+            return folder
+        try:
+            held = parse_toml(read_text(folder / CONFIG), str(folder / CONFIG)).get("name")
+        except (ArenaError, OSError):
+            continue
+        if held == name:
+            return folder
+    return results / name
+
+
+def _short_name(spec: str) -> str:
+    """A bot's name in a folder name: a file or module bot's class (`conc/my_bot.py:MyBot` ->
+    `MyBot`), a registered bot's name, then its parameters (`forgetful-recall=0.6`)."""
+    from arena.loader import display_name
+
+    parts = display_name(spec).split(":")
+    params = [part for part in parts if "=" in part]
+    named = [part for part in parts if "=" not in part]
+    short = "-".join([named[-1] if named else "bot", *params])
+    return re.sub(r"[^\w.=,-]", "_", short)[:60]
 
 
 def _elo(x: float) -> str:

@@ -43,6 +43,7 @@ from arena.sandbox.sight import unseen_by
 from arena.sandbox.stand_in import (
     BACKSTOP_GAME_SECONDS,
     BACKSTOP_SETUP_SECONDS,
+    DEFAULT_LIMITS,
     TURNS,
     BotHost,
     Isolation,
@@ -58,6 +59,7 @@ from arena.sandbox.validate import Verdict, validate_bot
 __all__ = [
     "BACKSTOP_GAME_SECONDS",
     "BACKSTOP_SETUP_SECONDS",
+    "DEFAULT_LIMITS",
     "TURNS",
     "BotHost",
     "Holder",

@@ -57,6 +57,7 @@ from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, code_roots, resolve_bot
+from arena.match import described
 from arena.record import exception_detail
 from arena.sandbox import landlock, namespaces, seccomp
 from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
@@ -322,11 +323,16 @@ class _Host:
         self.selector.register(control, selectors.EVENT_READ, "control")
         self.selector.register(requests, selectors.EVENT_READ, "forker")
         self.outputs: dict[int, int] = {}  # output pipe -> bytes logged for that game
+        self.handed: list[int] = []  # the output pipes of the games handed to the arena, in order
+        self.headers: dict[int, bytes] = {}  # output pipe -> the header its output goes under
+        self.named: dict[int, bytes] = {}  # output pipe -> its game's name in log lines
+        self.pending = b""  # what the arena has sent on the control socket, not yet read
         # output pipe -> what a game prints made safe to show and store (`arena.text`)
         self.escaping: dict[int, ByteLines] = {}
         self.children: dict[int, tuple[str, GameGroup | None]] = {}  # game process -> its
         # directory and control groups
-        self.asked: list[tuple[socket.socket, str, GameGroup | None]] = []  # not forked yet
+        # not forked yet: the socket, directory, control groups and output pipe of each
+        self.asked: list[tuple[socket.socket, str, GameGroup | None, int]] = []
         self.closing = False
         self.home = home  # where the games' directories are made
         self.cgroups = cgroups
@@ -340,22 +346,48 @@ class _Host:
         try:
             self.ask()
             while True:
-                for key, _ in self.selector.select():
+                # the arena's word first: a game's header before that game's first output
+                for key, _ in sorted(self.selector.select(), key=_control_first):
                     if key.data == "output":
                         self.drain(key.fd)
                     elif key.data == "forker":
                         if not self.answered(self.requests.recv(65536)):
                             return 0
                     else:
-                        request = self.control.recv(16)
+                        request = self.control.recv(4096)
                         if not request:
                             return 0
-                        for _ in range(request.count(b"n")):
-                            self.ask()
+                        self.taken(request)
         except OSError:  # the arena is gone
             return 0
         finally:
             self.close()
+
+    def taken(self, data: bytes) -> None:
+        """Act on what the arena says on the control socket: b"n" (it took the next game
+        process handed over) or b"h", a length and a header (it took it, and names its game, for
+        the log); a game taken means the next is forked."""
+        pending = self.pending + data
+        while pending:
+            if pending[:1] == b"h":
+                if len(pending) < 3:
+                    break
+                size = struct.unpack_from("!H", pending, 1)[0]
+                if len(pending) < 3 + size:
+                    break
+                header, pending = pending[3:3 + size], pending[3 + size:]
+                if self.handed:
+                    fd = self.handed.pop(0)
+                    if fd in self.outputs:
+                        self.headers[fd] = self.named[fd] = header
+            else:
+                taken, pending = pending[:1] == b"n", pending[1:]
+                if not taken:
+                    continue
+                if self.handed:
+                    self.handed.pop(0)
+            self.ask()
+        self.pending = pending
 
     def ask(self) -> None:
         """Have the forker fork the next game's process."""
@@ -377,7 +409,7 @@ class _Host:
         self.outputs[read_end] = 0
         self.escaping[read_end] = ByteLines()
         self.selector.register(read_end, selectors.EVENT_READ, "output")
-        self.asked.append((ours, workdir, group))
+        self.asked.append((ours, workdir, group, read_end))
 
     def answered(self, data: bytes) -> bool:
         """Act on the forker's records; False if it is gone."""
@@ -387,7 +419,7 @@ class _Host:
             if kind == b"C":
                 self.sharing = bool(pid)
             elif kind == b"F":
-                ours, workdir, group = self.asked.pop(0)
+                ours, workdir, group, output = self.asked.pop(0)
                 self.children[pid] = workdir, group
                 handover = struct.pack("ii", pid, self.forker) + self.files(group)
                 try:
@@ -395,6 +427,7 @@ class _Host:
                         _kill(pid)
                     else:
                         socket.send_fds(self.control, [handover], [ours.fileno()])
+                        self.handed.append(output)
                 finally:
                     ours.close()
             else:
@@ -440,6 +473,8 @@ class _Host:
             self.selector.unregister(fd)
             os.close(fd)
             del self.outputs[fd]
+            self.headers.pop(fd, None)
+            self.named.pop(fd, None)
             rest = self.escaping.pop(fd).feed(b"", final=True)
             if rest and self.log is not None:
                 self.log.write(rest)
@@ -453,13 +488,26 @@ class _Host:
         # sequence of the bot's reaches the log or the organiser's terminal
         safe = self.escaping[fd].feed(data[:room]) if room > 0 else b""
         if self.log is not None and room > 0:
+            header = self.headers.pop(fd, None)
+            if header is not None:  # the game's first output: under a line naming the game
+                self.log.flush()  # a blank line between games, none at the top
+                apart = b"\n" if os.fstat(self.log.fileno()).st_size else b""
+                self.log.write(apart + b"[game: " + header + b"]\n")
             self.log.write(safe)
             if len(data) > room:
-                self.log.write(b"\n[output truncated at %d bytes]\n" % self.cap)
+                self.log.write(self.truncated(fd))
             self.log.flush()
         if self.echo is not None and room > 0:
-            self.show(fd, safe + (b"\n[output truncated]\n" if len(data) > room else b""))
+            self.show(fd, safe + (self.truncated(fd) if len(data) > room else b""))
         self.outputs[fd] += len(data)
+
+    def truncated(self, fd: int) -> bytes:
+        """The line that says a game's output was cut: where, which game, and where the limit
+        is set."""
+        name = self.named.get(fd)
+        return (b"\n[output truncated at %d bytes%s: a game's output limit, output_kb in a "
+                b"config's [limits], --output-kb of arena play]\n"
+                % (self.cap, b" (" + name + b")" if name else b""))
 
     def show(self, fd: int, data: bytes) -> None:
         """Copy a game's output to the arena's stderr, each line prefixed."""
@@ -505,7 +553,7 @@ class _Host:
         for pid in list(self.children):  # not reported in time
             _kill(pid)
             self.ended(pid, 0)
-        for ours, _, _ in self.asked:  # never forked
+        for ours, _, _, _ in self.asked:  # never forked
             ours.close()
         if self.cgroups is not None:
             self.cgroups.close()
@@ -518,6 +566,10 @@ class _Host:
         if self.log is not None:
             self.log.close()
 
+
+
+def _control_first(event: tuple[selectors.SelectorKey, int]) -> bool:
+    return event[0].data != "control"
 
 
 YOUNG_OBJECTS = 10_000
@@ -761,6 +813,7 @@ class _Player:
         self.bot: Bot | None = None
         self.unmade: BaseException | None = None  # what making the bot ahead raised
         self.unloaded = load  # the bot's spec and game, until the first message loads it
+        self.last: Any = None  # the bot's last answer
 
     def load(self) -> None:
         """Import and make the bot (an untrusted bot's code runs first here, when its game has
@@ -785,7 +838,10 @@ class _Player:
     def answer(self, op: str, payload: Any) -> bytes:
         try:
             if op == "act":
-                return _answer_action(self.bot.act(payload))  # type: ignore[union-attr]
+                action = self.last = self.bot.act(payload)  # type: ignore[union-attr]
+                return _answer_action(action)
+            if op == "explain":  # the last answer was not legal: what it really was
+                return _answer(["ok", described(self.last)])
             if self.unloaded is not None:
                 self.load()
             if self.problem is not None:
@@ -809,8 +865,8 @@ class _Player:
             return _OK
         except MemoryError:
             reply = ["error", "memory", f"{op}: ran out of memory"]
-        except _NotPlain as exc:
-            reply = ["error", "malformed", f"act returned {exc}, which is not a plain value"]
+        except _NotPlain as exc:  # the arena says what legal actions look like
+            return _answer(["unplain", str(exc)])
         except BaseException as exc:  # a bot may raise anything, SystemExit included
             reply = ["error", "exception", self.fault_detail(exc, op)]
         return _answer(reply)
@@ -824,7 +880,10 @@ class _Player:
             with contextlib.suppress(Exception):
                 traceback.print_exception(exc, file=sys.stderr)
                 sys.stderr.flush()
-        return exception_detail(exc, op, cls)
+        detail = exception_detail(exc, op, cls)
+        if type(exc).__name__ == "BdbQuit":  # a debugger with no terminal to read (stdin is null)
+            detail += " (a debugger needs a terminal: play it with --isolation none)"
+        return detail
 
 
 def _open_log(path: str) -> Any:
@@ -867,7 +926,10 @@ def _answer(reply: list[Any]) -> bytes:
 def _answer_action(action: Any) -> bytes:
     if type(action) is int:
         return b'["action",%d]\n' % action
-    return _answer(["action", _plain(action)])
+    try:
+        return _answer(["action", _plain(action)])
+    except _NotPlain:
+        raise _NotPlain(described(action)) from None
 
 
 class _NotPlain(Exception):
@@ -888,6 +950,5 @@ def _plain(value: Any) -> Any:
         return operator.index(value)
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
-    raise _NotPlain(shown)
+    raise _NotPlain()
 

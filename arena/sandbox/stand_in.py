@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.errors import BotSpecError
 from arena.loader import anchored, bot_file, by_target, display_name, is_bundled
+from arena.match import StandInBot, Table, described, not_legal_detail
 from arena.record import BotFault, FaultKind
 from arena.sandbox.cgroups import Freezer, oom_kills, thaw
 from arena.sandbox.pinning import PINNING
@@ -81,6 +82,10 @@ class Limits:
             return self.end_seconds
         return self.move_seconds
 
+
+DEFAULT_LIMITS = Limits(move_seconds=1.0, game_seconds=60.0, overage_seconds=2.0, memory_mb=512)
+"""The limits of a bot that is not bundled where none are given: `arena validate`'s, and
+`arena play`'s unless asked otherwise (a tournament's are its config's [limits])."""
 
 BACKSTOP_GAME_SECONDS = 600.0
 """A sandboxed bot's thinking time over a game when no limit is set."""
@@ -167,14 +172,16 @@ class BotHost:
         self._control = ours
         return ours
 
-    def new_game(self, cpus: set[int] | None = None) -> tuple[socket.socket, int, dict[str, str]]:
+    def new_game(self, cpus: set[int] | None = None,
+                 header: str = "") -> tuple[socket.socket, int, dict[str, str]]:
         """A socket to a fresh game process, that process's id (its process group), and the
         files of its control groups, if it has them: "freezer", "cpuset", "procs" and "oom"
         (see `arena.sandbox.cgroups`).
 
         The host has handed the process over already (it forks one game ahead); taking it tells
         the host to fork the next one, which it does while this game is played, on `cpus` if
-        given (see `Pinning`).
+        given (see `Pinning`), and what the game prints comes in the bot's log under `header`
+        (a line naming the game, see `Table.header`; none if empty).
         """
         control = self._control or self._start()
         try:
@@ -185,7 +192,11 @@ class BotHost:
                     os.sched_setaffinity(self._process.pid, cpus)
                     os.sched_setaffinity(_HANDOVER.unpack_from(message)[1], cpus)  # the forker
                     self._cpus = cpus
-            control.sendall(b"n")
+            if header:  # "h", the header's length and the header: taken, and named
+                text = escape(header)[:_HEADER_LIMIT].encode()
+                control.sendall(b"h" + _HEADER_LENGTH.pack(len(text)) + text)
+            else:
+                control.sendall(b"n")  # taken
         except TimeoutError:
             raise BotFault(FaultKind.TIMEOUT, "the bot process did not start in time") from None
         except OSError:
@@ -215,7 +226,7 @@ class BotHost:
             self._process = None
 
 
-class SandboxedBot(Bot):
+class SandboxedBot(StandInBot):
     """Stands in for a bot that plays in its own process, under time limits."""
 
     games: ClassVar[tuple[str, ...]] = ("*",)
@@ -244,10 +255,39 @@ class SandboxedBot(Bot):
         self.game_left = self.limits.game_seconds or BACKSTOP_GAME_SECONDS
         self.decisions = 0  # answered so far, and the seconds they took
         self.thinking = 0.0
+        self.slowest = 0.0  # the longest decision, in seconds
+        self.slowest_at = 0  # which of its decisions that was
+        self.table: Table | None = None  # where it sits (for its log's header)
+        self._budget: tuple[float | None, float, float] | None = None  # the call's limits
 
-    def begin(self, cpus: set[int] | None = None) -> None:
-        """Take a fresh game process from the host (which is to run on `cpus`, if given)."""
-        self.sock, self.group, files = self.host.new_game(cpus)
+    def seated(self, table: Table) -> None:
+        """Where the bot sits this game: its output goes to its log under a header naming it."""
+        self.table = table
+
+    def output_note(self) -> str:
+        """Where this game's output is kept: the bot's log, under its header; or the terminal."""
+        if self.host.log is not None:
+            place = "/".join(self.host.log.parts[-2:])  # as in the run's directory
+            named = f" under [{self.table.header()}]" if self.table is not None else ""
+            return f" (what it printed: {place}{named})"
+        if self.host.echo:
+            return f" (what it printed: on stderr, after {self.host.echo.strip()})"
+        return ""
+
+    def answered(self, plain: Any) -> str:
+        """What the bot really answered (its type and repr, as its game process describes it):
+        the answer arrives as its plain form, which may hide its type ("3D" for a card)."""
+        if self.sock is not None:
+            with contextlib.suppress(BotFault, OSError, TypeError, IndexError):
+                reply, _ = self._call("explain", None, _EXPLAIN_SECONDS)
+                if isinstance(reply[1], str):
+                    return escape(reply[1][:200])
+        return f"{described(plain)} (as the sandbox received it)"
+
+    def begin(self, cpus: set[int] | None = None, header: str = "") -> None:
+        """Take a fresh game process from the host (which is to run on `cpus`, if given); what
+        it prints goes under `header` in the bot's log."""
+        self.sock, self.group, files = self.host.new_game(cpus, header)
         self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self.procs_path = files.get("procs")
         self.own_processes = int(files.get("processes", "1"))  # its init's and the bot's
@@ -262,7 +302,8 @@ class SandboxedBot(Bot):
         """Start a fresh game process and hand it the game info."""
         cpu = PINNING.enter()
         self._pinned = cpu is not None
-        self.begin(None if cpu is None else PINNING.others)
+        self.begin(None if cpu is None else PINNING.others,
+                   self.table.header() if self.table is not None else "")
         if cpu is not None:
             PINNING.adopt(self.group, self.cpuset_path)
         self._ready()
@@ -274,6 +315,11 @@ class SandboxedBot(Bot):
         reply, used = self._thought("act", obs)
         self.decisions += 1
         self.thinking += used
+        if used > self.slowest:
+            self.slowest, self.slowest_at = used, self.decisions
+        if reply[0] == "unplain":  # a value that cannot travel, described by the bot's process
+            shown = escape(str(reply[1])[:200]) if len(reply) > 1 else "a value"
+            raise BotFault(FaultKind.ILLEGAL, not_legal_detail(shown, obs.legal))
         return reply[1]
 
     def end(self, result: Result) -> None:
@@ -287,6 +333,7 @@ class SandboxedBot(Bot):
         `Limits.own_seconds`) and the bank, and within the game's time left; the time taken
         counts against the game, and what went over its own limit against the bank."""
         own = self.limits.own_seconds(op)
+        self._budget = (own, self.bank, self.game_left)  # what a time-out explains
         if own is None:
             reply, used = self._call(op, payload, self.game_left)
         else:
@@ -301,6 +348,7 @@ class SandboxedBot(Bot):
         answers a probe once it has): a fresh host's first game process may still be importing
         it, which is not the bot's thinking. An answer that is not a probe's is malformed; an
         error is left to `start`, which hears it again."""
+        self._budget = None
         data, _ = self._exchange("probe", None, self.limits.setup_seconds, "start")
         if _parsed("probe", data) is None:
             self.close()
@@ -477,7 +525,28 @@ class SandboxedBot(Bot):
 
     def _timed_out(self, op: str, timeout: float) -> None:
         self.close()
-        raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {max(timeout, 0.0):.3g} s")
+        why = self._why(op, timeout)
+        raise BotFault(FaultKind.TIMEOUT, f"{op}: no answer within {max(timeout, 0.0):.3g} s"
+                       + (f" ({why})" if why else ""))
+
+    def _why(self, op: str, timeout: float) -> str:
+        """How a time-out's time was made up, in one clause: the call's own limit and the bank,
+        or what the game had left; the setup backstop while the bot loads."""
+        budget, self._budget = self._budget, None
+        if budget is None:
+            return f"the {timeout:.3g} s the arena waits for a bot to load and start"
+        own, bank, left = budget
+        game = self.limits.game_seconds
+        whole = f"its {game:g} s a game" if game is not None else \
+            f"the {BACKSTOP_GAME_SECONDS:g} s a game the sandbox allows at most"
+        if own is None or left < own + bank:
+            return f"what was left of {whole}: {max(left, 0.0):.3g} s"
+        per = {"start": "for start", "end": "for end"}.get(op, "a move")
+        if not self.limits.overage_seconds:
+            return f"its {own:g} s {per}, and it has no overage bank"
+        if bank <= 0:
+            return f"its {own:g} s {per}; its overage bank was spent"
+        return f"its {own:g} s {per} plus {bank:.3g} s left in its overage bank"
 
 
 class Turns:
@@ -582,8 +651,12 @@ def _timeval(seconds: float) -> bytes:
     return _TIMEVAL.pack(int(whole), max(int(fraction * 1e6), 1 if whole == 0 else 0))
 
 
-_ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", "error"),
-            "probe": ("ok", "error"), "facts": ("ok", "error")}
+_ANSWERS = {"start": ("ok", "error"), "act": ("action", "unplain", "error"),
+            "end": ("ok", "error"), "probe": ("ok", "error"), "facts": ("ok", "error"),
+            "explain": ("ok",)}
+_EXPLAIN_SECONDS = 1.0  # how long the arena waits for a bot's answer to be described
+_HEADER_LENGTH = struct.Struct("!H")  # a game's header (see `BotHost.new_game`)
+_HEADER_LIMIT = 1000
 _BOT_FAULTS = ("exception", "memory", "malformed")
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's

@@ -1,5 +1,6 @@
 """`arena validate`: put a submitted bot through a battery, sandboxed and under limits: every
-bundled bot of its game as the opponent, in every preset (or the ones asked for)."""
+bundled bot of its game as the opponent, in every preset (or the ones asked for), at the table
+sizes asked for."""
 
 from __future__ import annotations
 
@@ -8,21 +9,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.api import Bot
-from arena.engine import find_game
+from arena.engine import Variant, find_game
 from arena.errors import ArenaError
-from arena.loader import BotSpec, registered_bots, resolve_bot
+from arena.loader import BotSpec, display_name, is_bundled, registered_bots, resolve_bot
 from arena.record import Fault
-from arena.sandbox.promises import promised_here
+from arena.sandbox.promises import promised_here, promises_summary
 from arena.sandbox.sight import unseen_by
-from arena.sandbox.stand_in import Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
+from arena.sandbox.stand_in import (
+    DEFAULT_LIMITS,
+    BotHost,
+    Limits,
+    SandboxedBot,
+    SandboxedSpec,
+    confinement_facts,
+    probe,
+)
 from arena.session import play_series
-
-DEFAULT_LIMITS = Limits(move_seconds=1.0, game_seconds=60.0, overage_seconds=2.0, memory_mb=512)
 
 
 @dataclass(frozen=True)
 class Cell:
-    """The candidate against one opponent in one variant: games, faults, thinking time."""
+    """The candidate against one opponent in one variant at one table size: games, faults,
+    thinking time."""
 
     opponent: str
     variant: str
@@ -30,6 +38,7 @@ class Cell:
     faults: int
     decisions: int
     seconds: float
+    players: int = 2
 
     @property
     def ms_per_decision(self) -> float:
@@ -69,14 +78,17 @@ class _Timed:
 
 def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_LIMITS,
                  variants: Sequence[str] = (), quick: bool = False,
-                 kept: Sequence[Path] = ()) -> Verdict:
+                 kept: Sequence[Path] = (), players: Sequence[int] = ()) -> Verdict:
     """Load the bot in a sandbox, then play `games` deals (every seat rotation) against every
-    bundled bot of the game in every preset (or `variants`) under the limits; the first fault
-    fails it. `quick`: the default preset only, one deal, against one bundled bot and random.
-    `kept`: folders and files its games may not see (a league's other submissions)."""
+    bundled bot of the game in every preset (or `variants`) under the limits, at each table
+    size of `players` a preset allows (none given: its fewest, at least 2); the first fault
+    fails it. `quick`: the default preset, one deal, against one bundled bot and random, and the
+    sandbox's promises without the doctor's attacks. `kept`: folders and files its games may
+    not see (a league's other submissions). ArenaError if no preset seats a size asked for."""
     found = find_game(game)
     chosen = [found.variant(name) for name in variants] or (
         [found.variant()] if quick else [found.variant(name) for name in found.presets])
+    sizes = _table_sizes(found.name, chosen, players)
     # as for every command (`unseen_by`): its opponents are bundled, public, so nothing is hidden
     private = unseen_by(spec, [spec], kept)
     problem = probe(spec, found.name, limits, private)
@@ -85,17 +97,17 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
     opponents = _opponents(found.name)
     if quick:
         opponents, games = [*opponents[:1], opponents[-1]], 1
-    candidate = _Timed(sandboxed(spec, found.name, limits, private=private))
+    # loaded once already (`probe`): its entry needs no second look
+    candidate = _Timed(SandboxedSpec(display_name(spec), BotHost(
+        spec, found.name, limits, trusted=is_bundled(spec), private=private)))
     cells: list[Cell] = []
     played = 0
     failure: str | None = None
     try:
-        for variant in chosen:
-            allowed = variant.params.players_allowed()
-            players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
+        for variant, size in sizes:
             for opponent in opponents:
                 candidate.made.clear()
-                seats = [candidate, *[opponent] * (players - 1)]
+                seats = [candidate, *[opponent] * (size - 1)]
                 mine: list[Fault] = []
                 count = 0
                 for result in play_series(variant, seats, 1, games, rotate=True):
@@ -105,13 +117,12 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
                     if mine:
                         fault = mine[0]
                         failure = (f"FAIL: game {played} (against {opponent.name}, {variant.label}"
-                                   f", seed {result.record.seed}, seat {fault.seat}): "
-                                   f"{fault.kind.value} at decision {fault.decision}: "
-                                   f"{fault.detail}")
+                                   f", {size} players, seed {result.record.seed}, seat "
+                                   f"{fault.seat}): {fault.kind.value}: {fault.detail}")
                         break
                 cells.append(Cell(opponent.name, variant.label, count, len(mine),
                                   sum(b.decisions for b in candidate.made),
-                                  sum(b.thinking for b in candidate.made)))
+                                  sum(b.thinking for b in candidate.made), size))
                 if failure:
                     break
             if failure:
@@ -121,27 +132,64 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
     table = _table(cells)
     if failure:
         return Verdict(False, played, (failure, *table), tuple(cells))
-    labels = chosen[0].label if len(chosen) == 1 else f"{len(chosen)} presets"
+    sandbox = (promises_summary(confinement_facts(found.name))
+               + "; the doctor's attacks not tried (--quick: `arena doctor` tries them)"
+               if quick else promised_here(found.name)[0])
     return Verdict(True, played, (
-        f"PASS: {played} sandboxed games of {found.name} ({labels}), no faults", *table,
-        f"  sandbox: {promised_here(found.name)[0]}"), tuple(cells))
+        f"PASS: {played} sandboxed games of {found.name} ({_checked(sizes)}), no faults",
+        *table, f"  sandbox: {sandbox}"), tuple(cells))
+
+
+def _table_sizes(game: str, chosen: Sequence[Variant],
+                 players: Sequence[int]) -> list[tuple[Variant, int]]:
+    """Each preset with each table size to check: those of `players` it seats (none given: its
+    fewest, at least 2); ArenaError for a size no preset seats."""
+    sizes: list[tuple[Variant, int]] = []
+    for variant in chosen:
+        allowed = variant.params.players_allowed()
+        if not players:
+            sizes.append((variant, max(allowed.start, 2) if allowed.stop > 2 else allowed.start))
+        sizes.extend((variant, n) for n in dict.fromkeys(players) if n in allowed)
+    for n in dict.fromkeys(players):
+        if not any(size == n for _, size in sizes):
+            spans = ", ".join(f"{v.label} {_span(v.params.players_allowed())}" for v in chosen)
+            raise ArenaError(f"--players {n}: no preset checked seats {n} players ({game}: "
+                             f"{spans})")
+    return sizes
+
+
+def _span(allowed: range) -> str:
+    lo, hi = allowed.start, allowed.stop - 1
+    return f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+
+
+def _checked(sizes: Sequence[tuple[Variant, int]]) -> str:
+    """Which presets and table sizes were checked, in a few words."""
+    presets = list(dict.fromkeys(variant.label for variant, _ in sizes))
+    counts = sorted(dict.fromkeys(size for _, size in sizes))
+    named = ("preset " if len(presets) == 1 else "presets ") + ", ".join(presets)
+    tables = " and ".join(str(n) for n in counts)
+    return f"{named}; {tables} players"
 
 
 def _table(cells: Sequence[Cell]) -> list[str]:
     """Variants down, opponents across; each cell its games, faults and ms per decision."""
     if not cells:
         return []
-    variants = list(dict.fromkeys(c.variant for c in cells))
+    sized = len({c.players for c in cells}) > 1  # rows name their table size, if several
+    rows_of = list(dict.fromkeys((c.variant, c.players) for c in cells))
     opponents = list(dict.fromkeys(c.opponent for c in cells))
-    by = {(c.opponent, c.variant): c for c in cells}
+    by = {(c.opponent, c.variant, c.players): c for c in cells}
     rows = [["variant", *opponents]]
-    for variant in variants:
-        rows.append([variant, *(_cell_text(by.get((o, variant))) for o in opponents)])
+    for variant, size in rows_of:
+        label = f"{variant} ({size}p)" if sized else variant
+        rows.append([label, *(_cell_text(by.get((o, variant, size))) for o in opponents)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  " + "  ".join(text.ljust(w) for text, w in zip(row, widths, strict=True)).rstrip()
              for row in rows]
     return [lines[0], "  " + "  ".join("-" * w for w in widths), *lines[1:],
-            "  (each cell: games, faults, mean ms per decision of the bot)"]
+            "  (each cell: games, faults, mean ms per decision of the bot"
+            + ("; (Np): tables of N players)" if sized else ")")]
 
 
 def _cell_text(cell: Cell | None) -> str:

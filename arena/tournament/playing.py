@@ -108,7 +108,7 @@ class TaskPlayer:
         """Play one task: its record as one JSON line (no newline), and its number of faults."""
         bots = [self.bot(name, task.game).make() for name in task.seats]
         record = play_game(self.variant(task), bots, task.seats, task.seed,
-                           key=self.sandboxing.key)
+                           key=self.sandboxing.key, task=task.task)
         body = record.to_json(timings=True)
         named = {"identity": task.identity} if task.identity else {}
         line = {"task": task.task, **named, "game": body.pop("game"),

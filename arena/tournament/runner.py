@@ -128,6 +128,7 @@ def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing
                                initargs=(dict(bots), sandboxing))
     pending: set[Future[list[Played]]] = set()
     batches = in_batches(tasks, size)
+    finished = False
     try:
         for batch in islice(batches, workers * 3):
             pending.add(pool.submit(_play_batch, batch))
@@ -138,8 +139,12 @@ def _run_pool(tasks: Iterable[GameTask], bots: Mapping[str, Entrant], sandboxing
                 batch = next(batches, None)
                 if batch is not None:
                     pending.add(pool.submit(_play_batch, batch))
+        finished = True
     except BrokenProcessPool:
         raise WorkerDiedError("a worker process died (a bot may have crashed the interpreter); "
                               "the games finished so far are saved, run again to resume") from None
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # all played: wait for the pool's own thread, which otherwise races the interpreter's
+        # exit (CPython 3.11: "Exception ignored in: <module 'threading'> ... OSError: [Errno 9]
+        # Bad file descriptor", its wake-up pipe written after that thread closed it)
+        pool.shutdown(wait=finished, cancel_futures=True)

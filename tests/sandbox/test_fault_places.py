@@ -3,6 +3,7 @@ and its whole traceback goes to the bot's log."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,9 @@ def faults(spec: str, sandbox: bool, log: Path | None = None) -> list[str]:
                            ["faulty", "greedy"], 3)
     finally:
         getattr(entry, "close", lambda: None)()
-    return [fault.detail for fault in record.faults if fault.seat == 0]
+    # a decision's fault begins with the bot's own decision and the game's (tests/test_match.py)
+    return [re.sub(r"^its decision \d+ \(the game's \d+\): ", "", fault.detail)
+            for fault in record.faults if fault.seat == 0]
 
 
 @pytest.mark.parametrize("sandbox", [False, True], ids=["in-process", "sandboxed"])

@@ -125,7 +125,8 @@ def test_a_huge_file_beside_the_bot_is_not_read_by_its_host(tmp_path: Path) -> N
     assert peak * 1024 < HUGE // 16, f"the host's peak memory was {peak} kB"
 
 
-# thinking time over the game: room for a loaded machine's moves, so only start or end runs out
+# thinking time over the game: room enough for a loaded machine's moves, so only start or end
+# runs out
 GAME_SECONDS = 1.5
 SLOW = 2.0  # what the slow bots take over their start or end
 
@@ -144,8 +145,10 @@ def test_a_slow_start_or_end_counts_against_the_game_s_time(name: str, tmp_path:
     ((seat, kind, detail),) = faults(record)
     op = "start" if name == "SlowStart" else "end"
     assert (seat, kind) == (0, FaultKind.TIMEOUT) and detail.startswith(f"{op}: no answer within")
-    left = float(detail.split()[-2])
-    assert left <= GAME_SECONDS  # the end had only what the game had left
+    found = re.match(r"\w+: no answer within ([\d.]+) s \(what was left of its 1.5 s a game: "
+                     r"([\d.]+) s\)$", detail)
+    assert found is not None, detail
+    assert float(found[1]) <= GAME_SECONDS  # the end had only what the game had left
 
 
 SLOW_CONFIG = """
@@ -183,14 +186,21 @@ def test_a_tournament_times_slow_start_and_end_out_as_its_config_says(tmp_path: 
                       for f in record["faults"]) == [
             ("slow-end", "timeout", "end"), ("slow-start", "timeout", "start")]
         end = next(f for f in record["faults"] if seats[f["seat"]] == "slow-end")
-        assert end["detail"] == "end: no answer within 0.2 s"  # end_seconds, under the game's
+        assert end["detail"] == (  # end_seconds, under the game's; and where its output is
+            "end: no answer within 0.2 s (its 0.2 s for end, and it has no overage bank) "
+            f"(what it printed: bots/slow-end.log under [task {record['task']}, deal 3, seat "
+            f"{seats.index('slow-end')}, against slow-start])")
 
 
 @pytest.mark.parametrize(("limits", "name", "within"), [
-    (Limits(move_seconds=1.0, game_seconds=10.0, start_seconds=0.2), "SlowStart", "0.2"),
-    (Limits(move_seconds=1.0, game_seconds=10.0, end_seconds=0.2), "SlowEnd", "0.2"),
-    (Limits(move_seconds=0.1, overage_seconds=0.1, game_seconds=10.0), "SlowStart", "0.2"),
-    (Limits(move_seconds=0.1, overage_seconds=0.1, game_seconds=10.0), "SlowEnd", "0.2"),
+    (Limits(move_seconds=1.0, game_seconds=10.0, start_seconds=0.2), "SlowStart",
+     "0.2 s (its 0.2 s for start, and it has no overage bank)"),
+    (Limits(move_seconds=1.0, game_seconds=10.0, end_seconds=0.2), "SlowEnd",
+     "0.2 s (its 0.2 s for end, and it has no overage bank)"),
+    (Limits(move_seconds=0.1, overage_seconds=0.1, game_seconds=10.0), "SlowStart",
+     "0.2 s (its 0.1 s for start plus 0.1 s left in its overage bank)"),
+    (Limits(move_seconds=0.1, overage_seconds=0.1, game_seconds=10.0), "SlowEnd",
+     "0.2 s (its 0.1 s for end plus 0.1 s left in its overage bank)"),
 ], ids=["start_seconds", "end_seconds", "start-as-a-move", "end-as-a-move"])
 def test_start_and_end_have_limits_of_their_own_or_a_move_s(
         tmp_path: Path, limits: Limits, name: str, within: str) -> None:
@@ -201,7 +211,7 @@ def test_start_and_end_have_limits_of_their_own_or_a_move_s(
     finally:
         entry.close()
     op = "start" if name == "SlowStart" else "end"
-    assert faults(record) == [(0, FaultKind.TIMEOUT, f"{op}: no answer within {within} s")]
+    assert faults(record) == [(0, FaultKind.TIMEOUT, f"{op}: no answer within {within}")]
 
 
 @pytest.mark.parametrize("name", ["SlowStart", "SlowEnd"])

@@ -81,8 +81,8 @@ def play_hosted(host: BotHost) -> None:
 
 @pytest.mark.parametrize(("name", "kind", "detail"), [
     ("Raiser", FaultKind.EXCEPTION, "act raised RuntimeError: boom"),
-    ("Illegal", FaultKind.ILLEGAL, "returned -1, not a legal action"),
-    ("Malformed", FaultKind.MALFORMED, "not a plain value"),
+    ("Illegal", FaultKind.ILLEGAL, "returned an int: -1, not a legal action (legal here: "),
+    ("Malformed", FaultKind.ILLEGAL, "returned an object: <object object at "),
     ("DeepNester", FaultKind.MALFORMED, "malformed answer"),
     ("Sleeper", FaultKind.TIMEOUT, "no answer within"),
     ("Exiter", FaultKind.CRASH, "ended without answering"),
@@ -99,6 +99,60 @@ def test_each_fault_is_recorded_and_the_game_goes_on(name: str, kind: FaultKind,
     assert record["ranks"] == [2, 1]  # the faulting seat is ranked last
     assert record["final"]["end"] == "cleared"  # type: ignore[index]
     assert time.monotonic() - started < 10  # a timeout is cut off, not waited out
+
+
+@pytest.mark.parametrize("value", ["card", "own"])  # a card, and a value that cannot travel
+def test_an_illegal_answer_reads_the_same_sandboxed_and_in_process(value: str) -> None:
+    """Its type and repr as the bot made it (a card is not its text form "3D"), and examples of
+    legal actions, in the same words whether the bot plays sandboxed or in the arena's process."""
+    from arena.match import described
+    from tests.sandbox.hostile.bots import ANSWERS, Answers
+
+    sandboxed_record = play_against_greedy("Answers", params=f"value={value}")
+    variant = find_game("concentration").variant("standard")
+    in_process = play_game(variant, [Answers(value), resolve_bot("greedy").make()],
+                           ["Answers", "greedy"], 3).to_json()
+    (fault,) = sandboxed_record["faults"]  # type: ignore[misc]
+    assert fault == in_process["faults"][0]  # type: ignore[index]
+    assert fault["detail"].startswith(  # type: ignore[index]
+        f"its decision 3 (the game's 5): returned {described(ANSWERS[value])}, ")
+    assert "not a legal action (legal here: " in fault["detail"]  # type: ignore[index]
+
+
+def test_each_game_s_output_comes_under_a_header_and_is_cut_per_game(tmp_path: Path) -> None:
+    """A header per game (task, deal, seat, opponents); the limit of a game's output said where
+    it cuts, with the game's name; a fault names the log, and the header to look for."""
+    log = tmp_path / "bots" / "chatty.log"
+    variant = find_game("concentration").variant("standard")
+    chatty = sandboxed(spec("Chatty", "lines=4,fail=true"), "concentration",
+                       Limits(output_bytes=300), log)
+    try:
+        for task, seed in ((7, 3), (8, 4)):
+            record = play_game(variant, [resolve_bot("greedy").make(), chatty.make()],
+                               ["greedy", "chatty"], seed, task=task)
+            (fault,) = record.faults
+            assert fault.detail.endswith(
+                f"(what it printed: bots/chatty.log under [task {task}, deal {seed}, seat 1, "
+                "against greedy])")
+    finally:
+        chatty.close()
+    text = log.read_text()
+    for task, seed in ((7, 3), (8, 4)):
+        header = f"[game: task {task}, deal {seed}, seat 1, against greedy]\n"
+        assert text.count(header) == 1
+        after = text.split(header)[1]
+        assert after.startswith("x" * 49 + "\n")
+        assert (f"[output truncated at 300 bytes (task {task}, deal {seed}, seat 1, against "
+                "greedy): a game's output limit, output_kb in a config's [limits], "
+                "--output-kb of arena play]") in after.split("[game:")[0]
+
+
+def test_a_debugger_in_the_sandbox_says_to_play_in_process() -> None:
+    record = play_against_greedy("Debugged")
+    (fault,) = record["faults"]  # type: ignore[misc]
+    assert "act raised BdbQuit" in fault["detail"]  # type: ignore[index]
+    assert fault["detail"].endswith(  # type: ignore[index]
+        "(a debugger needs a terminal: play it with --isolation none)")
 
 
 @pytest.mark.parametrize(("name", "detail"), [
@@ -376,8 +430,9 @@ def test_output_goes_to_the_bots_log_truncated_at_the_cap(tmp_path: Path) -> Non
     record = play_against_greedy("Printer", log)
     assert record["faults"] == []
     text = log.read_text()
-    assert "[output truncated at 4096 bytes]" in text
-    assert len(text) < 4096 + 200
+    assert "[output truncated at 4096 bytes (deal 3, seat 0, against greedy): a game's " \
+        "output limit" in text
+    assert len(text) < 4096 + 300
 
 
 def test_the_engine_is_out_of_reach(tmp_path: Path) -> None:
@@ -586,7 +641,8 @@ def test_what_a_bot_may_do_in_its_own_directory_and_process_is_still_allowed(
     log = tmp_path / "housekeeper.log"
     record = play_against_greedy("Housekeeper", log)
     assert record["faults"] == []
-    assert log.read_text().splitlines() == ["housekeeper done"]
+    assert log.read_text().splitlines() == ["[game: deal 3, seat 0, against greedy]",
+                                            "housekeeper done"]
 
 
 def test_a_bot_may_load_installed_native_code_but_not_its_own(tmp_path: Path) -> None:

@@ -19,12 +19,13 @@ HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
 def test_a_sound_bot_passes_and_the_verdict_says_how_it_was_confined() -> None:
     verdict = validate_bot("greedy", "concentration", quick=True)
     assert verdict.passed and verdict.games == 4
-    assert verdict.lines[0] == "PASS: 4 sandboxed games of concentration (standard), no faults"
+    assert verdict.lines[0] == ("PASS: 4 sandboxed games of concentration (preset standard; 2 "
+                                "players), no faults")
     assert verdict.lines[1].split() == ["variant", "forgetful", "random"]
     assert verdict.lines[3].startswith("  standard  2 g, 0 f, ")
-    # how it was confined, and what the doctor's attacks found (summarised)
-    assert verdict.lines[-1].startswith(f"  sandbox: {promises_summary(confinement_facts())}; ")
-    assert "attacks of `arena doctor`" in verdict.lines[-1]
+    # how it was confined; --quick leaves the doctor's attacks out (they take seconds)
+    assert verdict.lines[-1] == (f"  sandbox: {promises_summary(confinement_facts())}; the "
+                                 "doctor's attacks not tried (--quick: `arena doctor` tries them)")
 
 
 def test_every_bundled_bot_plays_it_in_every_preset() -> None:
@@ -36,7 +37,9 @@ def test_every_bundled_bot_plays_it_in_every_preset() -> None:
                                                          "random"}
     assert all(cell.faults == 0 and cell.decisions > 0 for cell in verdict.cells)
     assert verdict.lines[0] == (f"PASS: {verdict.games} sandboxed games of paved-with-gold "
-                                f"({len(game.presets)} presets), no faults")
+                                f"(presets {', '.join(game.presets)}; 2 players), no faults")
+    # how it was confined, and what the doctor's attacks found (summarised)
+    assert "attacks of `arena doctor`" in verdict.lines[-1]
 
 
 def test_the_variants_asked_for_are_the_ones_played() -> None:
@@ -58,7 +61,8 @@ def test_the_first_fault_fails_the_bot_with_where_it_happened() -> None:
     verdict = validate_bot(f"{HOSTILE}:Raiser", "concentration", games=1)
     assert not verdict.passed and verdict.games == 1
     line = verdict.lines[0]
-    assert line.startswith("FAIL: game 1 (against ") and "seat 0): exception at decision " in line
+    assert line.startswith("FAIL: game 1 (against ")
+    assert ", 2 players, seed 1, seat 0): exception: its decision 3 (the game's " in line
     assert verdict.cells[0].faults == 1
     assert "act raised RuntimeError: boom (at bots.py:" in line
 
@@ -82,3 +86,23 @@ def test_the_command_exits_0_on_a_pass_1_on_a_fail_and_2_on_bad_input(
     unknown = run(runner, "validate", "greedy", "--game", "chess")
     assert unknown.exit_code == 2 and "chess" in unknown.stderr
     assert len(unknown.stderr.strip().splitlines()) == 1
+
+
+def test_the_table_sizes_asked_for_are_checked_and_said() -> None:
+    verdict = validate_bot("greedy", "concentration", quick=True, players=(3, 2))
+    assert verdict.passed
+    assert verdict.lines[0] == ("PASS: 10 sandboxed games of concentration (preset standard; 2 "
+                                "and 3 players), no faults")
+    assert sorted({(cell.players, cell.games) for cell in verdict.cells}) == [(2, 2), (3, 3)]
+    assert [line.split()[:2] for line in verdict.lines[3:5]] == [["standard", "(3p)"],
+                                                               ["standard", "(2p)"]]
+
+
+def test_a_table_size_no_preset_seats_is_refused_before_anything_is_played(
+        runner: CliRunner) -> None:
+    refused = run(runner, "validate", "greedy", "--game", "concentration", "-v", "duel",
+                  "--players", "3", "--players", "2")
+    assert refused.exit_code == 2
+    assert refused.stderr.strip().splitlines() == [
+        "arena: error: --players 3: no preset checked seats 3 players (concentration: duel 2 "
+        "players)"]

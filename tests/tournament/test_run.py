@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -83,6 +84,8 @@ def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -
     config = load_config(write_config(tmp_path))
     one = run_tournament(config, tmp_path / "one", workers=1)
     two = run_tournament(config, tmp_path / "two", workers=2)
+    # the pool is shut down whole: no thread of it left to race the interpreter's exit
+    assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
     assert one.complete and two.complete and one.played == two.played == len(schedule_of(config))
     assert run_records(tmp_path / "one") == run_records(tmp_path / "two")
     assert ratings_json(tmp_path / "one") == ratings_json(tmp_path / "two")
@@ -159,7 +162,8 @@ def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
         if len(r["seats"]) > 1:  # type: ignore[arg-type]
             assert r["ranks"][seat] == len(r["seats"])  # type: ignore[index,arg-type]
     log = (tmp_path / "run" / "log.txt").read_text()
-    assert "faulted: act raised RuntimeError: boom" in log  # logged from the worker processes
+    assert "faulted: its decision 3 (the game's " in log  # logged from the worker processes
+    assert "): act raised RuntimeError: boom" in log
 
 
 def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from arena.api import Bot, GameInfo, Observation
+from arena.cards import parse_card
 from bots.greedy import GreedyBot
 
 SEEN: list[Any] = []  # what a bot would carry from one game to the next, if it could
@@ -53,6 +54,52 @@ class Illegal(Hostile):
 class Malformed(Hostile):
     def misbehave(self, obs: Observation[Any]) -> Any:
         return object()
+
+
+class Answers(Hostile):
+    """Answers `value` (by its name in `ANSWERS`) at its third decision: not a legal action."""
+
+    def __init__(self, value: str = "card") -> None:
+        self.value = value
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        return ANSWERS[self.value]
+
+
+class Chatty(Hostile):
+    """Prints `lines` lines of 50 bytes a decision (and raises at its third, if `fail`)."""
+
+    def __init__(self, lines: int = 1, fail: bool = False) -> None:
+        self.lines, self.fail = lines, fail
+
+    def act(self, obs: Observation[Any]) -> Any:
+        for _ in range(self.lines):
+            print("x" * 49)
+        return super().act(obs)
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        if self.fail:
+            raise RuntimeError("chatty gave up")
+        return obs.legal[0]
+
+
+class Debugged(Hostile):
+    """Calls `breakpoint()` at its third decision, as a bot being debugged does."""
+
+    def misbehave(self, obs: Observation[Any]) -> Any:
+        breakpoint()
+        return obs.legal[0]
+
+
+class _Shown:
+    """A value of the bot's own, with a repr of its own."""
+
+    def __repr__(self) -> str:
+        return "<my answer>"
+
+
+ANSWERS: dict[str, Any] = {"card": parse_card("3D"), "text": "3D", "float": 2.5,
+                           "own": _Shown(), "pair": ("play", parse_card("3D"))}
 
 
 class DeepNester(Hostile):
