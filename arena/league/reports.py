@@ -7,9 +7,10 @@ matplotlib is an optional extra (`pip install 'card-arena[plots]'`), imported on
 is drawn (`arena.ratings.plots`).
 
 The history picture shows, per pool, each bot's mu with its 95% interval (± 1.96 sigma, as
-`arena league history` prints it) in every round up to this one. The progression (the one-pass
-fold over the pool's games in task order, as `arena report` draws it for a run) is drawn only
-while the pool's records are still those the round was rated from: a later update adds games.
+`arena league history` prints it) in every round up to this one. The progression (the table's
+posterior and interval over the games of the first n deals, as `arena report` draws it for a
+run) is drawn only while the pool's records are still those the round was rated from: a later
+update adds games.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from arena.ratings.plots import (
     plot_head_to_head,
     plot_progression,
     plot_ratings,
-    rating_history,
+    rating_progression,
     require_matplotlib,
 )
 from arena.ratings.tables import PoolRatings, Ratings
@@ -138,7 +139,7 @@ def _pool_report(league: League, entry: Mapping[str, Any],
             rated_from(run) == entry["rated_from"]:
         config = run_config(run)
         records = list(RunDirectory(run).records())
-        histories = rating_history(records, {g.game: g.trueskill for g in config.games},
+        histories = rating_progression(records, {g.game: g.trueskill for g in config.games},
                                    config.limits.on_fault is OnFault.DISQUALIFY)
         # the run's pool is named by its preset; the round's by its label (`standard@2p`)
         history = next((h for (game, _), h in histories.items() if game == pool.game), None)
@@ -267,6 +268,6 @@ _INTRO = ("Ratings are the TrueSkill posterior over all of a pool's games at onc
           "span the 95% interval of mu relative to the pool, clustered by deal; bots that "
           "cannot be told apart at 95% (two-sided) share a rank (=n). The history shows each "
           "bot's mu round by round with its 95% interval (± 1.96 sigma); the progression, the "
-          "one-pass fold over the pool's games in task order.")
+          "table's mu and interval over the games of the first n deals played.")
 _STYLE = ("body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
           "pre{font-size:85%;overflow-x:auto}img{max-width:100%}")

@@ -218,6 +218,13 @@ def rate(records: Iterable[Mapping[str, Any]],
     return Ratings(tuple(out))
 
 
+def rate_matches(game: str, variant: str, matches: list[Match],
+                 settings: TrueSkillSettings) -> PoolRatings:
+    """The table of one pool's matches (without its fault kinds): what `rate` gives a pool."""
+    settings.validate()
+    return _rate_pool(game, variant, matches, settings)
+
+
 def _rate_pool(game: str, variant: str, matches: list[Match],
                settings: TrueSkillSettings) -> PoolRatings:
     found = posterior(matches, settings)
