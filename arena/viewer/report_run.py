@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from arena.errors import ArenaError
 from arena.ratings.plots import Progression, rating_progression
@@ -66,7 +65,7 @@ def write_run_page(run: Path, out: Path | None = None, replays: bool = False) ->
     `replays`, the replay page of every game it links to; the files written."""
     out = run / REPORT_PAGE if out is None else out
     check_entry(out)  # a regular file or nothing, checked before anything is computed
-    page, games = run_page(run, replay_folder=_relative(out.parent, run / REPLAYS))
+    page, games = run_page(run, _relative(out.parent, run / REPLAYS))
     written = []
     if replays:
         folder = real_folder(run / REPLAYS, make=True)
@@ -85,7 +84,7 @@ def _relative(start: Path, target: Path) -> str:
 
 def run_page(run: Path, replay_folder: str = REPLAYS) -> tuple[ReportPage, set[int]]:
     """A run's report page, and the tasks of the games it links to (their replay pages in
-    `replay_folder`, relative to the page)."""
+    RUN/replays, `replay_folder` relative to the page)."""
     config = run_config(run)
     records = list(RunDirectory(run).records())
     if not records:
@@ -94,7 +93,7 @@ def run_page(run: Path, replay_folder: str = REPLAYS) -> tuple[ReportPage, set[i
     disqualify = config.limits.on_fault is OnFault.DISQUALIFY
     ratings = rate(records, settings, disqualify)
     progressions = rating_progression(records, settings, disqualify)
-    bots = run_bots(run, ratings, records, replay_folder)
+    bots = run_bots(run, ratings, replay_folder, run / REPLAYS)
     linked = {g.task for per_pool in bots.values() for section in per_pool.values()
               for g in section.worst}
     sections = tuple(PoolSection(pool, progression_points(progressions.get(
@@ -120,13 +119,12 @@ def progression_points(progression: Progression | None) -> tuple[ProgressPoint, 
     return tuple(ProgressPoint(p.deals, p.ratings) for p in progression.points)
 
 
-def run_bots(run: Path, ratings: Ratings, records: Sequence[Mapping[str, Any]],
-             replay_folder: str, command_run: str | None = None
+def run_bots(run: Path, ratings: Ratings, replay_folder: str, replay_dir: Path
              ) -> dict[tuple[str, str], dict[str, BotSection]]:
-    """Per pool and bot: its worst games (linked to `replay_folder/<task>.html`), its faults
-    and the end of its output."""
+    """Per pool and bot: its worst games (linked to `replay_folder/<task>.html`, relative to
+    the page; the command shown writes them into `replay_dir`), its faults and the end of its
+    output."""
     pools = {(p.game, p.variant): p for p in ratings.pools}
-    where = command_run if command_run is not None else str(run)
     names = sorted({row.bot for p in ratings.pools for row in p.bots})
     out: dict[tuple[str, str], dict[str, BotSection]] = {}
     for bot in names:
@@ -144,8 +142,8 @@ def run_bots(run: Path, ratings: Ratings, records: Sequence[Mapping[str, Any]],
                       if f.get("seat") == g.seat]
             worst = [g for g in games if g.margin is not None and g.margin < 0][:WORST]
             out.setdefault(key, {})[bot] = BotSection(
-                tuple(_worst(g, where, replay_folder) for g in worst), tuple(faults[:FAULTS]),
-                len(faults), output if faults else None, source)
+                tuple(_worst(g, run, replay_folder, replay_dir) for g in worst),
+                tuple(faults[:FAULTS]), len(faults), output if faults else None, source)
     return out
 
 
@@ -159,11 +157,11 @@ def _pool_of(game: FoundGame, pools: Mapping[tuple[str, str], PoolRatings]
     return key if key in pools else None
 
 
-def _worst(game: FoundGame, run: str, replay_folder: str) -> WorstGame:
-    path = f"{replay_folder}/{game.task}.html"
-    command = shlex.join(["arena", "replay", run, str(game.task), "--html", path])
+def _worst(game: FoundGame, run: Path, replay_folder: str, replay_dir: Path) -> WorstGame:
+    command = shlex.join(["arena", "replay", str(run), str(game.task), "--html",
+                          str(replay_dir / f"{game.task}.html")])
     return WorstGame(game.task, game.seat or 0, game.variant, game.seed, game.seats, game.scores,
-                     game.margin, path, command)
+                     game.margin, f"{replay_folder}/{game.task}.html", command)
 
 
 def _output_tail(run: Path, bot: str) -> tuple[str | None, str]:
@@ -181,8 +179,3 @@ def _output_tail(run: Path, bot: str) -> tuple[str | None, str]:
     if size > OUTPUT_TAIL:
         text = "…" + text.split("\n", 1)[-1]
     return (text or None), source
-
-
-def bots_in(pools: Iterable[PoolRatings]) -> list[str]:
-    """Every bot of the pools, sorted."""
-    return sorted({row.bot for p in pools for row in p.bots})

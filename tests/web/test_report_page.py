@@ -91,7 +91,7 @@ def test_every_link_resolves_and_no_script_fails(browser: Browser,
             if re.fullmatch(r"replays/\d+\.html", href):
                 replays += 1  # the documented replay path, and the command that writes it
                 task = href.split("/")[1].split(".")[0]
-                assert f"arena replay {path.parent} {task} --html {href}" in \
+                assert f"arena replay {path.parent} {task} --html {path.parent / href}" in \
                     browser.run("return document.body.textContent")
             else:
                 assert (path.parent / href).exists(), href
