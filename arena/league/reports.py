@@ -165,7 +165,8 @@ def _pool_report(league: League, entry: Mapping[str, Any],
         # the run names its pool by its preset: its own label, the round's rows
         named = Ratings(tuple(replace(pool, variant=variant)
                               for (game, variant) in histories if game == pool.game))
-        found = run_bots(run, named, f"{REPLAYS}/{entry['id']}", folder / REPLAYS / entry["id"])
+        found = run_bots(run, named, records, f"{REPLAYS}/{entry['id']}",
+                         folder / REPLAYS / entry["id"])
         bots = next(iter(found.values()), {})
     else:
         note = ("the progression is drawn only for the latest round of a pool whose games "

@@ -25,7 +25,7 @@ from arena.errors import ArenaError
 from arena.ratings.formats import format_ratings
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.settings import TrueSkillSettings
-from arena.ratings.tables import PoolRatings, Ratings, rate, rate_matches
+from arena.ratings.tables import PoolRatings, Ratings, intervals, rate
 from arena.safe_files import remove, write_bytes, write_text
 
 if TYPE_CHECKING:
@@ -309,13 +309,11 @@ def rating_progression(records: Iterable[Mapping[str, Any]],
     out = {}
     for pool in rating_pools(records, disqualify):
         chosen = settings.get(pool.game, TrueSkillSettings())
-        out[(pool.game, pool.variant)] = _progression(pool.game, pool.variant, pool.matches,
-                                                      chosen, points)
+        out[(pool.game, pool.variant)] = _progression(pool.matches, chosen, points)
     return out
 
 
-def _progression(game: str, variant: str, matches: list[Match], settings: TrueSkillSettings,
-                 points: int) -> Progression:
+def _progression(matches: list[Match], settings: TrueSkillSettings, points: int) -> Progression:
     """The table over growing prefixes of the deals, in the order they were first played."""
     first: dict[Any, int] = {}
     for match in matches:  # a record without a seed is a deal of its own, as in the table
@@ -334,6 +332,5 @@ def _progression(game: str, variant: str, matches: list[Match], settings: TrueSk
     for cut in cuts:
         prefix = [m for ms in by_deal[:cut] for m in ms]
         prefix.sort(key=lambda m: m.position)
-        table = rate_matches(game, variant, prefix, settings)
-        out.append(Point(cut, len(prefix), {r.bot: (r.mu, r.mu_ci95) for r in table.bots}))
+        out.append(Point(cut, len(prefix), intervals(prefix, settings)))
     return Progression(tuple(out))

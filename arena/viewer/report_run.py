@@ -9,16 +9,17 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.errors import ArenaError
 from arena.ratings.plots import Progression, rating_progression
 from arena.ratings.tables import PoolRatings, Ratings, rate
 from arena.safe_files import check_entry, open_regular, real_folder, write_text
 from arena.tournament.config import OnFault
-from arena.tournament.finder import FoundGame, GameQuery, Order, find_games
+from arena.tournament.finder import FoundGame, GameQuery, Order, select_games
 from arena.tournament.results import BOT_LOGS, RunDirectory, run_config
 from arena.viewer.report_page import (
     BotSection,
@@ -93,7 +94,7 @@ def run_page(run: Path, replay_folder: str = REPLAYS) -> tuple[ReportPage, set[i
     disqualify = config.limits.on_fault is OnFault.DISQUALIFY
     ratings = rate(records, settings, disqualify)
     progressions = rating_progression(records, settings, disqualify)
-    bots = run_bots(run, ratings, replay_folder, run / REPLAYS)
+    bots = run_bots(run, ratings, records, replay_folder, run / REPLAYS)
     linked = {g.task for per_pool in bots.values() for section in per_pool.values()
               for g in section.worst}
     sections = tuple(PoolSection(pool, progression_points(progressions.get(
@@ -119,7 +120,8 @@ def progression_points(progression: Progression | None) -> tuple[ProgressPoint, 
     return tuple(ProgressPoint(p.deals, p.ratings) for p in progression.points)
 
 
-def run_bots(run: Path, ratings: Ratings, replay_folder: str, replay_dir: Path
+def run_bots(run: Path, ratings: Ratings, records: Sequence[Mapping[str, Any]],
+             replay_folder: str, replay_dir: Path
              ) -> dict[tuple[str, str], dict[str, BotSection]]:
     """Per pool and bot: its worst games (linked to `replay_folder/<task>.html`, relative to
     the page; the command shown writes them into `replay_dir`), its faults and the end of its
@@ -128,7 +130,7 @@ def run_bots(run: Path, ratings: Ratings, replay_folder: str, replay_dir: Path
     names = sorted({row.bot for p in ratings.pools for row in p.bots})
     out: dict[tuple[str, str], dict[str, BotSection]] = {}
     for bot in names:
-        found = find_games(run, GameQuery(bot=bot, order=Order.WORST)).games
+        found = select_games(records, GameQuery(bot=bot, order=Order.WORST)).games
         output, source = _output_tail(run, bot)
         by_pool: dict[tuple[str, str], list[FoundGame]] = {}
         for game in found:
