@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import os
 import shutil
 import sys
 import tempfile
@@ -26,7 +27,8 @@ def make_run(folder: Path, deals: int) -> Path:
     from arena.tournament.run import run_tournament
 
     text = CONFIG.read_text(encoding="utf-8").replace("count = 30", f"count = {deals}")
-    out = folder / "run"
+    os.chdir(folder)  # the page's commands name the run as `run`, not a temporary path
+    out = Path("run")
     run_tournament(parse_config(text, CONFIG), out, workers=2)
     return out
 
@@ -68,13 +70,17 @@ def main() -> None:
     args = parser.parse_args()
     from arena.viewer.report_run import write_run_page
 
+    args.out = args.out.resolve()
+    here = Path.cwd()
     with tempfile.TemporaryDirectory() as temporary:
-        folder = args.keep or Path(temporary)
+        folder = (args.keep or Path(temporary)).resolve()
         folder.mkdir(parents=True, exist_ok=True)
         run = make_run(folder, args.deals)
         page = write_run_page(run).page
         args.out.parent.mkdir(parents=True, exist_ok=True)
         shoot(page, args.out, args.height)
+        page = page.resolve()
+        os.chdir(here)
     print(f"{args.out}: {args.out.stat().st_size:,} bytes, from {page}")
 
 

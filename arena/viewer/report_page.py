@@ -191,6 +191,9 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
         if r.beats_above:
             marks += (' <span class="flag" title="beats head to head, significantly, a bot '
                       f'above it: {_t(", ".join(r.beats_above))}">^</span>')
+        if r.outscores_in_rank:
+            marks += (' <span class="flag" title="beats head to head, significantly, a bot '
+                      f'sharing its rank: {_t(", ".join(r.outscores_in_rank))}">~</span>')
         title = (f"rank {r.rank_label}: shared with the bots it cannot be told apart from at "
                  "95%" if shared[r.rank] > 1 else f"rank {r.rank}")
         out.append(
@@ -211,7 +214,8 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
     out.append('<p class="legend">mu and its 95% interval are relative to the pool\'s mean '
                "skill, clustered by deal; bots that cannot be told apart at 95% (two-sided) "
                "share a rank (=n), banded together; ! faulted often; ^ beats a bot above it "
-               "head to head.</p>")
+               "head to head; ~ beats a bot of its shared rank head to head (hover for "
+               "whom).</p>")
     return "".join(out)
 
 
