@@ -214,7 +214,7 @@ def plot_head_to_head(pool: PoolRatings) -> Figure | None:
     ax.set_yticks(range(n), labels)
     ax.set_xlabel("opponent")
     ax.set_ylabel("bot")
-    size = 9 if n <= 6 else 7 if n <= 10 else 5
+    size = 9 if n <= 6 else 7 if n <= 10 else 6
     for (i, j), (count, significant) in games.items():
         value = grid[i][j]
         dark = abs(value) > 0.6 * span
