@@ -28,6 +28,7 @@ PEOPLE = "people"
 CLI = "cli"
 BOTS = "bots"
 RL = "rl"
+VIEWER = "viewer"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -40,6 +41,7 @@ ROOMS: dict[str, str] = {
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
+    "arena.viewer": VIEWER,
     "arena.rl": RL,
     "bots": BOTS,
 }
@@ -53,10 +55,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     SANDBOX: frozenset({BASE, PLAYER_API, CORE, SANDBOX}),
     RATINGS: frozenset({BASE, PLAYER_API, CORE, RATINGS}),
     TOURNAMENT: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT}),
-    LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, LEAGUE}),
+    VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER}),
+    LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
-    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, LEAGUE, PEOPLE,
-                    CLI, BOTS}),
+    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE,
+                    PEOPLE, CLI, BOTS}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }

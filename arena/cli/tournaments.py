@@ -382,16 +382,36 @@ def games_of_command(
 
 
 @app.command("report")
-def report_command(run: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
-    """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]')."""
+def report_command(
+    run: Annotated[Path, typer.Argument(help="A run directory.")],
+    html: Annotated[bool, typer.Option(
+        "--html", help="Write the report as one self-contained page, RUN/report.html (no "
+                       "matplotlib needed), instead of the PNG plots and report.md.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="With --html: where to write the page (default RUN/report.html).")
+    ] = None,
+    replays: Annotated[bool, typer.Option(
+        "--replays", help="With --html: also write the replay page of every game the report "
+                          "links to (RUN/replays/<task>.html).")] = False,
+) -> None:
+    """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]'),
+    or with --html as one page."""
     from arena.tournament.identity import changed_code
     from arena.tournament.run import write_report
 
+    if (out is not None or replays) and not html:
+        fail("--out and --replays go with --html")
     try:
         change = changed_code(run) if run.is_dir() else None
         if change is not None:
             warn(f"{change}; the report shows the games it played before")
-        written = write_report(run)
+        if html:
+            from arena.viewer.report_run import write_run_page
+
+            page = write_run_page(run, out, replays)
+            written = [*page.replays, page.page]
+        else:
+            written = write_report(run)
     except ArenaError as exc:
         fail(str(exc))
     for path in written:

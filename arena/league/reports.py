@@ -1,25 +1,27 @@
 """A round of a league as pictures, to publish: in `rounds/<N>/report/`, for every pool (a game
 and variant at one table size) its ratings, its head-to-head edges and each bot's rating round
 by round as PNG images, with `report.md` (the pictures beside the ratings tables) and
-`report.html` (the same, self-contained: the pictures inside it).
+`report.html`: the report page of `arena report RUN --html` (`arena.viewer.report_page`), one
+self-contained file drawing the same in HTML and SVG, with the league's history of standings and,
+for a pool whose games are those the round was rated from, each bot's faults and worst games
+linked to their replay pages (`replays/<pool>/<task>.html` beside it).
 
 matplotlib is an optional extra (`pip install 'card-arena[plots]'`), imported only when a report
 is drawn (`arena.ratings.plots`).
 
 The history picture shows, per pool, each bot's mu with its 95% interval (± 1.96 sigma, as
-`arena league history` prints it) in every round up to this one. The progression (the one-pass
-fold over the pool's games in task order, as `arena report` draws it for a run) is drawn only
-while the pool's records are still those the round was rated from: a later update adds games.
+`arena league history` prints it) in every round up to this one. The progression (the table's
+posterior and interval over the games of the first n deals, as `arena report` draws it for a
+run) is drawn only while the pool's records are still those the round was rated from: a later
+update adds games.
 """
 
 from __future__ import annotations
 
-import base64
-import html
 import io
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,10 +36,11 @@ from arena.league.rounds import (
 from arena.ratings.formats import format_ratings
 from arena.ratings.plots import (
     DPI,
+    Progression,
     plot_head_to_head,
     plot_progression,
     plot_ratings,
-    rating_history,
+    rating_progression,
     require_matplotlib,
 )
 from arena.ratings.tables import PoolRatings, Ratings
@@ -45,6 +48,9 @@ from arena.ratings.verdicts import Z95
 from arena.safe_files import check_entry, real_folder, remove, write_bytes, write_text
 from arena.tournament.config import OnFault
 from arena.tournament.results import RunDirectory, run_config
+from arena.viewer.report_page import BotSection, PoolSection, ProgressPoint, ReportPage
+from arena.viewer.report_page import report_html as page_html
+from arena.viewer.report_run import REPLAYS, progression_points, run_bots
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -71,6 +77,11 @@ class PoolReport:
     ratings: PoolRatings
     pictures: tuple[Picture, ...]
     note: str | None = None
+    progression: Progression | None = None
+    history: Mapping[str, Mapping[int, tuple[float, float]]] | None = None
+    """Each bot's (mu, half-width of its 95% interval) by round, up to this one."""
+    bots: Mapping[str, BotSection] | None = None
+    """Per bot, its faults and worst games (only while the pool's games are the round's)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +115,7 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
             check_entry(folder / f"{kind}-{entry['id']}.png")
     for name in ("report.md", "report.html"):
         check_entry(folder / name)
-    parts = [_pool_report(league, entry, earlier) for entry in document["pools"]]
+    parts = [_pool_report(league, entry, earlier, folder) for entry in document["pools"]]
     written: list[Path] = []
     for part in parts:
         drawn = {p.kind for p in part.pictures}
@@ -121,8 +132,9 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
 
 
 def _pool_report(league: League, entry: Mapping[str, Any],
-                 earlier: Sequence[Mapping[str, Any]]) -> PoolReport:
-    """A pool's ratings and pictures in a round (`earlier`: the rounds up to it, in order)."""
+                 earlier: Sequence[Mapping[str, Any]], folder: Path) -> PoolReport:
+    """A pool's ratings and pictures in a round (`earlier`: the rounds up to it, in order;
+    `folder`: where its report is written)."""
     (pool,) = round_ratings({"pools": [entry]}).pools
     pictures = [Picture("ratings", f"ratings of {pool.game} / {pool.variant}",
                         _png(plot_ratings(pool)))]
@@ -130,27 +142,37 @@ def _pool_report(league: League, entry: Mapping[str, Any],
     if head is not None:
         pictures.append(Picture("headtohead", f"head to head in {pool.game} / {pool.variant}",
                                 _png(head)))
+    by_round = _by_round(entry["id"], earlier)
     pictures.append(Picture("history", f"ratings of {pool.game} / {pool.variant} by round",
-                            _png(plot_history(pool, _by_round(entry["id"], earlier)))))
+                            _png(plot_history(pool, by_round))))
     note = None
+    history = progression = bots = None
     run = league.file(POOLS) / str(entry["id"])
     if entry.get("rated_from") and check_entry(run, folder=True) and \
             rated_from(run) == entry["rated_from"]:
         config = run_config(run)
         records = list(RunDirectory(run).records())
-        histories = rating_history(records, {g.game: g.trueskill for g in config.games},
+        histories = rating_progression(records, {g.game: g.trueskill for g in config.games},
                                    config.limits.on_fault is OnFault.DISQUALIFY)
         # the run's pool is named by its preset; the round's by its label (`standard@2p`)
         history = next((h for (game, _), h in histories.items() if game == pool.game), None)
-        progression = plot_progression(pool, history)
-        if progression is not None:
+        drawn = plot_progression(pool, history)
+        if drawn is not None:
             pictures.append(Picture("progression",
                                     f"rating progression in {pool.game} / {pool.variant}",
-                                    _png(progression)))
+                                    _png(drawn)))
+        progression = history
+        # the run names its pool by its preset: its own label, the round's rows
+        named = Ratings(tuple(replace(pool, variant=variant)
+                              for (game, variant) in histories if game == pool.game))
+        found = run_bots(run, named, records, f"{REPLAYS}/{entry['id']}",
+                         folder / REPLAYS / entry["id"])
+        bots = next(iter(found.values()), {})
     else:
         note = ("the progression is drawn only for the latest round of a pool whose games "
                 "have not changed since")
-    return PoolReport(str(entry["id"]), pool, tuple(pictures), note)
+    return PoolReport(str(entry["id"]), pool, tuple(pictures), note, progression, by_round,
+                      bots)
 
 
 def _by_round(pool_id: str, documents: Sequence[Mapping[str, Any]]
@@ -236,37 +258,24 @@ def report_markdown(title: str, parts: Sequence[PoolReport], fault_share: float)
 
 
 def report_html(title: str, parts: Sequence[PoolReport], fault_share: float) -> str:
-    """report.html: the same report in one file, its pictures inside it (data: URIs), its
-    tables as the text tables; every name escaped."""
-    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_INTRO)}</p>"]
+    """report.html: the report page (`arena.viewer.report_page`) of the round: ratings as bars,
+    heatmaps, the history of standings and the progression drawn in the page itself."""
+    sections = []
     for part in parts:
-        block = format_ratings(Ratings((part.ratings,)), "table", None, fault_share)
-        heading, _, tables = block.partition("\n\n")
-        body.append(f"<h2>{html.escape(heading.lstrip('# '))}</h2>")
-        for picture in part.pictures:
-            if picture.kind == "ratings":
-                body.append(_img(picture))
-        body.append(f"<pre>{html.escape(tables)}</pre>")
-        for picture in part.pictures:
-            if picture.kind != "ratings":
-                body.append(_img(picture))
-        if part.note:
-            body.append(f"<p><em>{html.escape(part.note)}</em></p>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
-
-
-def _img(picture: Picture) -> str:
-    data = base64.b64encode(picture.png).decode("ascii")
-    return (f'<figure><img alt="{html.escape(picture.title)}" '
-            f'src="data:image/png;base64,{data}"></figure>')
+        rounds_ = sorted({n for rows in (part.history or {}).values() for n in rows})
+        history = tuple(ProgressPoint(n, {bot: rows[n] for bot, rows in part.history.items()
+                                          if n in rows})
+                        for n in rounds_) if part.history else ()
+        sections.append(PoolSection(part.ratings, progression_points(part.progression),
+                                    "deals played", history, part.bots or {}, part.note))
+    return page_html(ReportPage(title, _INTRO, tuple(sections), fault_share,
+                                "Replay pages: replays/<pool>/<task>.html beside this page"))
 
 
 _INTRO = ("Ratings are the TrueSkill posterior over all of a pool's games at once; the bars "
           "span the 95% interval of mu relative to the pool, clustered by deal; bots that "
           "cannot be told apart at 95% (two-sided) share a rank (=n). The history shows each "
           "bot's mu round by round with its 95% interval (± 1.96 sigma); the progression, the "
-          "one-pass fold over the pool's games in task order.")
+          "table's mu and interval over the games of the first n deals played.")
 _STYLE = ("body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
           "pre{font-size:85%;overflow-x:auto}img{max-width:100%}")

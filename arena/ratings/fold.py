@@ -1,5 +1,5 @@
 """The online TrueSkill update: one match at a time, from the ratings before it (the one-pass fold
-of the ratings table, and of the rating histories a progression plot draws)."""
+the ratings table's posterior replaced, kept for comparison)."""
 
 from __future__ import annotations
 

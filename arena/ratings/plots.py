@@ -6,10 +6,10 @@ only when a report is written, and draws on figures of its own (the Agg canvas, 
 pyplot state), so it works on headless machines.
 
 The ratings table is the TrueSkill posterior over all of a pool's games at once. The progression
-is the history of a run as it was played: the one-pass TrueSkill fold (`arena.ratings.fold`)
-over the same pools and matches in task order, with the same settings, match by match. It ends
-near the table's mu, not on it: one pass weighs the last games most, the posterior weighs all
-alike.
+shows the same quantity as the run grew: the posterior and its 95% interval (relative to the
+pool, clustered by deal, exactly as the table computes them) over the games of the first n deals
+played, at a dozen or so points; its last point is the table's row. (The one-pass fold of
+`arena.ratings.fold` ends elsewhere: it weighs the last games most, so it is not drawn.)
 """
 
 from __future__ import annotations
@@ -22,17 +22,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
-from arena.ratings.fold import fold
 from arena.ratings.formats import format_ratings
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.settings import TrueSkillSettings
-from arena.ratings.tables import PoolRatings, Ratings, rate
+from arena.ratings.tables import PoolRatings, Ratings, intervals, rate
 from arena.safe_files import remove, write_bytes, write_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 DPI = 110
+PROGRESSION_POINTS = 12
+"""How many points a progression has at most (each a posterior over a prefix of the deals)."""
 INSTALL_HINT = "pip install 'card-arena[plots]'"
 
 
@@ -41,19 +42,21 @@ class PlotsError(ArenaError):
 
 
 @dataclass(frozen=True)
-class Step:
-    """The ratings of a pool's bots after one rated match (bot -> (mu, sigma))."""
+class Point:
+    """A pool's table after the games of its first `deals` deals: bot -> (mu, half-width of its
+    95% interval), the same quantities as the ratings table."""
 
-    task: int
+    deals: int
+    games: int
     ratings: Mapping[str, tuple[float, float]]
 
 
 @dataclass(frozen=True)
-class History:
-    """A pool's ratings after each of its rated matches, in task order, from a common prior."""
+class Progression:
+    """A pool's ratings as its deals were played, on the table's scale; the last point is the
+    table."""
 
-    prior: tuple[float, float]
-    steps: tuple[Step, ...]
+    points: tuple[Point, ...]
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ def draw_report(run_dir: Path, report: Path, name: str, records: list[Mapping[st
     if not records:
         raise PlotsError(f"{run_dir}: no game records yet (run the tournament first)")
     ratings = rate(records, settings, disqualify)  # what `arena ratings` shows
-    histories = rating_history(records, settings, disqualify)
+    histories = rating_progression(records, settings, disqualify)
     written: list[Path] = []
     pictures: dict[tuple[str, str], Pictures] = {}
     names = _file_stems(ratings.pools)
@@ -99,8 +102,8 @@ def report_markdown(name: str, ratings: Ratings, pictures: Mapping[tuple[str, st
              " (a game and variant at one table size). Ratings are the TrueSkill posterior over "
              "all games at once; the bars span the 95% interval of mu relative to the pool, "
              "clustered by deal, the table is sorted by mu, and bots that cannot be told apart "
-             "at 95% (two-sided) share a rank (=n). The progression is the one-pass fold in "
-             "task order, the run's history as played.",
+             "at 95% (two-sided) share a rank (=n). The progression is the same posterior and "
+             "interval over the games of the first n deals played: it ends on the table.",
              ""]
     for pool in ratings.pools:
         block = format_ratings(Ratings((pool,)), "markdown", None, fault_share)
@@ -139,60 +142,47 @@ def plot_ratings(pool: PoolRatings) -> Figure:
                     textcoords="offset points", ha="center", fontsize=8, color="#333333")
     ax.set_yticks(ys, [_label(r.bot) for r in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel("TrueSkill posterior mu, 95% interval relative to the pool (clustered by "
-                  "deal); =n: rank shared with bots it cannot be told apart from", fontsize=9)
+    ax.set_xlabel(RATINGS_CAPTION, fontsize=9, wrap=True)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(f"{pool.game} / {pool.variant}: ratings ({pool.matches} matches)",
                  fontsize=11)
     return fig
 
 
-def plot_progression(pool: PoolRatings, history: History | None) -> Figure | None:
-    """Each bot's mu after every rated match, in task order, with a band of ± 1 sigma."""
-    if history is None or not history.steps:
+RATINGS_CAPTION = ("TrueSkill posterior mu, 95% interval relative to the pool (clustered by deal)"
+                   "\n=n: rank shared with bots it cannot be told apart from")
+
+
+def plot_progression(pool: PoolRatings, progression: Progression | None) -> Figure | None:
+    """Each bot's mu, as the table computes it, over the games of the first n deals played,
+    with a band of its 95% interval; the last point is the table."""
+    if progression is None or not progression.points:
         return None
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(9, 4.8), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     bots = [row.bot for row in pool.bots]
-    few = len(history.steps) <= 40
     for i, (bot, colour) in enumerate(zip(bots, _colours(len(bots)), strict=True)):
-        x, mu, sigma = _line_of(bot, history)
-        if not x:
+        points = [(p.deals, *p.ratings[bot]) for p in progression.points if bot in p.ratings]
+        if not points:
             continue
+        x = [d for d, _, _ in points]
+        mu = [m for _, m, _ in points]
+        half = [h for _, _, h in points]
         # best bots first and widest, so that bots with equal ratings show as nested strips
         ax.plot(x, mu, color=colour, linewidth=max(1.0, 2.8 - 0.4 * i), label=_label(bot),
-                marker="o" if few else None, markersize=max(2.5, 5.5 - 0.6 * i))
-        ax.fill_between(x, [m - s for m, s in zip(mu, sigma, strict=True)],
-                        [m + s for m, s in zip(mu, sigma, strict=True)], color=colour,
+                marker="o", markersize=max(2.5, 5.5 - 0.6 * i))
+        ax.fill_between(x, [m - h for m, h in zip(mu, half, strict=True)],
+                        [m + h for m, h in zip(mu, half, strict=True)], color=colour,
                         alpha=0.08, linewidth=0)
-    ax.set_xlabel("rated matches, in task order")
-    ax.set_ylabel("mu (band: ± 1 sigma)")
-    ax.set_xlim(0, len(history.steps))
+    ax.set_xlabel("deals played (each point: the table over the games of the first n deals)")
+    ax.set_ylabel("mu vs pool (band: 95% interval)")
+    ax.set_xlim(0, progression.points[-1].deals)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     ax.set_title(f"{pool.game} / {pool.variant}: rating progression", fontsize=11)
     return fig
-
-
-def _line_of(bot: str, history: History) -> tuple[list[int], list[float], list[float]]:
-    """A bot's mu and sigma after each match, from its prior just before its first match."""
-    x: list[int] = []
-    mu: list[float] = []
-    sigma: list[float] = []
-    for n, step in enumerate(history.steps, 1):
-        rating = step.ratings.get(bot)
-        if rating is None:
-            continue
-        if not x:
-            x.append(n - 1)
-            mu.append(history.prior[0])
-            sigma.append(history.prior[1])
-        x.append(n)
-        mu.append(rating[0])
-        sigma.append(rating[1])
-    return x, mu, sigma
 
 
 def plot_head_to_head(pool: PoolRatings) -> Figure | None:
@@ -207,14 +197,15 @@ def plot_head_to_head(pool: PoolRatings) -> Figure | None:
     where = {bot: i for i, bot in enumerate(bots)}
     n = len(bots)
     grid: list[list[float]] = [[math.nan] * n for _ in range(n)]
-    games: dict[tuple[int, int], int] = {}
+    games: dict[tuple[int, int], tuple[int, bool]] = {}
     for h in pool.crosstable:
         if h.bot in where and h.opponent in where:
             grid[where[h.bot]][where[h.opponent]] = h.edge
-            games[(where[h.bot], where[h.opponent])] = h.games
+            games[(where[h.bot], where[h.opponent])] = (h.games, h.significant)
     edges = [abs(v) for row in grid for v in row if not math.isnan(v)]
     span = max(edges, default=0.0) or 1.0
     side = max(4.2, 1.2 + 0.75 * n)
+    side = max(side, 0.95 * n) if n > 10 else side  # room for two lines in every cell
     fig = Figure(figsize=(side + 1.6, side), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     image = ax.imshow(grid, cmap="RdBu", norm=TwoSlopeNorm(0.0, -span, span))
@@ -223,18 +214,22 @@ def plot_head_to_head(pool: PoolRatings) -> Figure | None:
     ax.set_yticks(range(n), labels)
     ax.set_xlabel("opponent")
     ax.set_ylabel("bot")
-    size = 9 if n <= 6 else 7 if n <= 10 else 5
-    for (i, j), count in games.items():
+    size = 9 if n <= 6 else 7 if n <= 10 else 6
+    for (i, j), (count, significant) in games.items():
         value = grid[i][j]
         dark = abs(value) > 0.6 * span
-        ax.text(j, i, f"{value:+.2f}\n({count})" if n <= 10 else f"{value:+.1f}",
-                ha="center", va="center", fontsize=size, color="white" if dark else "black")
+        edge = f"{value:+.2f}" if n <= 10 else f"{value:+.1f}"
+        ax.text(j, i, f"{edge}{'*' if significant else ''}\n({count})", ha="center",
+                va="center", fontsize=size, color="white" if dark else "black",
+                fontweight="bold" if significant else "normal")
+        if significant:
+            ax.add_patch(_cell_outline(i, j))
     for i in range(n):
         ax.add_patch(_diagonal_patch(i))
     bar = fig.colorbar(image, ax=ax, shrink=0.85)
     bar.set_label("edge: mean score advantage per deal")
     ax.set_title(f"{pool.game} / {pool.variant}: head to head\n(row bot vs column bot; "
-                 "games met in brackets)", fontsize=10)
+                 "games met in brackets; * significant at 95%, outlined)", fontsize=10)
     return fig
 
 
@@ -242,6 +237,13 @@ def _diagonal_patch(i: int) -> Any:
     from matplotlib.patches import Rectangle
 
     return Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor="#dddddd", edgecolor="none")
+
+
+def _cell_outline(i: int, j: int) -> Any:
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, facecolor="none", edgecolor="#222222",
+                     linewidth=1.4)
 
 
 def _colours(n: int) -> list[Any]:
@@ -297,22 +299,38 @@ def _file_stems(pools: Iterable[PoolRatings]) -> dict[tuple[str, str], str]:
 # ----------------------------------------------------------------------------- the history
 
 
-def rating_history(records: Iterable[Mapping[str, Any]],
-                   settings: Mapping[str, TrueSkillSettings] | None = None,
-                   disqualify: bool = False) -> dict[tuple[str, str], History]:
-    """The ratings after every rated match of every pool, keyed like `Ratings` pools (game,
-    variant label, suffixed by the table size when a variant is played at several)."""
+def rating_progression(records: Iterable[Mapping[str, Any]],
+                       settings: Mapping[str, TrueSkillSettings] | None = None,
+                       disqualify: bool = False,
+                       points: int = PROGRESSION_POINTS) -> dict[tuple[str, str], Progression]:
+    """Every pool's table (mu and its 95% interval) over the games of its first n deals, at up
+    to `points` values of n spread evenly up to all deals, keyed like `Ratings` pools."""
     settings = settings or {}
     out = {}
     for pool in rating_pools(records, disqualify):
         chosen = settings.get(pool.game, TrueSkillSettings())
-        out[(pool.game, pool.variant)] = _fold(pool.matches, chosen)
+        out[(pool.game, pool.variant)] = _progression(pool.matches, chosen, points)
     return out
 
 
-def _fold(matches: list[Match], settings: TrueSkillSettings) -> History:
-    """The one-pass TrueSkill fold over the matches in task order; a step after every match
-    that was rated."""
-    steps: list[Step] = []
-    fold(matches, settings, lambda position, ratings: steps.append(Step(position, dict(ratings))))
-    return History((settings.mu, settings.sigma), tuple(steps))
+def _progression(matches: list[Match], settings: TrueSkillSettings, points: int) -> Progression:
+    """The table over growing prefixes of the deals, in the order they were first played."""
+    first: dict[Any, int] = {}
+    for match in matches:  # a record without a seed is a deal of its own, as in the table
+        deal = ("task", match.position) if match.deal is None else match.deal
+        first[deal] = min(first.get(deal, match.position), match.position)
+    order = {deal: n for n, deal in enumerate(sorted(first, key=first.__getitem__))}
+    total = len(order)
+    if not total or len({bot for m in matches for bot in m.bots}) < 2:
+        return Progression(())  # nothing to compare: no progression
+    cuts = sorted({max(1, round(total * k / points)) for k in range(1, points + 1)})
+    by_deal: list[list[Match]] = [[] for _ in range(total)]
+    for match in matches:
+        by_deal[order[("task", match.position) if match.deal is None else match.deal]].append(
+            match)
+    out = []
+    for cut in cuts:
+        prefix = [m for ms in by_deal[:cut] for m in ms]
+        prefix.sort(key=lambda m: m.position)
+        out.append(Point(cut, len(prefix), intervals(prefix, settings)))
+    return Progression(tuple(out))

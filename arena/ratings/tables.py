@@ -218,6 +218,26 @@ def rate(records: Iterable[Mapping[str, Any]],
     return Ratings(tuple(out))
 
 
+def intervals(matches: list[Match], settings: TrueSkillSettings
+              ) -> dict[str, tuple[float, float]]:
+    """Each bot's mu and the half-width of its 95% interval, exactly as the table of these
+    matches shows them (`BotRow.mu`, `BotRow.mu_ci95`), without the rest of the table."""
+    settings.validate()
+    found = posterior(matches, settings)
+    ratings = dict(found.ratings)
+    for match in matches:
+        for bot in match.bots:
+            ratings.setdefault(bot, (settings.mu, settings.sigma))
+    quantile = _quantile(found.evidence)
+    return {bot: (mu, quantile * _sigma(bot, ratings, found.evidence))
+            for bot, (mu, _) in ratings.items()}
+
+
+def _quantile(evidence: Evidence | None) -> float:
+    """The quantile of a 95% interval: Student's t on the evidence's degrees of freedom."""
+    return t_quantile(evidence.df) if evidence is not None and evidence.df is not None else Z95
+
+
 def _rate_pool(game: str, variant: str, matches: list[Match],
                settings: TrueSkillSettings) -> PoolRatings:
     found = posterior(matches, settings)
@@ -264,7 +284,7 @@ def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],
         elif (h.significant and h.edge > 0 and place[h.bot] < place[h.opponent]
               and ranks[place[h.bot]] == ranks[place[h.opponent]]):
             within[h.bot].append(h.opponent)
-    quantile = t_quantile(df) if df is not None else Z95
+    quantile = _quantile(evidence)
     out = []
     for i, bot in enumerate(rows):
         mu = ratings[bot][0]

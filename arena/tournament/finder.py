@@ -143,6 +143,12 @@ def find_games(run: Path, query: GameQuery) -> Found:
     if not (run / CONFIG).is_file() and not (run / GAMES).is_file():
         raise FinderError(f"{run}: not a run directory (no {CONFIG} or {GAMES})")
     records = list(RunDirectory(run).records())
+    return select_games(records, query)
+
+
+def select_games(records: Sequence[Mapping[str, Any]], query: GameQuery) -> Found:
+    """The games of records already read (a run directory's, checked) that match `query`."""
+    query.check()
     _check_names(query, records)
     rows = [row for record in records for row in _rows(record, query)]
     chosen = [row for row in rows if _matches(row, query)]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from arena.ratings.fold import Rater
-from arena.ratings.plots import PlotsError, rating_history
-from arena.ratings.pools import rating_pools
-from arena.ratings.settings import TrueSkillSettings
+from arena.ratings.plots import PlotsError
+from arena.ratings.tables import HeadToHead, PoolRatings
 from arena.tournament.config import parse_config
 from arena.tournament.results import RunDirectory
 from arena.tournament.run import run_ratings, run_tournament, write_report
@@ -75,30 +74,6 @@ def test_a_report_draws_every_pool(run: Path) -> None:
     assert "| rank | bot" in text.replace("|   rank |", "| rank |")
 
 
-def test_the_progression_is_the_one_pass_fold_in_task_order(run: Path) -> None:
-    ratings = run_ratings(run)
-    records = list(RunDirectory(run).records())
-    history = rating_history(records)
-    assert set(history) == {(p.game, p.variant) for p in ratings.pools}
-    for pool in rating_pools(records):
-        rater, folded = Rater(TrueSkillSettings()), {}
-        for match in pool.matches:
-            for bot in match.bots:
-                folded.setdefault(bot, (25.0, 25 / 3))
-            if len(set(match.bots)) > 1:
-                folded.update(rater.rate(match, folded) or {})
-        steps = history[(pool.game, pool.variant)].steps
-        assert set(steps[-1].ratings) == set(folded)
-        for bot, rating in folded.items():
-            assert steps[-1].ratings[bot] == pytest.approx(rating)
-        tasks = [step.task for step in steps]
-        assert tasks == sorted(tasks)
-    for pool in ratings.pools:  # it ends near the posterior, which weighs all games alike
-        last = history[(pool.game, pool.variant)].steps[-1].ratings
-        for row in pool.bots:
-            assert abs(last[row.bot][0] - row.mu) < 4 * (row.sigma + last[row.bot][1])
-
-
 def test_one_bot_alone_gets_its_ratings_only(tmp_path: Path) -> None:
     config = """
 name = "alone"
@@ -129,3 +104,69 @@ def test_a_run_without_records_or_matplotlib(run: Path, tmp_path: Path,
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
     with pytest.raises(PlotsError, match=r"pip install 'card-arena\[plots\]'"):
         write_report(run)
+
+
+def test_the_progression_ends_on_the_table_by_deals_played(run: Path) -> None:
+    """The progression is the table's own quantity (the posterior, its 95% interval) over the
+    games of the first n deals: its last point is the table's row, its x-axis deals played."""
+    from arena.ratings.plots import plot_progression, rating_progression
+
+    ratings = run_ratings(run)
+    progressions = rating_progression(list(RunDirectory(run).records()))
+    for pool in ratings.pools:
+        progression = progressions[(pool.game, pool.variant)]
+        deals = [point.deals for point in progression.points]
+        assert deals == sorted(set(deals)) and deals[-1] == pool.deals
+        last = progression.points[-1]
+        assert last.games == pool.matches
+        for row in pool.bots:
+            assert last.ratings[row.bot] == pytest.approx((row.mu, row.mu_ci95))
+        ax = plot_progression(pool, progression).axes[0]
+        assert "deals played" in ax.get_xlabel()
+        ends = {line.get_label(): (line.get_xdata()[-1], line.get_ydata()[-1])
+                for line in ax.get_lines()}
+        for row in pool.bots:
+            assert ends[row.bot] == pytest.approx((pool.deals, row.mu))
+
+
+def _twelve(pool: PoolRatings) -> PoolRatings:
+    """A 12-bot pool made from a real one's rows, every pair met, some edges significant."""
+    rows = tuple(replace(pool.bots[0], bot=f"bot-{i:02}", rank=i + 1, rank_label=str(i + 1))
+                 for i in range(12))
+    cross = tuple(HeadToHead(a.bot, b.bot, 10 + i + j, 5, 3, 1, 1, 0.1 * (j - i), 0.2, 0.04,
+                             0.6, (i + j) % 3 == 0)
+                  for i, a in enumerate(rows) for j, b in enumerate(rows) if i != j)
+    return replace(pool, bots=rows, crosstable=cross)
+
+
+def test_the_heatmap_shows_games_met_and_marks_significance_in_every_cell(run: Path) -> None:
+    from arena.ratings.plots import plot_head_to_head
+
+    for pool in (run_ratings(run).pools[0], _twelve(run_ratings(run).pools[0])):
+        fig = plot_head_to_head(pool)
+        assert fig is not None
+        ax = fig.axes[0]
+        names = [row.bot for row in pool.bots]
+        cells = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
+                 for t in ax.texts}
+        for h in pool.crosstable:
+            text = cells[(names.index(h.bot), names.index(h.opponent))]
+            assert f"({h.games})" in text, text
+            assert ("*" in text) == h.significant, text
+        assert "games met in brackets" in ax.get_title()
+        assert "* significant" in ax.get_title()
+
+
+def test_the_ratings_caption_is_not_cut_off(run: Path) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from arena.ratings.plots import plot_ratings
+
+    for pool in run_ratings(run).pools:
+        fig = plot_ratings(pool)
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        box = fig.axes[0].xaxis.label.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, (box, fig.bbox)
+        assert box.y0 >= 0
