@@ -28,6 +28,7 @@ PEOPLE = "people"
 CLI = "cli"
 BOTS = "bots"
 RL = "rl"
+VIEWER = "viewer"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -41,6 +42,7 @@ ROOMS: dict[str, str] = {
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
     "arena.rl": RL,
+    "arena.viewer": VIEWER,
     "bots": BOTS,
 }
 """Each module's room, by the longest prefix of its name that is listed."""
@@ -55,8 +57,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     TOURNAMENT: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT}),
     LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
+    VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, LEAGUE, PEOPLE,
+                       VIEWER}),
     CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, LEAGUE, PEOPLE,
-                    CLI, BOTS}),
+                    VIEWER, CLI, BOTS}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }

@@ -1,0 +1,120 @@
+"""The replay page: one self-contained HTML file that plays a recorded game back in the browser.
+
+The page holds the game as steps (see `game_steps`), the record's result and faults (with the
+faulty bots' output, escaped), and one generic player (`replay.js`, `replay.css`, shipped with
+this package) that draws each game with its own renderer. Spectator or any seat's view, play and
+pause, step, slider, speed and the keyboard are the player's; nothing is fetched from anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.api import Bot
+from arena.engine import Variant, find_game
+from arena.errors import ArenaError
+from arena.match import play_game
+from arena.safe_files import read_lines
+from arena.text import escape
+from arena.tournament.playing import _file_name
+from arena.tournament.replay import Replayer
+from arena.tournament.results import BOT_LOGS
+from arena.tournament.seat_view import plain
+from arena.viewer.game_steps import StepRecorder
+from arena.viewer.page import html_page
+
+FORMAT = 1
+"""The version of the page's data layout (`data.format`)."""
+
+OUTPUT_LINES = 60
+"""At most this many of a faulty bot's last output lines go into the page."""
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    """A built page: its HTML and the data it embeds (for tests and benchmarks)."""
+
+    html: str
+    data: Mapping[str, Any]
+
+    @property
+    def steps(self) -> int:
+        """How many steps the page plays (the deal, then one per action)."""
+        return len(self.data["steps"])
+
+
+def page_data(record: Mapping[str, Any], recorder: StepRecorder,
+              outputs: Mapping[int, Sequence[str]] | None = None,
+              differences: Sequence[str] = ()) -> dict[str, Any]:
+    """The page's data: the game's steps from `recorder` and the result from `record`."""
+    game = find_game(str(record.get("game")))
+    seats = [escape(str(s)) for s in record.get("seats") or recorder.names]
+    faults = [plain(f) for f in record.get("faults") or () if isinstance(f, Mapping)]
+    task = record.get("task")
+    return {
+        "format": FORMAT, "game": game.name, "title": game.title,
+        "variant": escape(str(record.get("variant"))), "seed": plain(record.get("seed")),
+        "task": task if isinstance(task, int) else None, "seats": seats,
+        "pool": recorder.pool.values, "shapes": recorder.shapes.values, "steps": recorder.steps,
+        "result": {"scores": plain(record.get("scores") or []),
+                   "ranks": plain(record.get("ranks") or []),
+                   "turns": plain(record.get("turns")), "final": plain(record.get("final")),
+                   "faults": faults,
+                   "outputs": {str(k): [escape(x) for x in v] for k, v in (outputs or {}).items()}},
+        "differences": [escape(d) for d in differences],
+    }
+
+
+def render(data: Mapping[str, Any]) -> ReplayPage:
+    """The HTML page for page data."""
+    from arena.viewer.page import asset
+
+    title = f"{data['title']} / {data['variant']}, seed {data['seed']}: " + " vs ".join(
+        data["seats"])
+    return ReplayPage(html_page(title, asset("replay.css"), asset("replay.js"), data), data)
+
+
+def played_page(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
+                key: str = "") -> tuple[ReplayPage, dict[str, Any]]:
+    """Play a game and return its page and its record (as `arena play` does)."""
+    import json
+
+    recorder = StepRecorder()
+    played = play_game(variant, list(bots), list(names), seed, recorder, key)
+    record = json.loads(played.to_line())
+    return render(page_data(record, recorder)), record
+
+
+def replayed_page(replayer: Replayer, record: Mapping[str, Any],
+                  run_dir: Path | None = None) -> ReplayPage:
+    """Replay a record and return its page; a faulty bot's output comes from the run's bot
+    logs (its last lines), where the run kept them."""
+    recorder = StepRecorder()
+    result = replayer.replay(record, recorder)
+    faulty = sorted({f.get("seat") for f in record.get("faults") or ()
+                     if isinstance(f, Mapping) and isinstance(f.get("seat"), int)})
+    outputs = {seat: _output(run_dir, record, seat) for seat in faulty}
+    return render(page_data(record, recorder, outputs, result.lines()[1:]
+                            if not result.reproduced else ()))
+
+
+def _output(run_dir: Path | None, record: Mapping[str, Any], seat: int) -> list[str]:
+    """The last lines a bot wrote to its log in the run (escaped), or a line saying why none."""
+    seats = record.get("seats") or ()
+    if run_dir is None or not 0 <= seat < len(seats):
+        return ["(no output kept: in-process bots' tracebacks go to the run's log.txt)"]
+    log = run_dir / BOT_LOGS / f"{_file_name(str(seats[seat]))}.log"
+    if not log.is_file() or log.is_symlink():
+        return ["(no output kept for this bot)"]
+    try:
+        lines = [escape(line.decode("utf-8", "replace")) for _, line, _ in read_lines(log)]
+    except ArenaError as exc:
+        return [f"(its log cannot be read: {escape(str(exc))})"]
+    except OSError as exc:
+        return [f"(its log cannot be read: {escape(str(exc.strerror or exc))})"]
+    head = [f"(the last {OUTPUT_LINES} lines of {escape(str(log))})"] \
+        if len(lines) > OUTPUT_LINES else []
+    return head + lines[-OUTPUT_LINES:]
