@@ -8,19 +8,21 @@ pause, step, slider, speed and the keyboard are the player's; nothing is fetched
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.api import Bot
-from arena.engine import Variant, find_game
+from arena.api import Bot, Event
+from arena.engine import State, Variant, find_game
 from arena.errors import ArenaError
-from arena.match import play_game
-from arena.safe_files import read_lines
+from arena.match import Watcher, play_game
+from arena.record import GameRecord
+from arena.safe_files import check_entry, read_lines, write_text
 from arena.text import escape
 from arena.tournament.playing import _file_name
-from arena.tournament.replay import Replayer
+from arena.tournament.replay import Replayer, ReplayResult, opened, replayed_run
 from arena.tournament.results import BOT_LOGS
 from arena.tournament.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
@@ -80,8 +82,6 @@ def render(data: Mapping[str, Any]) -> ReplayPage:
 def played_page(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
                 key: str = "") -> tuple[ReplayPage, dict[str, Any]]:
     """Play a game and return its page and its record (as `arena play` does)."""
-    import json
-
     recorder = StepRecorder()
     played = play_game(variant, list(bots), list(names), seed, recorder, key)
     record = json.loads(played.to_line())
@@ -89,16 +89,30 @@ def played_page(variant: Variant, bots: Sequence[Bot], names: Sequence[str], see
 
 
 def replayed_page(replayer: Replayer, record: Mapping[str, Any],
-                  run_dir: Path | None = None) -> ReplayPage:
-    """Replay a record and return its page; a faulty bot's output comes from the run's bot
-    logs (its last lines), where the run kept them."""
+                  run_dir: Path | None = None) -> tuple[ReplayPage, ReplayResult]:
+    """Replay a record and return its page and the replay's verdict; a faulty bot's output
+    comes from the run's bot logs (their last lines), where the run kept them."""
     recorder = StepRecorder()
     result = replayer.replay(record, recorder)
     faulty = sorted({f.get("seat") for f in record.get("faults") or ()
                      if isinstance(f, Mapping) and isinstance(f.get("seat"), int)})
     outputs = {seat: _output(run_dir, record, seat) for seat in faulty}
-    return render(page_data(record, recorder, outputs, result.lines()[1:]
-                            if not result.reproduced else ()))
+    data = page_data(record, recorder, outputs,
+                     result.lines()[1:] if not result.reproduced else ())
+    return render(data), result
+
+
+def replay_html(path: Path, task: int | None = None, bots: Sequence[str] = (),
+                config: Path | None = None) -> tuple[ReplayPage, ReplayResult]:
+    """The replay page of a game named as `arena replay` names it (a run directory and task,
+    or a record file; `bots` and `config` as for `replay_path`), and the replay's verdict."""
+    with opened(path, task, bots, config) as (replayer, record):
+        return replayed_page(replayer, record, replayed_run(path, bots, config))
+
+
+def write_page(path: Path, page: ReplayPage) -> None:
+    """Write a page to `path` (never through a link: see `safe_files.write_text`)."""
+    write_text(path, page.html)
 
 
 def _output(run_dir: Path | None, record: Mapping[str, Any], seat: int) -> list[str]:
@@ -118,3 +132,46 @@ def _output(run_dir: Path | None, record: Mapping[str, Any], seat: int) -> list[
     head = [f"(the last {OUTPUT_LINES} lines of {escape(str(log))})"] \
         if len(lines) > OUTPUT_LINES else []
     return head + lines[-OUTPUT_LINES:]
+
+
+class SeriesPages:
+    """A match watcher for a series of games (`arena play --html`): it records each game into a
+    page of its own, passing everything on to `inner` (the --show spectator, if any)."""
+
+    def __init__(self, out: Path, games: int, inner: Watcher | None = None) -> None:
+        self.paths = page_paths(out, games)
+        for path in self.paths:
+            check_entry(path)  # a link or a folder in the way fails before any game is played
+        self.inner = inner
+        self.recorder = StepRecorder()
+        self.written = 0
+
+    def dealt(self, state: State, variant: str, seed: int, names: Sequence[str]) -> None:
+        """A game starts: record it afresh."""
+        self.recorder = StepRecorder()
+        self.recorder.dealt(state, variant, seed, names)
+        if self.inner is not None:
+            self.inner.dealt(state, variant, seed, names)
+
+    def happened(self, state: State, events: Sequence[Event]) -> None:
+        """Record the step and pass it on."""
+        self.recorder.happened(state, events)
+        if self.inner is not None:
+            self.inner.happened(state, events)
+
+    def write(self, record: GameRecord) -> Path:
+        """Write the page of the game just played (its record) to its file; return the file."""
+        path = self.paths[min(self.written, len(self.paths) - 1)]
+        write_page(path, render(page_data(json.loads(record.to_line()), self.recorder)))
+        self.written += 1
+        return path
+
+
+def page_paths(out: Path, games: int) -> list[Path]:
+    """The files of a series' pages: `out` for one game, else `out` numbered per game
+    (`game.html` gives `game-1.html`, `game-2.html`, ...)."""
+    if games <= 1:
+        return [out]
+    width = len(str(games))
+    suffix = out.suffix or ".html"
+    return [out.with_name(f"{out.stem}-{i:0{width}d}{suffix}") for i in range(1, games + 1)]
