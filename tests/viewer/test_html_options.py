@@ -1,0 +1,51 @@
+"""`arena replay --html` and `arena play --html`: the page written, never through a link."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arena.viewer.page import DATA_ID
+from tests.helpers import run
+
+
+def data_of(page: Path) -> dict:
+    text = page.read_text(encoding="utf-8")
+    start = text.index(f'id="{DATA_ID}">') + len(f'id="{DATA_ID}">')
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+def test_play_writes_a_page_per_game_and_replay_writes_the_same_game(
+        runner: CliRunner, tmp_path: Path) -> None:
+    played = run(runner, "play", "dig", "-b", "random", "-b", "dig-sharp", "--games", "2",
+                 "--json", "--html", str(tmp_path / "game.html"))
+    assert played.exit_code == 0, played.output
+    records = [json.loads(line) for line in played.stdout.splitlines()]
+    pages = [tmp_path / "game-1.html", tmp_path / "game-2.html"]
+    for page, record in zip(pages, records, strict=True):
+        data = data_of(page)
+        assert data["result"]["scores"] == record["scores"] and data["seed"] == record["seed"]
+    (tmp_path / "games.jsonl").write_text(played.stdout, encoding="utf-8")
+    replayed = run(runner, "replay", str(tmp_path / "games.jsonl"), "--html",
+                   str(tmp_path / "again.html"), "--bot", "random", "--bot", "dig-sharp")
+    assert replayed.exit_code == 2, replayed.output  # two records: say which
+    (tmp_path / "one.jsonl").write_text(played.stdout.splitlines()[0] + "\n", encoding="utf-8")
+    replayed = run(runner, "replay", str(tmp_path / "one.jsonl"), "--html",
+                   str(tmp_path / "again.html"))
+    assert replayed.exit_code == 0, replayed.output
+    assert data_of(tmp_path / "again.html")["steps"] == data_of(pages[0])["steps"]
+
+
+def test_html_is_never_written_through_a_link_nor_with_options_it_does_not_fit(
+        runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("kept", encoding="utf-8")
+    (tmp_path / "page.html").symlink_to(target)
+    played = run(runner, "play", "dig", "-b", "random", "-b", "random", "--html",
+                 str(tmp_path / "page.html"))
+    assert played.exit_code == 2 and "symbolic link" in played.stderr
+    assert target.read_text(encoding="utf-8") == "kept"
+    both = run(runner, "replay", str(tmp_path), "0", "--all", "--html", str(tmp_path / "x.html"))
+    assert both.exit_code == 2 and "--html" in both.stderr
