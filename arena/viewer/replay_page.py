@@ -1,14 +1,17 @@
 """The replay page: one self-contained HTML file that plays a recorded game back in the browser.
 
 The page holds the game as steps (see `game_steps`), the record's result and faults (with the
-faulty bots' output, escaped), and one generic player (`replay.js`, `replay.css`, shipped with
-this package) that draws each game with its own renderer. Spectator or any seat's view, play and
-pause, step, slider, speed and the keyboard are the player's; nothing is fetched from anywhere.
+faulty bots' output in the replayed game, escaped), and one generic player (`replay.js`,
+`replay.css`, shipped with this package) that draws each game with its own renderer.
+Spectator or any seat's view, play and pause, step, slider, speed and the keyboard are the
+player's; nothing is fetched from anywhere.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +25,7 @@ from arena.record import GameRecord
 from arena.safe_files import check_entry, read_lines, write_text
 from arena.text import escape
 from arena.tournament.playing import _file_name
-from arena.tournament.replay import Replayer, ReplayResult, opened, replayed_run
-from arena.tournament.results import BOT_LOGS
+from arena.tournament.replay import Replayer, ReplayResult, opened
 from arena.tournament.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
 from arena.viewer.page import html_page
@@ -88,15 +90,23 @@ def played_page(variant: Variant, bots: Sequence[Bot], names: Sequence[str], see
     return render(page_data(record, recorder)), record
 
 
-def replayed_page(replayer: Replayer, record: Mapping[str, Any],
-                  run_dir: Path | None = None) -> tuple[ReplayPage, ReplayResult]:
-    """Replay a record and return its page and the replay's verdict; a faulty bot's output
-    comes from the run's bot logs (their last lines), where the run kept them."""
+def replayed_page(replayer: Replayer, record: Mapping[str, Any]
+                  ) -> tuple[ReplayPage, ReplayResult]:
+    """Replay a record and return its page and the replay's verdict. The sandboxed bots'
+    output of this game is caught as it replays, and a faulty bot's shows with its fault."""
     recorder = StepRecorder()
-    result = replayer.replay(record, recorder)
-    faulty = sorted({f.get("seat") for f in record.get("faults") or ()
-                     if isinstance(f, Mapping) and isinstance(f.get("seat"), int)})
-    outputs = {seat: _output(run_dir, record, seat) for seat in faulty}
+    with tempfile.TemporaryDirectory(prefix="arena-replay-") as folder:
+        logs = Path(folder)
+        sandboxing = replayer.player.sandboxing
+        replayer.player.sandboxing = dataclasses.replace(sandboxing, logs=logs)
+        try:
+            result = replayer.replay(record, recorder)
+        finally:
+            replayer.close()  # the hosts end, so their logs are whole
+            replayer.player.sandboxing = sandboxing
+        faulty = sorted({f.get("seat") for f in record.get("faults") or ()
+                         if isinstance(f, Mapping) and isinstance(f.get("seat"), int)})
+        outputs = {seat: _output(logs, record, seat) for seat in faulty}
     data = page_data(record, recorder, outputs,
                      result.lines()[1:] if not result.reproduced else ())
     return render(data), result
@@ -107,7 +117,7 @@ def replay_html(path: Path, task: int | None = None, bots: Sequence[str] = (),
     """The replay page of a game named as `arena replay` names it (a run directory and task,
     or a record file; `bots` and `config` as for `replay_path`), and the replay's verdict."""
     with opened(path, task, bots, config) as (replayer, record):
-        return replayed_page(replayer, record, replayed_run(path, bots, config))
+        return replayed_page(replayer, record)
 
 
 def write_page(path: Path, page: ReplayPage) -> None:
@@ -115,23 +125,23 @@ def write_page(path: Path, page: ReplayPage) -> None:
     write_text(path, page.html)
 
 
-def _output(run_dir: Path | None, record: Mapping[str, Any], seat: int) -> list[str]:
-    """The last lines a bot wrote to its log in the run (escaped), or a line saying why none."""
+def _output(logs: Path, record: Mapping[str, Any], seat: int) -> list[str]:
+    """The last lines a bot wrote in the replayed game (escaped), or a line saying why none."""
     seats = record.get("seats") or ()
-    if run_dir is None or not 0 <= seat < len(seats):
-        return ["(no output kept: in-process bots' tracebacks go to the run's log.txt)"]
-    log = run_dir / BOT_LOGS / f"{_file_name(str(seats[seat]))}.log"
+    if not 0 <= seat < len(seats):
+        return []
+    log = logs / f"{_file_name(str(seats[seat]))}.log"
     if not log.is_file() or log.is_symlink():
-        return ["(no output kept for this bot)"]
+        return ["(no output: an in-process bot's traceback goes to the log, not to the page)"]
     try:
         lines = [escape(line.decode("utf-8", "replace")) for _, line, _ in read_lines(log)]
     except ArenaError as exc:
-        return [f"(its log cannot be read: {escape(str(exc))})"]
+        return [f"(its output cannot be read: {escape(str(exc))})"]
     except OSError as exc:
-        return [f"(its log cannot be read: {escape(str(exc.strerror or exc))})"]
-    head = [f"(the last {OUTPUT_LINES} lines of {escape(str(log))})"] \
-        if len(lines) > OUTPUT_LINES else []
-    return head + lines[-OUTPUT_LINES:]
+        return [f"(its output cannot be read: {escape(str(exc.strerror or exc))})"]
+    head = [f"(its last {OUTPUT_LINES} lines of {len(lines)})"] if len(lines) > OUTPUT_LINES \
+        else []
+    return head + lines[-OUTPUT_LINES:] if lines else ["(it wrote nothing)"]
 
 
 class SeriesPages:

@@ -49,3 +49,36 @@ def test_html_is_never_written_through_a_link_nor_with_options_it_does_not_fit(
     assert target.read_text(encoding="utf-8") == "kept"
     both = run(runner, "replay", str(tmp_path), "0", "--all", "--html", str(tmp_path / "x.html"))
     assert both.exit_code == 2 and "--html" in both.stderr
+
+
+NOISY = '''
+from arena.api import Bot
+
+
+class Noisy(Bot):
+    def act(self, obs):
+        print("thinking \\x1b[31m</script><b>bold</b>", obs.legal[0])
+        if len(obs.legal) > 3:
+            raise RuntimeError("boom <img src=x onerror=alert(1)>")
+        return obs.legal[0]
+'''
+
+
+def test_a_fault_shows_with_the_bots_output_in_that_game_escaped(
+        runner: CliRunner, tmp_path: Path) -> None:
+    bot = tmp_path / "noisy.py"
+    bot.write_text(NOISY, encoding="utf-8")
+    played = run(runner, "play", "dig", "-b", "random", "-b", f"{bot}:Noisy", "--json")
+    assert played.exit_code == 0, played.output
+    (tmp_path / "game.jsonl").write_text(played.stdout, encoding="utf-8")
+    replayed = run(runner, "replay", str(tmp_path / "game.jsonl"), "--bot", "random", "--bot",
+                   f"{bot}:Noisy", "--html", str(tmp_path / "page.html"))
+    assert replayed.exit_code == 0, replayed.output
+    data = data_of(tmp_path / "page.html")
+    (fault,) = data["result"]["faults"]
+    assert fault["seat"] == 1 and "boom" in fault["detail"]
+    output = data["result"]["outputs"]["1"]
+    assert "thinking \\x1b[31m</script><b>bold</b> ('play', " in output[0]  # escaped, whole
+    assert any("RuntimeError: boom" in line for line in output)
+    html = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<b>bold" not in html and "<img" not in html and "\x1b" not in html
