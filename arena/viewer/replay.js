@@ -43,6 +43,17 @@
     return row;
   }
   /* Any plain value: cards as cards, lists and objects by their parts, the rest as text. */
+  /* Cards played by seats, as [seat, card] pairs in play order. */
+  function plays(list) {
+    var row = el("span", "cards");
+    (list || []).forEach(function (p) {
+      var one = add(row, el("span", "play"));
+      add(one, card(p[1]));
+      add(one, el("span", "by", seats[p[0]]));
+    });
+    if (!list || !list.length) add(row, el("span", "none", "none"));
+    return row;
+  }
   function value(x) {
     if (isCard(x)) return card(x);
     if (Array.isArray(x)) {
@@ -116,14 +127,20 @@
   var RENDER = {
     "concentration": function (board, v, used) {
       var up = v.face_up || [], lo = 0, hi = (v.cells || []).length;
+      /* `field`: where the next card may be turned (in the duel, one player's half) */
       var m = /range\((\d+), (\d+)\)/.exec(v.field || "");
-      if (m && viewKey !== "table") { lo = Number(m[1]); hi = Number(m[2]); }
+      if (m) { lo = Number(m[1]); hi = Number(m[2]); }
       /* the cards this step turned up stay in sight on the board, as the table saw them */
-      var turned = {}, cells = (v.cells || []).slice();
+      var turned = {}, cells = (v.cells || []).slice(), size = (v.rows || 4) * (v.cols || 13);
       steps[at].events.forEach(function (e) { if (e && e.kind === "reveal") { turned[e.position] = 1; cells[e.position] = e.card; } });
-      if (v.cells) add(board, grid(cells, v.cols || 13, function (i) {
-        return (up.indexOf(i) >= 0 || turned[i] ? "up" : "") + (i < lo || i >= hi ? " outside" : "");
-      }));
+      for (var f = 0; f < cells.length; f += size) {
+        var g = add(board, grid(cells.slice(f, f + size), v.cols || 13, function (i) {
+          var p = i + f;
+          return (up.indexOf(p) >= 0 || turned[p] ? "up" : "") + (p < lo || p >= hi ? " outside" : "");
+        }));
+        g.className += " field";
+        Array.prototype.forEach.call(g.children, function (node, i) { node.setAttribute("data-pos", i + f); });
+      }
       ["cells", "cols", "rows", "face_up", "field"].forEach(function (k) { used[k] = 1; });
       seatBoxes(board, v, ["scores"], used);
       var sets = scoredEvents("claim"), box = add(board, el("div", "taken"));
@@ -145,6 +162,15 @@
       if ("claim" in v) { used.claim = 1; field(side, "claim", value(v.claim)); }
       if ("out" in v) { used.out = 1; field(side, "out of play", cards(v.out)); }
       seatBoxes(board, v, ["scores", "points", "bonus"], used);
+      var won = scoredEvents("won"), box = add(board, el("div", "taken"));
+      add(box, el("div", "label", "claims won"));
+      seats.forEach(function (name, i) {
+        var row = field(box, name, el("span"));
+        won.filter(function (e) { return e.seat === i; }).forEach(function (e) {
+          row.appendChild(cards(e.cards, "set"));
+          row.appendChild(el("span", "text", e.combo + " " + e.points + "  "));
+        });
+      });
     },
     "cribbage-square": function (board, v, used) {
       var wrap = add(board, el("div", "seats"));
@@ -207,8 +233,11 @@
     },
     "frogs-in-the-pond": function (board, v, used) {
       var side = add(board, el("div", "center"));
-      ["trick", "last_trick", "frogs", "removed"].forEach(function (k) {
-        if (k in v) { used[k] = 1; field(side, k.replace("_", " "), cards(v[k])); }
+      ["trick", "last_trick"].forEach(function (k) {
+        if (k in v) { used[k] = 1; field(side, k.replace("_", " "), plays(v[k])); }
+      });
+      ["frogs", "removed"].forEach(function (k) {
+        if (k in v) { used[k] = 1; field(side, k === "frogs" ? "your frogs" : k, cards(v[k])); }
       });
       seatBoxes(board, v, ["tricks_won", "totals"], used);
       var taken = scoredEvents("frog-taken"), box = add(board, el("div", "taken"));
