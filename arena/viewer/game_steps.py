@@ -7,7 +7,7 @@ the game's own `view(seat)` (what the rules let that seat know, as its bot was s
 events told to that seat alone; the table's view (the spectator's) keeps only the fields on
 which every seat's view agrees, so it holds nothing any seat could not see. Views are stored as
 fields pointing into a pool of distinct values (`pool`), each view once (`shapes`),
-which keeps a long game small.
+and narration lines once each (`texts`), which keeps a long game small.
 """
 
 from __future__ import annotations
@@ -27,18 +27,34 @@ TABLE = 0
 
 @dataclass
 class Pool:
-    """Distinct JSON values, each stored once and referred to by its index."""
+    """Distinct JSON values, each stored once and referred to by its index.
+
+    A list that differs from an earlier one of the same length in few places is stored as a
+    patch: `values` holds None at its index and `patches` the index of the earlier list and
+    the changed places (`[[place, value], ...]`), as a layout of cards changes turn by turn."""
 
     values: list[Any] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)
+    patches: dict[str, list[Any]] = field(default_factory=dict)
+    whole: list[Any] = field(default_factory=list)  # every value in full, patched or not
 
-    def ref(self, value: Any) -> int:
-        """The index of `value` in the pool (added if new)."""
+    def ref(self, value: Any, like: int | None = None) -> int:
+        """The index of `value` in the pool (added if new; patched from the list at `like`
+        when that is shorter)."""
         key = json.dumps(value, sort_keys=True, separators=(",", ":"))
         found = self.index.get(key)
-        if found is None:
-            found = self.index[key] = len(self.values)
-            self.values.append(value)
+        if found is not None:
+            return found
+        found = self.index[key] = len(self.values)
+        self.whole.append(value)
+        base = self.whole[like] if like is not None else None
+        if isinstance(value, list) and isinstance(base, list) and len(base) == len(value) > 8:
+            changed = [[i, v] for i, (v, b) in enumerate(zip(value, base, strict=True)) if v != b]
+            if len(changed) * 4 < len(value):
+                self.values.append(None)
+                self.patches[str(found)] = [like, changed]
+                return found
+        self.values.append(value)
         return found
 
 
@@ -48,6 +64,7 @@ class StepRecorder:
 
     pool: Pool = field(default_factory=Pool)
     shapes: Pool = field(default_factory=Pool)
+    texts: Pool = field(default_factory=Pool)
     steps: list[dict[str, Any]] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     players: int = 0
@@ -82,15 +99,15 @@ class StepRecorder:
                 view = {"view": view} if view is not None else None
             seen.append(view)
         table = _common([v for v in seen if v is not None]) if any(seen) else {}
-        views.append(self._view(table))
+        views.append(self._view(table, 0))
         private: dict[str, list[Any]] = {}
         for seat, view in enumerate(seen):
             if view is not None:
-                views.append(self._view(view))
+                views.append(self._view(view, seat + 1))
             elif self.steps:  # keep what it last saw
                 views.append(self.steps[-1]["views"][seat + 1])
             else:
-                views.append(self._view({}))
+                views.append(self._view({}, seat + 1))
             mine = [plain(state.log[i]) for i in range(self.told, len(state.log))
                     if i in state.private and seat in state.private[i]]
             if mine:
@@ -98,12 +115,15 @@ class StepRecorder:
         self.told = len(state.log)
         self.pending = state.to_act()
         self.steps.append({"acted": list(acted), "next": list(self.pending),
-                           "events": [plain(e) for e in events], "lines": [plain(x) for x in lines],
+                           "events": [plain(e) for e in events],
+                           "lines": [self.texts.ref(plain(x)) for x in lines],
                            "views": views, "told": private})
 
-    def _view(self, view: Mapping[str, Any]) -> int:
-        """A view as the index (in `shapes`) of its fields' indexes in the value pool."""
-        return self.shapes.ref({k: self.pool.ref(v) for k, v in view.items()})
+    def _view(self, view: Mapping[str, Any], key: int) -> int:
+        """A view as the index (in `shapes`) of its fields' indexes in the value pool (a list
+        field patched from the same view's field at the step before, where that is shorter)."""
+        before = self.shapes.whole[self.steps[-1]["views"][key]] if self.steps else {}
+        return self.shapes.ref({k: self.pool.ref(v, before.get(k)) for k, v in view.items()})
 
 
 def _common(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -71,9 +71,18 @@
     }
     return el("span", "text", x === null ? "\u2014" : x);
   }
+  /* A pooled value; a list stored as a patch of an earlier one is rebuilt once, then kept. */
+  function pooled(i) {
+    var patch = data.patches[String(i)];
+    if (!patch || pool[i] !== null) return pool[i];
+    var list = pooled(patch[0]).slice();
+    patch[1].forEach(function (change) { list[change[0]] = change[1]; });
+    pool[i] = list;
+    return list;
+  }
   function viewOf(step, key) {
     var refs = data.shapes[step.views[key === "table" ? 0 : Number(key) + 1]] || {}, out = {};
-    Object.keys(refs).forEach(function (k) { out[k] = pool[refs[k]]; });
+    Object.keys(refs).forEach(function (k) { out[k] = pooled(refs[k]); });
     return out;
   }
   function field(box, label, node) {
@@ -269,7 +278,8 @@
   function drawNarration(step) {
     var box = document.getElementById("narration");
     box.textContent = "";
-    var lines = step.lines.length ? step.lines : ["(nothing public happened)"];
+    var lines = step.lines.length ? step.lines.map(function (i) { return data.texts[i]; })
+                                  : ["(nothing public happened)"];
     add(box, el("pre", "lines", lines.join("\n")));
     var mine = viewKey !== "table" && step.told[viewKey];
     if (mine) {

@@ -73,10 +73,21 @@ def cards_in(value: Any) -> set[str]:
     return set()
 
 
+def pooled(data: dict[str, Any], index: int) -> Any:
+    """A value of the page's pool, rebuilt from its patch if it is stored as one."""
+    patch = data["patches"].get(str(index))
+    if patch is None:
+        return data["pool"][index]
+    value = list(pooled(data, patch[0]))
+    for place, item in patch[1]:
+        value[place] = item
+    return value
+
+
 def seat_data(data: dict[str, Any], step: int, seat: int) -> dict[str, Any]:
     """A seat's view at a step, as the page's data holds it, with the events told to it."""
     shape = data["shapes"][data["steps"][step]["views"][seat + 1]]
-    return {"view": {k: data["pool"][i] for k, i in shape.items()},
+    return {"view": {k: pooled(data, i) for k, i in shape.items()},
             "told": data["steps"][step]["told"].get(str(seat), [])}
 
 
