@@ -7,7 +7,8 @@ the game's own `view(seat)` (what the rules let that seat know, as its bot was s
 events told to that seat alone; the table's view (the spectator's) keeps only the fields on
 which every seat's view agrees, so it holds nothing any seat could not see. Views are stored as
 fields pointing into a pool of distinct values (`pool`), each view once (`shapes`),
-and narration lines once each (`texts`), which keeps a long game small.
+and events (in `pool` too) and narration lines (`texts`) once each, which keeps a long game
+small.
 """
 
 from __future__ import annotations
@@ -111,11 +112,11 @@ class StepRecorder:
             mine = [plain(state.log[i]) for i in range(self.told, len(state.log))
                     if i in state.private and seat in state.private[i]]
             if mine:
-                private[str(seat)] = mine
+                private[str(seat)] = [self.pool.ref(e) for e in mine]
         self.told = len(state.log)
         self.pending = state.to_act()
         self.steps.append({"acted": list(acted), "next": list(self.pending),
-                           "events": [plain(e) for e in events],
+                           "events": [self.pool.ref(plain(e)) for e in events],
                            "lines": [self.texts.ref(plain(x)) for x in lines],
                            "views": views, "told": private})
 

@@ -80,6 +80,7 @@
     pool[i] = list;
     return list;
   }
+  function events(step) { return step.events.map(pooled); }
   function viewOf(step, key) {
     var refs = data.shapes[step.views[key === "table" ? 0 : Number(key) + 1]] || {}, out = {};
     Object.keys(refs).forEach(function (k) { out[k] = pooled(refs[k]); });
@@ -129,7 +130,7 @@
   }
   function scoredEvents(kind) {
     var found = [];
-    for (var s = 0; s <= at; s++) steps[s].events.forEach(function (e) { if (e && e.kind === kind) found.push(e); });
+    for (var s = 0; s <= at; s++) events(steps[s]).forEach(function (e) { if (e && e.kind === kind) found.push(e); });
     return found;
   }
 
@@ -141,7 +142,7 @@
       if (m) { lo = Number(m[1]); hi = Number(m[2]); }
       /* the cards this step turned up stay in sight on the board, as the table saw them */
       var turned = {}, cells = (v.cells || []).slice(), size = (v.rows || 4) * (v.cols || 13);
-      steps[at].events.forEach(function (e) { if (e && e.kind === "reveal") { turned[e.position] = 1; cells[e.position] = e.card; } });
+      events(steps[at]).forEach(function (e) { if (e && e.kind === "reveal") { turned[e.position] = 1; cells[e.position] = e.card; } });
       for (var f = 0; f < cells.length; f += size) {
         var g = add(board, grid(cells.slice(f, f + size), v.cols || 13, function (i) {
           var p = i + f;
@@ -284,7 +285,7 @@
     var mine = viewKey !== "table" && step.told[viewKey];
     if (mine) {
       add(box, el("div", "label", "told to you alone"));
-      mine.forEach(function (e) { add(box, add(el("div", "told"), value(e))); });
+      mine.forEach(function (e) { add(box, add(el("div", "told"), value(pooled(e)))); });
     }
     var who = el("div", "who");
     if (step.acted.length) who.textContent = "acted: " + step.acted.map(function (s) { return seats[s]; }).join(", ") + ". ";

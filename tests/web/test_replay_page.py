@@ -88,7 +88,12 @@ def seat_data(data: dict[str, Any], step: int, seat: int) -> dict[str, Any]:
     """A seat's view at a step, as the page's data holds it, with the events told to it."""
     shape = data["shapes"][data["steps"][step]["views"][seat + 1]]
     return {"view": {k: pooled(data, i) for k, i in shape.items()},
-            "told": data["steps"][step]["told"].get(str(seat), [])}
+            "told": [pooled(data, i) for i in data["steps"][step]["told"].get(str(seat), [])]}
+
+
+def events_of(data: dict[str, Any], step: int) -> list[Any]:
+    """The public events of a step, as the page's data holds them."""
+    return [pooled(data, i) for i in data["steps"][step]["events"]]
 
 
 def leaks(data: dict[str, Any], sight: Sight) -> list[str]:
@@ -166,8 +171,9 @@ def test_the_replay_page_plays_the_game_to_its_recorded_end(
     body.send_keys(Keys.ARROW_LEFT)
     assert browser.run("return document.getElementById('slider').value") == str(total - 2)
     looked = sorted({*range(0, total, -(-total // STEPS_LOOKED_AT)), total - 1})
-    public = [set().union(*(cards_in(s["events"]) for s in data["steps"][:i + 1]))
-              for i in range(total)]
+    public: list[set[str]] = []
+    for i in range(total):
+        public.append((public[-1] if public else set()) | cards_in(events_of(data, i)))
     for seat in range(len(record["seats"])):
         for step, board, narration in browser.run(LOOK, str(seat), looked):
             named = set(CARD.findall(narration)) - RULE_CARDS.get(game, set())
