@@ -197,3 +197,30 @@ def test_the_leak_check_finds_a_card_put_into_a_seats_view() -> None:
     data["shapes"].append(shape)
     data["steps"][0]["views"][1] = len(data["shapes"]) - 1
     assert leaks(data, sight) == [f"step 0, seat 0: ['{hidden}']"]
+
+
+def test_a_hostile_name_is_shown_as_text_and_the_controls_answer(
+        browser: Browser, pages: Path) -> None:
+    variant = find_game("dig").variant(None, {})
+    names = ["<img src=x onerror=document.title='owned'>", "</script><b id=bold>b</b>"]
+    recorder = StepRecorder()
+    played = play_game(variant, [resolve_bot("dig-sharp", "dig").make() for _ in names], names,
+                       1, recorder)
+    path = pages / "hostile.html"
+    path.write_text(render(page_data(json.loads(played.to_line()), recorder)).html,
+                    encoding="utf-8")
+    browser.open(path)
+    assert browser.run("return document.querySelectorAll('img, b').length") == 0
+    assert names[0] in browser.run("return document.querySelector('header').textContent")
+    assert browser.run("return document.title") != "owned"
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    body = browser.driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert browser.run("return document.getElementById('slider').value") == "2"
+    body.send_keys(Keys.SPACE)  # plays
+    assert browser.run("return document.getElementById('play').textContent") == "pause"
+    body.send_keys(Keys.SPACE)  # pauses
+    assert browser.run("return document.getElementById('play').textContent") == "play"
+    assert browser.errors() == []
