@@ -57,7 +57,8 @@
   function value(x) {
     if (isCard(x)) return card(x);
     if (Array.isArray(x)) {
-      if (x.length && x.every(isCard)) return cards(x);
+      if (!x.length) return el("span", "none", "none");
+      if (x.every(isCard)) return cards(x);
       var list = el("span", "list");
       add(list, el("span", "punct", "["));
       x.forEach(function (v, i) { if (i) add(list, el("span", "punct", ", ")); add(list, value(v)); });
@@ -209,12 +210,22 @@
       var side = add(board, el("div", "center"));
       used.called = 1; field(side, "called", v.called ? card(v.called, "big") : value(null));
       ["unclaimed", "disputed"].forEach(function (k) { if (k in v) { used[k] = 1; field(side, k, cards(v[k])); } });
+      var claims = scoredEvents("resolved"), last = claims[claims.length - 1];
+      if (last) {
+        var row = field(side, "last claim", card(last.card));
+        add(row, el("span", "text", " " + (last.claimants.length ? "Mine! from " + last.claimants.map(function (s) { return seats[s]; }).join(", ") : "nobody claimed") + " \u2192 " + last.pile));
+      }
       seatBoxes(board, v, ["received", "totals"], used);
     },
     "animals": function (board, v, used) {
       if (v.animals) { used.animals = 1; v.animal = v.animals; }
       seatBoxes(board, v, ["animal", "tops", "piles", "packs", "places"], used);
       used.animal = 1;
+      var calls = scoredEvents("called"), box = add(board, el("div", "center"));
+      add(box, el("div", "label", "calls (" + calls.length + ")"));
+      calls.slice(-4).reverse().forEach(function (c) {
+        add(box, el("div", "text", seats[c.seat] + " called " + (v.animals ? v.animals[c.named] + " (" + seats[c.named] + ")" : seats[c.named]) + ": " + c.verdict));
+      });
     },
     "cuckoo": function (board, v, used) {
       var byTurn = {}, kings = {};
