@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from arena.engine import find_game  # noqa: E402
 from arena.levels import level_spec, table_size  # noqa: E402
 from arena.loader import resolve_bot  # noqa: E402
-from arena.viewer.replay_page import played_page  # noqa: E402
+from arena.viewer.replay_page import played_page, view_in  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,7 @@ def page_of(shot: Shot) -> tuple[str, int]:
         key = 0 if shot.view == "table" else int(shot.view) + 1
 
         def has(i: int) -> bool:
-            shape = data["shapes"][data["steps"][i]["views"][key]]
-            return shot.want in shape and bool(data["pool"][shape[shot.want]])
+            return bool(view_in(data, i, key).get(shot.want))
 
         step = next((i for i in range(step, last + 1) if has(i)), step)
     return page.html, step

@@ -3,7 +3,18 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("arena-data").textContent);
-  var steps = data.steps, pool = data.pool, seats = data.seats;
+  /* steps and views come as lists (no field name repeated): made objects once, here */
+  var steps = data.steps.map(function (s) {
+    var step = {};
+    data.step_fields.forEach(function (k, i) { step[k] = s[i]; });
+    return step;
+  });
+  data.shapes = data.shapes.map(function (s) {
+    var view = {};
+    data.fields[s[0]].forEach(function (k, i) { view[k] = s[i + 1]; });
+    return view;
+  });
+  var pool = data.pool, seats = data.seats;
   var CARD = /^(10|[2-9AJQK])[CDHS]$|^JK[A-Z]?$/;
   var SUITS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
   var at = 0, viewKey = "table", timer = null;

@@ -63,8 +63,7 @@ def page_data(record: Mapping[str, Any], recorder: StepRecorder,
         "variant": escape(str(record.get("variant"))), "seed": plain(record.get("seed")),
         "task": task if isinstance(task, int) else None, "seats": seats,
         "pool": recorder.pool.values, "patches": recorder.pool.patches,
-        "shapes": recorder.shapes.values,
-        "texts": recorder.texts.values, "steps": recorder.steps,
+        **_compact(recorder.shapes.values, recorder.steps), "texts": recorder.texts.values,
         "result": {"scores": plain(record.get("scores") or []),
                    "ranks": plain(record.get("ranks") or []),
                    "turns": plain(record.get("turns")), "final": plain(record.get("final")),
@@ -72,6 +71,55 @@ def page_data(record: Mapping[str, Any], recorder: StepRecorder,
                    "outputs": {str(k): [escape(x) for x in v] for k, v in (outputs or {}).items()}},
         "differences": [escape(d) for d in differences],
     }
+
+
+STEP_FIELDS = ("acted", "next", "events", "lines", "views", "told")
+"""A step of the page's data is a list of these, in this order."""
+
+
+def _compact(shapes: Sequence[Mapping[str, int]], steps: Sequence[Mapping[str, Any]]
+             ) -> dict[str, Any]:
+    """Views and steps as lists, not objects, so no field name is repeated a thousand times:
+    a view is `[names, ref, ref, ...]` with `names` an index into `fields` (its field names),
+    a step lists `STEP_FIELDS` in order."""
+    names: dict[tuple[str, ...], int] = {}
+    compact = []
+    for shape in shapes:
+        key = tuple(shape)
+        compact.append([names.setdefault(key, len(names)), *shape.values()])
+    return {"fields": [list(k) for k in names], "shapes": compact,
+            "step_fields": list(STEP_FIELDS),
+            "steps": [[step[k] for k in STEP_FIELDS] for step in steps]}
+
+
+def step_in(data: Mapping[str, Any], step: int) -> dict[str, Any]:
+    """Step `step` of a page's data as an object (see `STEP_FIELDS`)."""
+    return dict(zip(data["step_fields"], data["steps"][step], strict=True))
+
+
+def pooled(data: Mapping[str, Any], index: int) -> Any:
+    """A value of a page's pool, rebuilt from its patch where it is kept as one."""
+    patch = data["patches"].get(str(index))
+    if patch is None:
+        return data["pool"][index]
+    value = list(pooled(data, patch[0]))
+    for place, item in patch[1]:
+        value[place] = item
+    return value
+
+
+def view_in(data: Mapping[str, Any], step: int, view: int) -> dict[str, Any]:
+    """A view at a step of a page's data, whole (`view` 0: the table's; N + 1: seat N's)."""
+    shape = data["shapes"][step_in(data, step)["views"][view]]
+    return {name: pooled(data, ref) for name, ref in zip(data["fields"][shape[0]], shape[1:],
+                                                          strict=True)}
+
+
+def events_in(data: Mapping[str, Any], step: int, seat: int | None = None) -> list[Any]:
+    """The public events of a step of a page's data, or (with `seat`) those told to it alone."""
+    found = step_in(data, step)
+    refs = found["events"] if seat is None else found["told"].get(str(seat), [])
+    return [pooled(data, ref) for ref in refs]
 
 
 def render(data: Mapping[str, Any]) -> ReplayPage:

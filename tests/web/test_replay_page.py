@@ -20,7 +20,7 @@ from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.tournament.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
-from arena.viewer.replay_page import page_data, render
+from arena.viewer.replay_page import events_in, page_data, render, view_in
 from tests.web.conftest import Browser
 
 RULE_CARDS = {"frogs-in-the-pond": {"JS"}}
@@ -73,27 +73,9 @@ def cards_in(value: Any) -> set[str]:
     return set()
 
 
-def pooled(data: dict[str, Any], index: int) -> Any:
-    """A value of the page's pool, rebuilt from its patch if it is stored as one."""
-    patch = data["patches"].get(str(index))
-    if patch is None:
-        return data["pool"][index]
-    value = list(pooled(data, patch[0]))
-    for place, item in patch[1]:
-        value[place] = item
-    return value
-
-
 def seat_data(data: dict[str, Any], step: int, seat: int) -> dict[str, Any]:
     """A seat's view at a step, as the page's data holds it, with the events told to it."""
-    shape = data["shapes"][data["steps"][step]["views"][seat + 1]]
-    return {"view": {k: pooled(data, i) for k, i in shape.items()},
-            "told": [pooled(data, i) for i in data["steps"][step]["told"].get(str(seat), [])]}
-
-
-def events_of(data: dict[str, Any], step: int) -> list[Any]:
-    """The public events of a step, as the page's data holds them."""
-    return [pooled(data, i) for i in data["steps"][step]["events"]]
+    return {"view": view_in(data, step, seat + 1), "told": events_in(data, step, seat)}
 
 
 def leaks(data: dict[str, Any], sight: Sight) -> list[str]:
@@ -162,7 +144,7 @@ def test_the_replay_page_plays_the_game_to_its_recorded_end(
     body.send_keys(Keys.END)  # the keyboard takes the page to the last step
     total = browser.run("return Number(document.getElementById('counter').dataset.steps)")
     assert total == len(sight.now) == len(data["steps"])  # the deal, then one per action
-    assert sum(len(s["events"]) for s in data["steps"]) == sight.public
+    assert sum(len(events_in(data, s)) for s in range(total)) == sight.public
     assert browser.run("return document.getElementById('counter').textContent") == (
         f"step {total - 1} of {total - 1}")
     shown = browser.run("return Array.from(document.querySelectorAll('.final-score'),"
@@ -173,7 +155,7 @@ def test_the_replay_page_plays_the_game_to_its_recorded_end(
     looked = sorted({*range(0, total, -(-total // STEPS_LOOKED_AT)), total - 1})
     public: list[set[str]] = []
     for i in range(total):
-        public.append((public[-1] if public else set()) | cards_in(events_of(data, i)))
+        public.append((public[-1] if public else set()) | cards_in(events_in(data, i)))
     for seat in range(len(record["seats"])):
         for step, board, narration in browser.run(LOOK, str(seat), looked):
             named = set(CARD.findall(narration)) - RULE_CARDS.get(game, set())
@@ -192,10 +174,11 @@ def test_the_leak_check_finds_a_card_put_into_a_seats_view() -> None:
         find_game("dig").variant(None, {}).params, 2, __import__("random").Random(0)).inventory()}
     hidden = sorted(everything - sight.ever[0][0])[0]
     data["pool"].append({"cards": [hidden]})
-    shape = dict(data["shapes"][data["steps"][0]["views"][1]])
-    shape["slipped"] = len(data["pool"]) - 1
-    data["shapes"].append(shape)
-    data["steps"][0]["views"][1] = len(data["shapes"]) - 1
+    views = data["step_fields"].index("views")
+    shape = data["shapes"][data["steps"][0][views][1]]
+    data["fields"].append([*data["fields"][shape[0]], "slipped"])
+    data["shapes"].append([len(data["fields"]) - 1, *shape[1:], len(data["pool"]) - 1])
+    data["steps"][0][views][1] = len(data["shapes"]) - 1
     assert leaks(data, sight) == [f"step 0, seat 0: ['{hidden}']"]
 
 
