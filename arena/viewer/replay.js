@@ -120,7 +120,7 @@
       if (ring) {
         var a = 2 * Math.PI * i / seats.length - Math.PI / 2;
         box.style.left = (50 + 38 * Math.cos(a)) + "%";
-        box.style.top = (50 + 33 * Math.sin(a)) + "%";
+        box.style.top = (50 + 36 * Math.sin(a)) + "%";
       }
       add(box, el("div", "name", name + (viewKey === String(i) ? " (you)" : "")));
       keys.forEach(function (k) { used[k] = 1; field(box, k.replace(/_/g, " "), value(v[k][i])); });
