@@ -5,10 +5,10 @@ deal and after every action, with the narration of each step.
 the public events and their narration, the seats that acted, and the views: each seat's view is
 the game's own `view(seat)` (what the rules let that seat know, as its bot was shown it) and the
 events told to that seat alone; the table's view (the spectator's) keeps only the fields on
-which every seat's view agrees, so it holds nothing any seat could not see. Views are stored as
-fields pointing into a pool of distinct values (`pool`), each view once (`shapes`),
-and events (in `pool` too) and narration lines (`texts`) once each, which keeps a long game
-small.
+which every seat's view agrees, so it holds nothing any seat could not see (at a table of
+one, it is that seat's). Views are stored as fields pointing into a pool of distinct values
+(`pool`), each view once (`shapes`), and events (in `pool` too) and narration lines (`texts`)
+once each, which keeps a long game small.
 """
 
 from __future__ import annotations

@@ -222,7 +222,10 @@ class SeriesPages:
     def write(self, record: GameRecord) -> Path:
         """Write the page of the game just played (its record) to its file; return the file."""
         path = self.paths[min(self.written, len(self.paths) - 1)]
-        write_page(path, render(page_data(json.loads(record.to_line()), self.recorder)))
+        line = ["(arena play prints a bot's output as it plays, each line marked [seat N]; "
+                "arena replay --html puts it in the page)"]
+        outputs = {f.seat: line for f in record.faults}
+        write_page(path, render(page_data(json.loads(record.to_line()), self.recorder, outputs)))
         self.written += 1
         return path
 
