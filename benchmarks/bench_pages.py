@@ -11,6 +11,7 @@ The report page's figures follow, where that benchmark is present (`pages_report
 Asserts nothing.
 
     python benchmarks/bench_pages.py [--games 5] [--level hard|random] [--repeats 3]
+                                     [--report-games 10000]
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--level", default="hard")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--report-games", type=int, default=10_000,
+                        help="games of the run whose report page is measured (0: none)")
     args = parser.parse_args()
     viewer = len(asset("replay.js").encode()) + len(asset("replay.css").encode())
     print(f"viewer (replay.js + replay.css, inlined in every page): {viewer / 1024:.1f} KB")
@@ -91,13 +94,25 @@ def main() -> None:
         verdict = "within" if r["max_kb"] < BUDGET_KB else "OVER"
         print(f"  {label}: largest {r['max_kb']:.1f} KB over {args.games} games "
               f"({r['steps']:.0f} steps median): {verdict} budget")
+    if args.report_games > 0:
+        print_report(args.report_games)
+
+
+def print_report(games: int) -> None:
+    """The report page's figures (benchmarks/pages_report.py), where that benchmark is here."""
     try:
-        from benchmarks.pages_report import report_rows  # the report page's figures
+        from benchmarks.pages_report import report_rows
     except ImportError:
-        return
-    print()
-    for row in report_rows():
-        print(row)
+        try:  # run as a script: benchmarks/ itself is on the path
+            from pages_report import report_rows  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            print("\n(no benchmarks/pages_report.py here: the report page is not measured)")
+            return
+    print(f"\nreport page (benchmarks/pages_report.py), a run of {games} games:")
+    for row in report_rows(games):
+        seconds = "" if row.get("seconds") is None else f"{row['seconds']:.2f} s"
+        size = "" if row.get("bytes") is None else f"{row['bytes'] / 1024:.1f} KB"
+        print(f"  {row.get('what')!s:<40} {seconds:>10} {size:>12}")
 
 
 if __name__ == "__main__":
