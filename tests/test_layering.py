@@ -41,8 +41,8 @@ ROOMS: dict[str, str] = {
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
-    "arena.rl": RL,
     "arena.viewer": VIEWER,
+    "arena.rl": RL,
     "bots": BOTS,
 }
 """Each module's room, by the longest prefix of its name that is listed."""
@@ -55,12 +55,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     SANDBOX: frozenset({BASE, PLAYER_API, CORE, SANDBOX}),
     RATINGS: frozenset({BASE, PLAYER_API, CORE, RATINGS}),
     TOURNAMENT: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT}),
-    LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, LEAGUE}),
+    VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER}),
+    LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
-    VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, LEAGUE, PEOPLE,
-                       VIEWER}),
-    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, LEAGUE, PEOPLE,
-                    VIEWER, CLI, BOTS}),
+    CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE,
+                    PEOPLE, CLI, BOTS}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }

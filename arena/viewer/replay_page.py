@@ -238,3 +238,11 @@ def page_paths(out: Path, games: int) -> list[Path]:
     width = len(str(games))
     suffix = out.suffix or ".html"
     return [out.with_name(f"{out.stem}-{i:0{width}d}{suffix}") for i in range(1, games + 1)]
+
+
+def write_replay(run: Path, task: int, path: Path) -> ReplayPage:
+    """Replay game `task` of a run directory and write its page to `path` (what `arena replay
+    RUN TASK --html FILE` does; the report page's links to replays are written with it)."""
+    page, _ = replay_html(run, task)
+    write_page(path, page)
+    return page
