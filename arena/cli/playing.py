@@ -157,6 +157,11 @@ def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, 
 
     for played in play_series(chosen, entries, seed, games, rotate, watcher):
         tally.add(played)
+        if hasattr(watcher, "write"):  # --html: the page of the game just played
+            try:
+                typer.echo(f"arena: wrote {watcher.write(played.record)}", err=True)
+            except ArenaError as exc:
+                fail(str(exc))
         if json_out:
             typer.echo(played.record.to_line(timings))
         elif lines:
@@ -165,11 +170,6 @@ def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, 
             for fault in played.record.faults:
                 for line in fit(_fault_line(played.record, fault)):
                     typer.echo(line)
-        if hasattr(watcher, "write"):  # --html: the page of the game just played
-            try:
-                typer.echo(f"arena: wrote {watcher.write(played.record)}", err=True)
-            except ArenaError as exc:
-                fail(str(exc))
 
 
 @app.command("new-bot")
