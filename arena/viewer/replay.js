@@ -356,6 +356,11 @@
     var head = add(document.body, el("header"));
     add(head, el("h1", "", data.title + " \u2014 " + data.variant));
     add(head, el("div", "meta", (data.task !== null ? "task " + data.task + ", " : "") + "seed " + data.seed + ": " + seats.join(" vs ")));
+    if (data.differences.length) {
+      var warn = add(document.body, el("div", "mismatch", "This replay differs from the record, so the page shows the replayed game: "));
+      warn.id = "mismatch";
+      data.differences.forEach(function (d) { add(warn, el("div", "", d)); });
+    }
     var bar = add(document.body, el("nav", "controls"));
     function button(id, text, act) { var b = add(bar, el("button", "", text)); b.id = id; b.type = "button"; b.addEventListener("click", act); return b; }
     button("first", "|\u25c0", function () { play(false); go(0); }).title = "first step (Home)";

@@ -83,3 +83,16 @@ def test_a_fault_shows_with_the_bots_output_in_that_game_escaped(
     assert any("RuntimeError: boom" in line for line in output)
     html = (tmp_path / "page.html").read_text(encoding="utf-8")
     assert "<b>bold" not in html and "<img" not in html and "\x1b" not in html
+
+
+def test_a_replay_that_differs_from_its_record_says_so_on_the_page(
+        runner: CliRunner, tmp_path: Path) -> None:
+    played = run(runner, "play", "dig", "-b", "random", "-b", "dig-sharp", "--json")
+    record = json.loads(played.stdout)
+    record["scores"] = [record["scores"][0] + 5, record["scores"][1]]
+    (tmp_path / "game.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    replayed = run(runner, "replay", str(tmp_path / "game.jsonl"), "--html",
+                   str(tmp_path / "page.html"))
+    assert replayed.exit_code == 1 and "MISMATCH" in replayed.stdout
+    data = data_of(tmp_path / "page.html")
+    assert data["differences"] and "scores" in data["differences"][-1]
