@@ -85,6 +85,9 @@ def play_command(
     seats: Annotated[int | None, typer.Option(
         min=1, help="With --level: how many seats (default: the game's fewest, at least 2).")
     ] = None,
+    html: Annotated[Path | None, typer.Option(
+        "--html", metavar="FILE", help="Write each game as a self-contained HTML page to watch in "
+        "a browser (several games: FILE numbered, game-1.html, game-2.html, ...).")] = None,
 ) -> None:
     """Play games between bots (or against them: -b human) and print the results."""
     from arena.engine import find_game
@@ -125,6 +128,13 @@ def play_command(
     watcher = _watcher(found.name, delay, out) if show else None
     tally = SeriesTally([e.name for e in entries])
     total = games * (len(entries) if rotate else 1)
+    if html is not None:
+        from arena.viewer.replay_page import SeriesPages
+
+        try:
+            watcher = SeriesPages(html, total, watcher)
+        except ArenaError as exc:
+            fail(str(exc))
     tracebacks = _tracebacks_to_stderr()
     watched = [entry if is_human(spec) else _Watched(entry, spec, seat, rotate)
                for seat, (spec, entry) in enumerate(zip(specs, entries, strict=True))]
@@ -241,6 +251,11 @@ def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, 
 
     for played in play_series(chosen, entries, seed, games, rotate, watcher):
         tally.add(played)
+        if hasattr(watcher, "write"):  # --html: the page of the game just played
+            try:
+                typer.echo(f"arena: wrote {watcher.write(played.record)}", err=True)
+            except ArenaError as exc:
+                fail(str(exc))
         if json_out:
             typer.echo(played.record.to_line(timings), file=out)
         elif lines:

@@ -16,6 +16,7 @@ from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.ratings.sprt import SprtState
+    from arena.tournament.replay import ReplayResult
     from arena.tournament.runner import Progress as RunProgress
     from arena.tournament.runner import ProgressHook
 
@@ -250,10 +251,15 @@ def replay_command(
              "answer and the time it took.")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="With --seat: the seat's-eye replay as JSON data.")] = False,
+    html: Annotated[Path | None, typer.Option(
+        "--html", metavar="FILE",
+        help="Also write the game as a self-contained HTML page to watch in a browser "
+             "(every seat's view and the table's, step by step).")] = None,
 ) -> None:
     """Replay a recorded game from its seed and seating and check it gives the recorded result.
 
-    With --seat N (or NAME), step through the game as that seat saw it.
+    With --seat N (or NAME), step through the game as that seat saw it. With --html FILE,
+    write the replay as a page to open in a browser.
 
     Exit code 0 when the replay gives the recorded result, 1 when it does not."""
     from arena.show import ShowPrinter
@@ -265,6 +271,9 @@ def replay_command(
         fail("--seat shows one seat's view of one game: not with --show or --all")
     if as_json and seat is None:
         fail("--json gives the seat's-eye replay: use it with --seat N or --seat NAME")
+    if html is not None and (show or every or seat is not None):
+        fail("--html writes one game's page: not with --show, --all or --seat (the page has "
+             "every seat's view)")
     try:
         played_on = replayed_run(target, bot or (), config)
         change = changed_code(played_on) if played_on is not None else None
@@ -280,13 +289,27 @@ def replay_command(
                     typer.echo(line)
             typer.echo(f"{total - len(mismatches)} of {total} games reproduce")
             raise typer.Exit(1 if mismatches else 0)
-        watcher = ShowPrinter(typer.echo, delay) if show else None
-        result = replay_path(target, task, bot or (), config, watcher)
+        if html is not None:
+            result = _replay_html(target, task, bot or (), config, html)
+        else:
+            watcher = ShowPrinter(typer.echo, delay) if show else None
+            result = replay_path(target, task, bot or (), config, watcher)
     except ArenaError as exc:
         fail(str(exc))
     for line in result.lines():
         typer.echo(line)
     raise typer.Exit(0 if result.reproduced else 1)
+
+
+def _replay_html(target: Path, task: int | None, bots: list[str] | tuple[()],
+                 config: Path | None, out: Path) -> ReplayResult:
+    """Replay a game into a page written to `out`; say where it went."""
+    from arena.viewer.replay_page import replay_html, write_page
+
+    page, result = replay_html(target, task, bots, config)
+    write_page(out, page)
+    note(f"wrote {out} ({page.steps} steps, {len(page.html.encode()) // 1024} KB)")
+    return result
 
 
 def _seat_view(target: Path, task: int | None, seat: str, bots: list[str] | tuple[()],

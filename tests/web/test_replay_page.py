@@ -1,0 +1,209 @@
+"""The replay page in a real browser: every game and preset, stepped through by the page's own
+controls, shows the recorded scores, one step per action, no script error, and no seat's view
+(its drawing or its data) ever holds a card hidden from that seat."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.api import Event
+from arena.engine import State, all_games, find_game
+from arena.levels import level_spec, table_size
+from arena.loader import resolve_bot
+from arena.match import play_game
+from arena.tournament.seat_view import plain
+from arena.viewer.game_steps import StepRecorder
+from arena.viewer.replay_page import events_in, page_data, render, view_in
+from tests.web.conftest import Browser
+
+RULE_CARDS = {"frogs-in-the-pond": {"JS"}}
+"""Cards the rules name (Frogs in the Pond's tadpole, the jack of spades): any narration may
+name them without showing where one lies."""
+
+CASES = [(game.name, preset) for game in all_games() for preset in game.presets]
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z])JK[A-Z]?\b")
+
+
+@dataclass
+class Sight:
+    """A spectator beside the page's recorder: at every step, the cards each seat may see face
+    up now, and those it may ever have seen or been told of until then."""
+
+    recorder: StepRecorder = field(default_factory=StepRecorder)
+    now: list[list[set[str]]] = field(default_factory=list)
+    ever: list[list[set[str]]] = field(default_factory=list)
+    public: int = 0
+    mark: int = 0
+
+    def dealt(self, state: State, variant: str, seed: int, names: Sequence[str]) -> None:
+        self.recorder.dealt(state, variant, seed, names)
+        self.public += sum(1 for i in range(len(state.log)) if i not in state.private)
+        self._look(state, len(names))
+
+    def happened(self, state: State, events: Sequence[Event]) -> None:
+        self.recorder.happened(state, events)
+        self.public += len(events)
+        self._look(state, len(self.now[0]))
+
+    def _look(self, state: State, players: int) -> None:
+        now = [{str(c) for c in state.visible_cards(s)} for s in range(players)]
+        told = [cards_in([plain(e) for e in state.seen_by(s, self.mark, len(state.log))])
+                for s in range(players)]
+        self.mark = len(state.log)
+        last = self.ever[-1] if self.ever else [set() for _ in range(players)]
+        self.now.append(now)
+        self.ever.append([last[s] | now[s] | told[s] for s in range(players)])
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card named in plain data (strings that are cards, anywhere inside)."""
+    if isinstance(value, str):
+        return {value} if CARD.fullmatch(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+def seat_data(data: dict[str, Any], step: int, seat: int) -> dict[str, Any]:
+    """A seat's view at a step, as the page's data holds it, with the events told to it."""
+    return {"view": view_in(data, step, seat + 1), "told": events_in(data, step, seat)}
+
+
+def leaks(data: dict[str, Any], sight: Sight) -> list[str]:
+    """Cards the page's data puts in a seat's view that the seat may not see at that step."""
+    found = []
+    for step in range(len(data["steps"])):
+        for seat in range(len(data["seats"])):
+            mine = seat_data(data, step, seat)
+            extra = cards_in(mine["view"]) - sight.now[step][seat]
+            extra |= cards_in(mine["told"]) - sight.ever[step][seat]
+            if extra:
+                found.append(f"step {step}, seat {seat}: {sorted(extra)}")
+    return found
+
+
+def built(game: str, preset: str, seed: int = 3) -> tuple[str, dict[str, Any], dict[str, Any],
+                                                            Sight]:
+    """One short game between the game's strongest bundled bots: its page, data, record and
+    what each seat could see."""
+    variant = find_game(game).variant(preset, {})
+    seats = table_size(variant, 0)
+    spec = level_spec(game, "hard" if game == "cribbage-square" else "expert")  # quick ones
+    sight = Sight()
+    played = play_game(variant, [resolve_bot(spec, game).make() for _ in range(seats)],
+                       [f"{spec}[{s}]" for s in range(seats)], seed, sight)
+    record = json.loads(played.to_line())
+    page = render(page_data(record, sight.recorder))
+    return page.html, dict(page.data), record, sight
+
+
+STEPS_LOOKED_AT = 40
+"""In the browser, each seat's drawing is read at about this many steps spread over the game
+(its data is checked at every step)."""
+
+LOOK = """
+const [seat, steps] = arguments;
+const view = document.getElementById('view'), slider = document.getElementById('slider');
+view.value = seat;
+view.dispatchEvent(new Event('change'));
+return steps.map(i => {
+  slider.value = i;
+  slider.dispatchEvent(new Event('input'));
+  const board = Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card);
+  return [Number(slider.value), board, document.getElementById('narration').textContent];
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield tmp_path_factory.mktemp("replays")
+
+
+@pytest.mark.parametrize(("game", "preset"), CASES)
+def test_the_replay_page_plays_the_game_to_its_recorded_end(
+        browser: Browser, pages: Path, game: str, preset: str) -> None:
+    html, data, record, sight = built(game, preset)
+    assert not leaks(data, sight)
+    path = pages / f"{game}-{preset}.html"
+    path.write_text(html, encoding="utf-8")
+    browser.open(path)
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    body = browser.driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)  # the keyboard takes the page to the last step
+    total = browser.run("return Number(document.getElementById('counter').dataset.steps)")
+    assert total == len(sight.now) == len(data["steps"])  # the deal, then one per action
+    assert sum(len(events_in(data, s)) for s in range(total)) == sight.public
+    assert browser.run("return document.getElementById('counter').textContent") == (
+        f"step {total - 1} of {total - 1}")
+    shown = browser.run("return Array.from(document.querySelectorAll('.final-score'),"
+                        " e => [Number(e.dataset.seat), Number(e.textContent)])")
+    assert shown == [[seat, score] for seat, score in enumerate(record["scores"])]
+    body.send_keys(Keys.ARROW_LEFT)
+    assert browser.run("return document.getElementById('slider').value") == str(total - 2)
+    looked = sorted({*range(0, total, -(-total // STEPS_LOOKED_AT)), total - 1})
+    public: list[set[str]] = []
+    for i in range(total):
+        public.append((public[-1] if public else set()) | cards_in(events_in(data, i)))
+    for seat in range(len(record["seats"])):
+        for step, board, narration in browser.run(LOOK, str(seat), looked):
+            named = set(CARD.findall(narration)) - RULE_CARDS.get(game, set())
+            hidden = (set(board) | named) - sight.ever[step][seat]
+            assert not hidden, f"seat {seat} is shown hidden cards at step {step}: {hidden}"
+            assert set(board) <= cards_in(seat_data(data, step, seat)) | public[step], (
+                "the drawing shows a card that neither its view nor a public event holds")
+    assert browser.errors() == []
+
+
+def test_the_leak_check_finds_a_card_put_into_a_seats_view() -> None:
+    """The check above can fail: a hidden card slipped into a seat's data is found."""
+    _, data, _, sight = built("dig", "standard")
+    assert not leaks(data, sight)
+    everything = {str(c) for c in find_game("dig").new_state(
+        find_game("dig").variant(None, {}).params, 2, __import__("random").Random(0)).inventory()}
+    hidden = sorted(everything - sight.ever[0][0])[0]
+    data["pool"].append({"cards": [hidden]})
+    views = data["step_fields"].index("views")
+    shape = data["shapes"][data["steps"][0][views][1]]
+    data["fields"].append([*data["fields"][shape[0]], "slipped"])
+    data["shapes"].append([len(data["fields"]) - 1, *shape[1:], len(data["pool"]) - 1])
+    data["steps"][0][views][1] = len(data["shapes"]) - 1
+    assert leaks(data, sight) == [f"step 0, seat 0: ['{hidden}']"]
+
+
+def test_a_hostile_name_is_shown_as_text_and_the_controls_answer(
+        browser: Browser, pages: Path) -> None:
+    variant = find_game("dig").variant(None, {})
+    names = ["<img src=x onerror=document.title='owned'>", "</script><b id=bold>b</b>"]
+    recorder = StepRecorder()
+    played = play_game(variant, [resolve_bot("dig-sharp", "dig").make() for _ in names], names,
+                       1, recorder)
+    path = pages / "hostile.html"
+    path.write_text(render(page_data(json.loads(played.to_line()), recorder)).html,
+                    encoding="utf-8")
+    browser.open(path)
+    assert browser.run("return document.querySelectorAll('img, b').length") == 0
+    assert names[0] in browser.run("return document.querySelector('header').textContent")
+    assert browser.run("return document.title") != "owned"
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    body = browser.driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert browser.run("return document.getElementById('slider').value") == "2"
+    body.send_keys(Keys.SPACE)  # plays
+    assert browser.run("return document.getElementById('play').textContent") == "pause"
+    body.send_keys(Keys.SPACE)  # pauses
+    assert browser.run("return document.getElementById('play').textContent") == "play"
+    assert browser.errors() == []
