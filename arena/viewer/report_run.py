@@ -21,6 +21,7 @@ from arena.safe_files import check_entry, open_regular, real_folder, write_text
 from arena.tournament.config import OnFault
 from arena.tournament.finder import FoundGame, GameQuery, Order, select_games
 from arena.tournament.results import BOT_LOGS, RunDirectory, run_config
+from arena.viewer.replay_page import write_replay
 from arena.viewer.report_page import (
     BotSection,
     FaultLine,
@@ -53,14 +54,6 @@ class WrittenPage:
     replays: tuple[Path, ...]
 
 
-def write_replay(run: Path, task: int, path: Path) -> None:
-    """Write the replay page of a run's game to `path`: the replay viewer's builder (`arena
-    replay RUN TASK --html FILE`); ReportPageError while the viewer is not part of the arena."""
-    raise ReportPageError(
-        f"the replay viewer is not installed in this arena: write the page of game {task} with "
-        f"'arena replay {run} {task} --html {path}'")
-
-
 def write_run_page(run: Path, out: Path | None = None, replays: bool = False) -> WrittenPage:
     """Write a run's report page (`RUN/report.html` unless `out` is given) and, with
     `replays`, the replay page of every game it links to; the files written."""
@@ -73,7 +66,7 @@ def write_run_page(run: Path, out: Path | None = None, replays: bool = False) ->
         for task in sorted(games):
             target = folder / f"{task}.html"
             check_entry(target)
-            write_replay(run, task, target)
+            write_replay(run, task, target)  # the replay viewer's page of that game
             written.append(target)
     write_text(out, report_html(page))
     return WrittenPage(out, tuple(written))

@@ -1,8 +1,9 @@
 """The report page of a run, without a browser: written whole and the same every time, every
-name escaped, links refused, and the replay pages asked of a viewer that is not there yet."""
+name escaped, links refused, and the replay pages it links to written with it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from arena.safe_files import UnsafeFileError
 from arena.tournament.config import parse_config
 from arena.tournament.run import run_ratings, run_tournament
 from arena.viewer.report_page import PoolSection, ReportPage, report_html
-from arena.viewer.report_run import ReportPageError, write_replay, write_run_page
+from arena.viewer.report_run import ReportPageError, write_run_page
 
 CONFIG = """
 name = "pages"
@@ -79,12 +80,12 @@ def test_a_link_where_the_page_goes_is_refused(run: Path, tmp_path: Path) -> Non
         page.unlink()
 
 
-def test_replay_pages_need_the_viewer_and_say_how_to_make_them(run: Path) -> None:
-    with pytest.raises(ReportPageError, match=r"arena replay .* 3 --html out.html"):
-        write_replay(run, 3, Path("out.html"))
+def test_the_report_writes_the_replay_pages_it_links_to(run: Path) -> None:
     result = CliRunner().invoke(app, ["report", str(run), "--html", "--replays"])
-    assert result.exit_code == 2
-    assert "replay viewer is not installed" in result.output
+    assert result.exit_code == 0, result.output
+    page = (run / "report.html").read_text()
+    linked = set(re.findall(r'href="replays/(\d+)\.html"', page))
+    assert linked and {p.stem for p in (run / "replays").glob("*.html")} == linked
     result = CliRunner().invoke(app, ["report", str(run), "--replays"])
     assert result.exit_code == 2 and "--html" in result.output
 
