@@ -34,7 +34,7 @@ ROOMS: dict[str, str] = {
     "arena.text": BASE, "arena.safe_files": BASE,
     "arena.api": PLAYER_API, "arena.cards": PLAYER_API,
     "arena.engine": CORE, "arena.record": CORE, "arena.match": CORE, "arena.loader": CORE,
-    "arena.session": CORE,
+    "arena.session": CORE, "arena.protocol": CORE,
     "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
     "arena.tournament": TOURNAMENT, "arena.league": LEAGUE,
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,

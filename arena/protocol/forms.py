@@ -1,0 +1,143 @@
+"""The line protocol's messages as JSON: what the arena sends (`start`, `act`, `end`) and what a
+bot answers, read without trusting a byte of it."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.api import GameInfo, Move, Observation, Remove, Result, Reveal
+from arena.cards import Card
+from arena.engine import plain_action
+from arena.errors import ArenaError
+from arena.text import escape
+
+PROTOCOL_VERSION = 1
+"""The protocol's version, sent with `start`; a change that breaks a bot raises it."""
+
+LINE_LIMIT = 1 << 20
+"""The longest line a bot may send, in bytes (its line end included)."""
+
+
+class ProtocolError(ArenaError):
+    """A bot's answer that breaks the protocol (its one-line detail says how)."""
+
+
+def to_json(value: Any) -> Any:
+    """A value a bot sees as JSON: a card as its short text (`10H`), an enum as its value, a
+    tuple, list or range as an array, a mapping as an object, an event or other dataclass as an
+    object of its fields (an event's `kind` first)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return to_json(value.value)
+    if isinstance(value, tuple | list | range | frozenset | set):
+        items = sorted(value, key=repr) if isinstance(value, frozenset | set) else value
+        return [to_json(item) for item in items]
+    if isinstance(value, Mapping):
+        return {str(to_json(key)): to_json(item) for key, item in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        kind = getattr(type(value), "kind", None)
+        if isinstance(kind, str):
+            out["kind"] = kind
+        layout = layout_kind(type(value))
+        if layout is not None and layout != kind:
+            out["layout"] = layout
+        for f in dataclasses.fields(value):
+            out[f.name] = to_json(getattr(value, f.name))
+        return out
+    raise TypeError(f"{type(value).__name__} has no JSON form")
+
+
+def layout_kind(cls: type) -> str | None:
+    """Which layout event (`reveal`, `remove`, `move`) an event class is a kind of, if any: a
+    game's own event may be one (Concentration's `claim` removes cards), and then says so in a
+    `layout` field, so that a bot's memory of the layout need not know every game's events."""
+    for base in (Reveal, Remove, Move):
+        if issubclass(cls, base):
+            return base.kind
+    return None
+
+
+def seed_text(info: GameInfo) -> str:
+    """The bot's own seed material, as hex: the bytes its Python rng is seeded with (a text seed
+    as its UTF-8 bytes, which seed a `random.Random` as the text does), so that a bot in any
+    language can seed a generator of its own from it (`random.Random(bytes.fromhex(seed))` is
+    the rng a Python bot gets)."""
+    material = getattr(info.rng, "seed_material", None)
+    if isinstance(material, str):
+        material = material.encode()
+    if isinstance(material, bytes):
+        return material.hex()
+    return f"{info.rng.getrandbits(128):032x}"
+
+
+def start_message(info: GameInfo) -> dict[str, Any]:
+    """The `start` message of a game."""
+    return {"type": "start", "protocol": PROTOCOL_VERSION, "game": info.game,
+            "variant": info.variant, "parameters": to_json(info.params), "seat": info.seat,
+            "players": info.players, "seed": seed_text(info), "api_version": info.api_version}
+
+
+def act_message(obs: Observation[Any]) -> dict[str, Any]:
+    """The `act` message of a decision: legal actions (plain forms), events, the seat's view."""
+    return {"type": "act", "seat": obs.seat, "legal": [to_json(plain_action(a)) for a in obs.legal],
+            "events": [to_json(e) for e in obs.events], "view": to_json(obs.view)}
+
+
+def end_message(result: Result) -> dict[str, Any]:
+    """The `end` message of a game: scores and ranks by seat, the last events, the final tally."""
+    return {"type": "end", "seat": result.seat, "scores": list(result.scores),
+            "ranks": list(result.ranks), "events": [to_json(e) for e in result.events],
+            "final": to_json(result.final)}
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as one line."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def shown(line: bytes) -> str:
+    """A bot's line as a short, safe excerpt for a fault's detail."""
+    text = line.decode("utf-8", "replace").rstrip("\n")
+    return escape(text if len(text) <= 40 else text[:37] + "...")
+
+
+def read_answer(line: bytes, op: str) -> Any:
+    """A bot's answer line parsed: ProtocolError if it is not one JSON value."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"{op}: the bot's answer is not JSON: {shown(line)!r}") from exc
+
+
+def chosen_action(answer: Any, legal: Sequence[Any]) -> Any:
+    """The action an `act` answer names: `{"index": N}` (or a bare N) is the Nth legal action;
+    `{"action": A}` is A, a plain action as JSON (arrays as tuples), which the arena then checks
+    is legal. ProtocolError for anything else."""
+    if isinstance(answer, dict) and "index" in answer:
+        answer = answer["index"]
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        if not 0 <= answer < len(legal):
+            raise ProtocolError(f"act: index {answer} is out of range "
+                                f"({len(legal)} legal actions, 0 to {len(legal) - 1})")
+        return legal[answer]
+    if isinstance(answer, dict) and "action" in answer:
+        return hashable(answer["action"])
+    raise ProtocolError("act: the answer names no action (send {\"index\": N}, N, or "
+                        "{\"action\": ...})")
+
+
+def hashable(value: Any) -> Any:
+    """JSON arrays as tuples, so that an action read from JSON compares as a plain action."""
+    if isinstance(value, list):
+        return tuple(hashable(item) for item in value)
+    if isinstance(value, dict):
+        raise ProtocolError("act: an action is never a JSON object")
+    return value
