@@ -57,8 +57,9 @@ from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, code_roots, resolve_bot
-from arena.record import exception_detail
-from arena.sandbox import landlock, namespaces, seccomp
+from arena.protocol.command import is_command
+from arena.record import BotFault, exception_detail
+from arena.sandbox import landlock, launch, namespaces, seccomp
 from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
@@ -108,7 +109,9 @@ def main(argv: list[str]) -> int:
     control = socket.socket(fileno=int(argv[1]))
     settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
-    if spec is None:  # imported in every game: compile its files once, here, running none of them
+    settings["command"] = is_command(settings["spec"])  # a program: nothing to compile
+    if spec is None and not settings["command"]:  # imported in every game: compile its files
+        # once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
         # directory, the other bots' code), none too large: the files are the bot's, untrusted
         use_compiled(compile_ahead(source_files(settings["spec"], settings.get("private") or ())))
@@ -682,6 +685,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
              "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
+    if settings.get("command"):  # a program: its process forked now, before the audit hook
+        launch.prepare((game_fd,), die_with_parent)
     _forget_libc()
     guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
@@ -809,6 +814,8 @@ class _Player:
             return _OK
         except MemoryError:
             reply = ["error", "memory", f"{op}: ran out of memory"]
+        except BotFault as exc:  # a program bot's relay reports how the program misbehaved
+            reply = ["error", exc.kind.value, exc.detail]
         except _NotPlain as exc:
             reply = ["error", "malformed", f"act returned {exc}, which is not a plain value"]
         except BaseException as exc:  # a bot may raise anything, SystemExit included

@@ -584,7 +584,7 @@ def _timeval(seconds: float) -> bytes:
 
 _ANSWERS = {"start": ("ok", "error"), "act": ("action", "error"), "end": ("ok", "error"),
             "probe": ("ok", "error"), "facts": ("ok", "error")}
-_BOT_FAULTS = ("exception", "memory", "malformed")
+_BOT_FAULTS = ("exception", "memory", "malformed", "crash")  # crash: a program bot's (relayed)
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
 _LENGTH = struct.Struct("!I")  # the length of the host's settings, sent first (JSON)
