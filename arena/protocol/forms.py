@@ -78,11 +78,30 @@ def seed_text(info: GameInfo) -> str:
     return f"{info.rng.getrandbits(128):032x}"
 
 
+def seed_words(seed: str) -> list[int]:
+    """The 32-bit words (least significant first) that Python's `random.seed` hands the Mersenne
+    Twister's `init_by_array` for seed bytes `seed` (hex): the material and its SHA-512, read as
+    one big-endian integer. A bot that implements MT19937 gets, from these, the very numbers a
+    Python bot's rng draws (`getrandbits(k)` is the next 32-bit output shifted right by 32-k)."""
+    import hashlib
+
+    material = bytes.fromhex(seed)
+    number = int.from_bytes(material + hashlib.sha512(material).digest(), "big")
+    words = []
+    while True:
+        words.append(number & 0xFFFFFFFF)
+        number >>= 32
+        if not number:
+            return words
+
+
 def start_message(info: GameInfo) -> dict[str, Any]:
     """The `start` message of a game."""
+    seed = seed_text(info)
     return {"type": "start", "protocol": PROTOCOL_VERSION, "game": info.game,
             "variant": info.variant, "parameters": to_json(info.params), "seat": info.seat,
-            "players": info.players, "seed": seed_text(info), "api_version": info.api_version}
+            "players": info.players, "seed": seed, "seed_words": seed_words(seed),
+            "api_version": info.api_version}
 
 
 def act_message(obs: Observation[Any]) -> dict[str, Any]:
