@@ -724,6 +724,8 @@ def _limit_resources(settings: dict[str, Any]) -> None:
     memory = settings.get("memory_mb")
     if memory:
         allowed = _address_space() + int(memory) * (1 << 20)
+        if settings.get("command"):  # what a program's runtime reserves and never uses
+            allowed += launch.PROGRAM_RESERVATION_MB << 20
         resource.setrlimit(resource.RLIMIT_AS, (allowed, allowed))
 
 

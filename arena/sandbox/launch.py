@@ -24,6 +24,13 @@ from arena.record import BotFault, FaultKind
 
 _MESSAGE_LIMIT = 1 << 16
 
+PROGRAM_RESERVATION_MB = 2048
+"""Address space a program bot gets beyond its memory limit: runtimes reserve far more than they
+use (Node's V8 ~1 GB at start-up, the JVM its whole heap), and an address-space limit counts what
+is reserved. The memory a game uses is held by its memory control group all the same (the
+limit plus `GAME_MEMORY_BASE_MB`); only where there are no control groups is the address-space
+limit the one limit, and then it is this much looser for a program than for a Python bot."""
+
 
 class Prepared:
     """A process forked ahead that `execve`s a bot's program when told to (see the module)."""
