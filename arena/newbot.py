@@ -742,5 +742,5 @@ def program_next_steps(target: Path, game: str, lang: str) -> list[str]:
     language = LANGUAGES[lang]
     spec = shlex.quote(str(target) if "/" in str(target) else f"./{target}")
     steps = [f"(cd {shlex.quote(str(target))} && {language.build})"] if language.build else []
-    return steps + [f"arena validate {spec} --game {found.name}",
-                    f"arena play {found.name} -b {spec} -b random --games 10"]
+    return [*steps, f"arena validate {spec} --game {found.name}",
+            f"arena play {found.name} -b {spec} -b random --games 10"]

@@ -169,8 +169,13 @@ def new_bot_command(
     ] = "python",
 ) -> None:
     """Write a commented, working bot to start from, and a small tournament for it."""
-    from arena.newbot import config_path, next_steps, program_next_steps, write_bot, \
-        write_program_bot
+    from arena.newbot import (
+        config_path,
+        next_steps,
+        program_next_steps,
+        write_bot,
+        write_program_bot,
+    )
 
     if lang != "python":
         try:
