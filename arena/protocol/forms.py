@@ -29,30 +29,90 @@ class ProtocolError(ArenaError):
 def to_json(value: Any) -> Any:
     """A value a bot sees as JSON: a card as its short text (`10H`), an enum as its value, a
     tuple, list or range as an array, a mapping as an object, an event or other dataclass as an
-    object of its fields (an event's `kind` first)."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, enum.Enum):
-        return to_json(value.value)
-    if isinstance(value, tuple | list | range | frozenset | set):
-        items = sorted(value, key=repr) if isinstance(value, frozenset | set) else value
-        return [to_json(item) for item in items]
-    if isinstance(value, Mapping):
-        return {str(to_json(key)): to_json(item) for key, item in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        kind = getattr(type(value), "kind", None)
-        if isinstance(kind, str):
-            out["kind"] = kind
-        layout = layout_kind(type(value))
+    object of its fields (an event's `kind` first, and its `layout` kind if it has one).
+
+    Converted by a function per type, made once (a decision's view and events are hundreds of
+    values: this is the relay's cost per decision)."""
+    convert = _CONVERTERS.get(type(value))
+    if convert is None:
+        convert = _converter(type(value))
+    return convert(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _items(value: Any) -> list[Any]:
+    converters = _CONVERTERS
+    out = []
+    for item in value:
+        convert = converters.get(type(item))
+        out.append(item if convert is _same else to_json(item) if convert is None
+                   else convert(item))
+    return out
+
+
+def _mapping(value: Mapping[Any, Any]) -> dict[str, Any]:
+    return {str(to_json(key)): to_json(item) for key, item in value.items()}
+
+
+def _unordered(value: Any) -> list[Any]:
+    return _items(sorted(value, key=repr))
+
+
+def _converter(cls: type) -> Any:
+    """The function that converts values of `cls` (ValueError-free: TypeError if it has none)."""
+    if issubclass(cls, bool | int | float | str) and not issubclass(cls, enum.Enum):
+        convert: Any = _same if cls in (bool, int, float, str) else (
+            lambda value: cls.__mro__[-2](value))  # a subclass: as its plain base
+    elif cls is type(None):
+        convert = _same
+    elif issubclass(cls, Card):
+        texts: dict[Card, str] = {}
+
+        def convert(card: Card) -> str:
+            text = texts.get(card)
+            if text is None:
+                text = texts[card] = str(card)
+            return text
+    elif issubclass(cls, enum.Enum):
+        values = {member: to_json(member.value) for member in cls}
+        convert = values.__getitem__
+    elif issubclass(cls, tuple | list | range):
+        convert = _items
+    elif issubclass(cls, frozenset | set):
+        convert = _unordered
+    elif issubclass(cls, Mapping):
+        convert = _mapping
+    elif dataclasses.is_dataclass(cls):
+        convert = _dataclass_converter(cls)
+    else:
+        raise TypeError(f"{cls.__name__} has no JSON form")
+    _CONVERTERS[cls] = convert
+    return convert
+
+
+def _dataclass_converter(cls: type) -> Any:
+    head: dict[str, Any] = {}
+    kind = getattr(cls, "kind", None)
+    if isinstance(kind, str):
+        head["kind"] = kind
+        layout = layout_kind(cls)
         if layout is not None and layout != kind:
-            out["layout"] = layout
-        for f in dataclasses.fields(value):
-            out[f.name] = to_json(getattr(value, f.name))
+            head["layout"] = layout
+    names = tuple(f.name for f in dataclasses.fields(cls))
+
+    def convert(value: Any) -> dict[str, Any]:
+        out = dict(head)
+        for name in names:
+            out[name] = to_json(getattr(value, name))
         return out
-    raise TypeError(f"{type(value).__name__} has no JSON form")
+    return convert
+
+
+_CONVERTERS: dict[type, Any] = {int: _same, str: _same, bool: _same, float: _same,
+                                type(None): _same}
 
 
 def layout_kind(cls: type) -> str | None:
@@ -106,7 +166,10 @@ def start_message(info: GameInfo) -> dict[str, Any]:
 
 def act_message(obs: Observation[Any]) -> dict[str, Any]:
     """The `act` message of a decision: legal actions (plain forms), events, the seat's view."""
-    return {"type": "act", "seat": obs.seat, "legal": [to_json(plain_action(a)) for a in obs.legal],
+    legal = obs.legal
+    plain = legal if all(type(a) is int for a in legal) else [
+        to_json(plain_action(a)) for a in legal]
+    return {"type": "act", "seat": obs.seat, "legal": to_json(plain),
             "events": [to_json(e) for e in obs.events], "view": to_json(obs.view)}
 
 

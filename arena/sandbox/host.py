@@ -110,6 +110,8 @@ def main(argv: list[str]) -> int:
     settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     settings["command"] = is_command(settings["spec"])  # a program: nothing to compile
+    if settings["command"]:
+        launch.warm_up()
     if spec is None and not settings["command"]:  # imported in every game: compile its files
         # once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
@@ -337,6 +339,7 @@ class _Host:
         self.shared = shared  # every game's directory, once games have mount namespaces
         self.sharing = False
         self.init = bool(settings.get("init", False))  # games have an init (with PID namespaces)
+        self.program = bool(settings.get("command"))  # the bot is a program: a process of its own
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -412,7 +415,7 @@ class _Host:
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
                 # a game's own processes before the bot starts any: its init and the bot's
-                "processes": "2" if self.sharing and self.init else "1",
+                "processes": str(1 + (self.sharing and self.init) + self.program),
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),

@@ -62,7 +62,13 @@ class Prepared:
         BotFault (crash) if it could not."""
         if self._go < 0:
             raise BotFault(FaultKind.CRASH, "start: the bot's program was started already")
-        message = json.dumps({"argv": list(argv), "folder": str(folder), "env": dict(env)})
+        cpus: list[int] = []
+        with contextlib.suppress(AttributeError, OSError):
+            # the CPU this game is played on, which the waiting process, forked while the game
+            # was prepared elsewhere, may not have yet (without a cpuset group of the game's)
+            cpus = sorted(os.sched_getaffinity(0))
+        message = json.dumps({"argv": list(argv), "folder": str(folder), "env": dict(env),
+                              "cpus": cpus})
         try:
             os.write(self._go, message.encode())
         except OSError:
@@ -125,12 +131,22 @@ def _wait_and_exec(go: int, failed: int, stdin: int, stdout: int, closed: Sequen
         if not data:  # the game ended before it started
             os._exit(0)
         order = json.loads(data)
+        if order.get("cpus"):
+            with contextlib.suppress(AttributeError, OSError):
+                os.sched_setaffinity(0, order["cpus"])
         os.chdir(order["folder"])
         os.execve(order["argv"][0], order["argv"], order["env"])
     except BaseException as exc:  # whatever went wrong is said, then it exits
         with contextlib.suppress(BaseException):
             os.write(failed, (getattr(exc, "strerror", None) or str(exc)).encode())
     os._exit(127)
+
+
+def warm_up() -> None:
+    """In a program bot's host, before it forks games: import what the relay needs (`hashlib`,
+    for `start`'s seed words), once, rather than in every game process (which, behind its audit
+    hook, would take milliseconds of the bot's start limit)."""
+    import hashlib  # noqa: F401
 
 
 def prepare(closed: Sequence[int], forked: Callable[[], None] | None = None) -> None:
