@@ -180,9 +180,12 @@ def end_message(result: Result) -> dict[str, Any]:
             "final": to_json(result.final)}
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # made once: ASCII, no spaces
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One message as one line."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    """One message as one line (ASCII: anything else escaped as JSON allows)."""
+    return _ENCODE(message).encode() + b"\n"
 
 
 def shown(line: bytes) -> str:
