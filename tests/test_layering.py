@@ -65,6 +65,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ("arena.engine", "arena.games"),  # the game registry imports a game's package by its name
     ("arena.games", "arena.engine"),  # games implement the rules protocol
+    # a program bot's compact encoding (docs/protocol.md), imported only when a bot asks for it
+    ("arena.protocol.command", "arena.rl.compact"),
 })
 """Single edges allowed across the rooms: (importer or its package, imported)."""
 

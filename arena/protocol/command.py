@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
-from arena.errors import BotSpecError
+from arena.errors import ArenaError, BotSpecError
 from arena.protocol.forms import (
     LINE_LIMIT,
     ProtocolError,
@@ -52,6 +52,12 @@ class CommandSpec:
     argv: tuple[str, ...]
     folder: Path
     games: tuple[str, ...] = ("*",)
+    encoding: str = "json"
+
+
+ENCODINGS = ("json", "compact")
+"""What a program bot may ask for in its `bot.toml` (`encoding`): JSON alone, or JSON with the
+compact encoding of `arena.rl` (an observation vector and an action mask) added."""
 
 
 def is_command(spec: str) -> bool:
@@ -148,10 +154,14 @@ def _read_manifest(folder: Path, spec: str) -> CommandSpec:
         data = parse_toml(read_text(where, MANIFEST_LIMIT), str(where))
     except (UnsafeFileError, OSError, ValueError) as exc:
         raise BotSpecError(f"bot spec {spec!r}: {where}: {str(exc).splitlines()[0]}") from None
-    unknown = sorted(set(data) - {"name", "command", "games", "description"})
+    unknown = sorted(set(data) - {"name", "command", "games", "description", "encoding"})
     if unknown:
         raise BotSpecError(f"bot spec {spec!r}: {where}: unknown key {unknown[0]!r} "
-                           "(known: name, command, games, description)")
+                           "(known: name, command, games, encoding, description)")
+    encoding = data.get("encoding", "json")
+    if encoding not in ENCODINGS:
+        raise BotSpecError(f"bot spec {spec!r}: {where}: 'encoding' is one of "
+                           f"{', '.join(ENCODINGS)}")
     name, command, games = data.get("name"), data.get("command"), data.get("games", ["*"])
     if not isinstance(name, str) or not name.strip() or len(name) > 64:
         raise BotSpecError(f"bot spec {spec!r}: {where}: 'name' must be a short string")
@@ -167,7 +177,7 @@ def _read_manifest(folder: Path, spec: str) -> CommandSpec:
     folder = folder.resolve()
     argv = _anchor_words(words, folder)
     return CommandSpec(name.strip(), (_program(argv[0], spec, folder), *argv[1:]), folder,
-                       tuple(games))
+                       tuple(games), encoding)
 
 
 def _program(word: str, spec: str, folder: Path) -> str:
@@ -313,20 +323,31 @@ class CommandBot(Bot):
     def __init__(self) -> None:
         self._running: Running | None = None
         self._buffer = b""
+        self._compact: Any = None  # the compact encoding, if the bot asks for it
 
     def start(self, info: GameInfo) -> None:
         """Start the program and send it `start` (its start-up falls under the start limit)."""
         super().start(info)
         command = self.command
+        message = start_message(info)
+        if command.encoding == "compact":
+            self._compact = _compact_encoding(info)
+            message.update(self._compact.start_fields())
         self._running = _LAUNCHER[0].launch(command.argv, command.folder,
                                             bot_environment(os.getcwd()))
-        self._ask("start", start_message(info))
+        self._ask("start", message)
 
     def act(self, obs: Observation[Any]) -> Action:
         """Send `act`; the legal action the answer names (or the action it sends, which the
-        arena checks is legal)."""
-        answer = self._ask("act", act_message(obs))
+        arena checks is legal; or, in the compact encoding, the action of an encoded index)."""
+        message = act_message(obs)
+        compact = self._compact
+        if compact is not None:
+            message.update(compact.act_fields(obs))
+        answer = self._ask("act", message)
         try:
+            if compact is not None and isinstance(answer, dict) and "encoded" in answer:
+                return _encoded_action(compact, answer["encoded"])
             return chosen_action(answer, obs.legal)
         except ProtocolError as exc:
             self._fail(str(exc))
@@ -400,3 +421,35 @@ class CommandBot(Bot):
         self._fail(f"{op}: the bot's program {what}" + (f" ({how})" if how else ""),
                    FaultKind.CRASH)
 
+
+
+def _compact_encoding(info: GameInfo) -> Any:
+    """`arena.rl`'s encoding of the game `info` starts (BotFault if the game has none)."""
+    from arena.rl.compact import CompactEncoding  # numpy: only for bots that ask for it
+
+    try:
+        return CompactEncoding(info)
+    except ArenaError as exc:
+        raise BotFault(FaultKind.EXCEPTION, f"start: the compact encoding: {exc}") from None
+
+
+def _encoded_action(compact: Any, index: Any) -> Any:
+    """The plain action of an `{"encoded": K}` answer (ProtocolError if K is not an index)."""
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise ProtocolError(f"act: 'encoded' is an action's index, not {type(index).__name__}")
+    try:
+        return compact.action(index)
+    except IndexError:
+        raise ProtocolError(f"act: encoded index {index} is out of range (0 to "
+                            f"{compact.encoder.size - 1})") from None
+
+
+def warm_up(spec: str) -> None:
+    """Import, once, what a program bot's games will need (a sandbox host calls this before it
+    forks them): the compact encoding and numpy, if the bot asks for it."""
+    try:
+        wanted = command_spec(spec).encoding
+    except BotSpecError:
+        return
+    if wanted == "compact":
+        import arena.rl.compact  # noqa: F401

@@ -111,7 +111,7 @@ def main(argv: list[str]) -> int:
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     settings["command"] = is_command(settings["spec"])  # a program: nothing to compile
     if settings["command"]:
-        launch.warm_up()
+        launch.warm_up(settings["spec"])
     if spec is None and not settings["command"]:  # imported in every game: compile its files
         # once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run

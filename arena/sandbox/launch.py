@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from arena.protocol import command
 from arena.protocol.command import describe_status, use_launcher
 from arena.record import BotFault, FaultKind
 
@@ -142,11 +143,14 @@ def _wait_and_exec(go: int, failed: int, stdin: int, stdout: int, closed: Sequen
     os._exit(127)
 
 
-def warm_up() -> None:
+def warm_up(spec: str) -> None:
     """In a program bot's host, before it forks games: import what the relay needs (`hashlib`,
-    for `start`'s seed words), once, rather than in every game process (which, behind its audit
-    hook, would take milliseconds of the bot's start limit)."""
+    for `start`'s seed words; the compact encoding and numpy, if the bot asks for them), once,
+    rather than in every game process (which, behind its audit hook, would take milliseconds of
+    the bot's start limit)."""
     import hashlib  # noqa: F401
+
+    command.warm_up(spec)
 
 
 def prepare(closed: Sequence[int], forked: Callable[[], None] | None = None) -> None:
