@@ -122,10 +122,13 @@ def command_folder(spec: str) -> Path | None:
         words = _words(text[len(PREFIX):], text)
     except BotSpecError:
         return None
+    system = {Path(folder) for folder in SEARCH_PATH.split(":")}
     for word in reversed(words):
         path = Path(word)
         with contextlib.suppress(OSError):
-            if ("/" in word or len(words) > 1) and path.is_file():
+            # a program of the system's (/usr/bin/node) is not the bot's code: never its folder
+            if ("/" in word or len(words) > 1) and path.is_file() \
+                    and path.parent not in system and path.resolve().parent not in system:
                 return path.resolve().parent
     return None
 
@@ -294,6 +297,8 @@ class SubprocessLauncher:
 
     def launch(self, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Running:
         """Start `argv` in `folder`."""
+        env = {**env, **{name: os.environ[name] for name in ("HOME", "TMPDIR")
+                         if name in os.environ}}  # in the arena's process: the user's own
         try:
             process = subprocess.Popen(list(argv), cwd=folder, env=dict(env),
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,

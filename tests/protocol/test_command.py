@@ -121,3 +121,10 @@ def _cmdline(pid: str) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
     except OSError:
         return ""
+
+
+def test_a_system_program_is_never_a_bots_folder() -> None:
+    from arena.loader import code_roots
+
+    assert code_roots("cmd:/bin/sh") == ()  # hidden from other bots, it would break them
+    assert code_roots(f"cmd:/bin/sh {HOSTILE}") == (HOSTILE.parent,)
