@@ -91,3 +91,24 @@ def test_the_program_runs_confined(tmp_path: Path) -> None:
     assert seen["home_writable"] and not seen["folder_writable"]
     if os.path.exists("/proc/self/ns/pid"):
         assert len(seen["procs"]) <= 3  # its own PID namespace: the game process and itself
+
+
+SLOW_START = r"""
+import json, sys, time
+time.sleep(0.4)  # a slow runtime's start-up (the JVM's, say)
+for line in sys.stdin:
+    msg = json.loads(line)
+    print(0 if msg["type"] == "act" else "{}", flush=True)
+"""
+
+
+def test_a_slow_start_up_counts_under_the_start_limit_not_the_first_move(tmp_path: Path) -> None:
+    (tmp_path / "slow.py").write_text(SLOW_START)
+    limits = Limits(move_seconds=0.25, start_seconds=2.0, memory_mb=512)
+    slow = sandboxed(f"cmd:python3 {tmp_path / 'slow.py'}", "dig", limits)
+    try:
+        record = play_game(find_game("dig").variant(), [slow.make(), resolve_bot("random").make()],
+                           ["slow", "random"], 0)
+    finally:
+        slow.close()
+    assert not record.faults
