@@ -346,8 +346,18 @@ class SandboxedBot(Bot):
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         if reply[0] == "error":
             self.close()
-            raise BotFault(*_error(reply))
+            raise BotFault(*self._reported(reply))
         return reply, used
+
+    def _reported(self, reply: list[Any]) -> tuple[FaultKind, str]:
+        """The fault a game process reports; a program bot's end (relayed as a crash) that the
+        game's memory group caused is a memory fault, as a Python bot's would be."""
+        kind, detail = _error(reply)
+        if kind is FaultKind.CRASH and self.oom_path and oom_kills(self.oom_path) > self._ooms:
+            return FaultKind.MEMORY, (f"{detail.partition(':')[0]}: ran out of memory (the "
+                                      "kernel ended the bot's program: the game held more than "
+                                      "its memory group allows)")
+        return kind, detail
 
     def _exchange(self, op: str, payload: Any, timeout: float,
                   said: str) -> tuple[bytes, float]:

@@ -14,6 +14,7 @@ from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.sandbox import Limits, sandboxed
 from tests.protocol.test_command import FAULTS, HOSTILE_SPEC
+from tests.sandbox.test_cgroups import needs_cgroups
 
 LIMITS = Limits(move_seconds=2.0, game_seconds=30.0, memory_mb=512, output_bytes=4096)
 
@@ -112,3 +113,27 @@ def test_a_slow_start_up_counts_under_the_start_limit_not_the_first_move(tmp_pat
     finally:
         slow.close()
     assert not record.faults
+
+
+HOG = r"""
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "act":
+        hoard = bytearray(600 << 20)
+    print(0 if msg["type"] == "act" else "{}", flush=True)
+"""
+
+
+@needs_cgroups
+def test_a_program_that_takes_too_much_memory_is_a_memory_fault(tmp_path: Path) -> None:
+    (tmp_path / "hog.py").write_text(HOG)
+    hog = sandboxed(f"cmd:python3 {tmp_path / 'hog.py'}", "dig", Limits(move_seconds=5.0,
+                                                                         memory_mb=128))
+    try:
+        record = play_game(find_game("dig").variant(), [hog.make(), resolve_bot("random").make()],
+                           ["hog", "random"], 0)
+    finally:
+        hog.close()
+    (fault,) = record.faults
+    assert (fault.kind.value, fault.detail.startswith("act: ran out of memory")) == ("memory", True)
