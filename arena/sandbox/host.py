@@ -689,7 +689,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
     if settings.get("command"):  # a program: its process forked now, before the audit hook
-        launch.prepare((game_fd,), die_with_parent)
+        launch.prepare(settings["spec"])
     _forget_libc()
     guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves

@@ -1,10 +1,11 @@
-"""A program bot's process in a sandboxed game: forked ahead by the game process, under the
+"""A program bot's process in a sandboxed game: spawned ahead by the game process, under the
 game's confinement (its namespaces, control groups, resource limits, Landlock and seccomp
-filter, all inherited across `execve`), waiting; at the game's `start` it is handed the command
-and `execve`s it. It is forked before the game process's audit hook is installed (the hook
-refuses new processes to the bot's Python code, and runs no further than Python: the kernel's
-confinement is what holds an `execve`d program), and runs nothing but a read and the `execve`
-until then: no code of the bot's runs before its game.
+filter, all inherited by every process it starts and across `execve`), waiting; at the game's
+`start` it is told to go and `execve`s the program. It is spawned before the game process's
+audit hook is installed (the hook refuses new processes to the bot's Python code, and runs no
+further than Python: the kernel's confinement is what holds a program), and until its game
+starts it is a small shell (`SHELL`) that does nothing but wait: no code of the bot's runs
+before its game.
 
 The game process relays between the arena's wire and the program's line protocol
 (`arena.protocol.command.CommandBot`); the program's standard error is the game's output (the
@@ -13,17 +14,15 @@ bot's log)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from arena.errors import BotSpecError
 from arena.protocol import command
-from arena.protocol.command import describe_status, use_launcher
+from arena.protocol.command import bot_environment, command_spec, describe_status, use_launcher
 from arena.record import BotFault, FaultKind
-
-_MESSAGE_LIMIT = 1 << 16
 
 PROGRAM_RESERVATION_MB = 2048
 """Address space a program bot gets beyond its memory limit: runtimes reserve far more than they
@@ -32,65 +31,60 @@ is reserved. The memory a game uses is held by its memory control group all the 
 limit plus `GAME_MEMORY_BASE_MB`); only where there are no control groups is the address-space
 limit the one limit, and then it is this much looser for a program than for a Python bot."""
 
+SHELL = "/bin/sh"
+"""The waiting process, until it becomes the program."""
 
-class Prepared:
-    """A process forked ahead that `execve`s a bot's program when told to (see the module)."""
+_WAITER = ('read -r _ <&3 || exit 0; exec 3<&-; cd -- "$1" || exit 126; unset PWD OLDPWD; shift; '
+           'exec "$@"')
+"""Its script (POSIX sh): wait for the word to go on descriptor 3 (end, if the game ends first),
+then become the program, in its folder."""
 
-    def __init__(self, pid: int, go: int, failed: int, stdin: int, stdout: int) -> None:
-        self.pid, self._go, self._failed = pid, go, failed
+
+class Waiting:
+    """The waiting process (see the module): spawned without copying the game process
+    (`posix_spawn`, no page tables copied), so that neither spawning it nor its `execve` costs a
+    game the teardown of a copy of the Python process."""
+
+    def __init__(self, pid: int, go: int, stdin: int, stdout: int) -> None:
+        self.pid, self._go = pid, go
         self.stdin, self.stdout = stdin, stdout
         self._status: int | None = None
 
     @classmethod
-    def fork(cls, closed: Sequence[int] = (), forked: Callable[[], None] | None = None
-             ) -> Prepared:
-        """Fork the waiting process (which closes `closed`, the game's socket, and calls
-        `forked` first thing)."""
+    def spawn(cls, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Waiting:
+        """Spawn the waiting process for `argv` (descriptor 3 its word to go; standard input and
+        output the relay's pipes; standard error still the game's output)."""
         go_read, go = os.pipe()
-        failed, failed_write = os.pipe()  # close-on-exec: closed without a word by a good execve
         stdin_read, stdin = os.pipe()
         stdout, stdout_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover (runs in the child)
-            _wait_and_exec(go_read, failed_write, stdin_read, stdout_write,
-                           (go, failed, stdin, stdout, *closed), forked)
-        for fd in (go_read, failed_write, stdin_read, stdout_write):
-            os.close(fd)
-        return cls(pid, go, failed, stdin, stdout)
+        try:
+            pid = os.posix_spawn(SHELL, [SHELL, "-c", _WAITER, "sh", str(folder), *argv],
+                                 dict(env), file_actions=[
+                                     (os.POSIX_SPAWN_DUP2, stdin_read, 0),
+                                     (os.POSIX_SPAWN_DUP2, stdout_write, 1),
+                                     (os.POSIX_SPAWN_DUP2, go_read, 3)])
+        except BaseException:
+            for fd in (go, stdin, stdout):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (go_read, stdin_read, stdout_write):
+                os.close(fd)
+        return cls(pid, go, stdin, stdout)
 
-    def launch(self, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Prepared:
-        """Have the waiting process `execve` `argv` in `folder`: this process, once it has;
-        BotFault (crash) if it could not."""
+    def launch(self, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Waiting:
+        """Have the waiting process become the program (named when it was spawned): this."""
         if self._go < 0:
             raise BotFault(FaultKind.CRASH, "start: the bot's program was started already")
-        cpus: list[int] = []
-        with contextlib.suppress(AttributeError, OSError):
-            # the CPU this game is played on, which the waiting process, forked while the game
-            # was prepared elsewhere, may not have yet (without a cpuset group of the game's)
-            cpus = sorted(os.sched_getaffinity(0))
-        message = json.dumps({"argv": list(argv), "folder": str(folder), "env": dict(env),
-                              "cpus": cpus})
-        try:
-            os.write(self._go, message.encode())
-        except OSError:
-            pass
-        finally:
-            os.close(self._go)
-            self._go = -1
-        said = b""
         with contextlib.suppress(OSError):
-            while chunk := os.read(self._failed, 4096):
-                said += chunk
-        os.close(self._failed)
-        self._failed = -1
-        if said:
-            detail = said.decode("utf-8", "replace")[:200]
-            raise BotFault(FaultKind.CRASH, f"start: the bot's program {argv[0]!r} could not be "
-                           f"started: {detail}")
+            os.write(self._go, b"go\n")
+        os.close(self._go)
+        self._go = -1
         return self
 
     def ended(self, wait: float = 0.0) -> str:
-        """How the program ended, if it has within `wait` seconds; else empty."""
+        """How the program ended, if it has within `wait` seconds; else empty (codes 126 and 127
+        are the shell's: the program could not be run, and the bot's log says why)."""
         deadline = time.monotonic() + wait
         while self._status is None:
             with contextlib.suppress(ChildProcessError, OSError):
@@ -101,11 +95,14 @@ class Prepared:
             if time.monotonic() >= deadline:
                 return ""
             time.sleep(0.002)
-        return describe_status(self._status)
+        how = describe_status(self._status)
+        if self._status in (126, 127):
+            how += ": the program could not be run (the bot's log says why)"
+        return how
 
     def stop(self) -> None:
         """Close the program's pipes (the arena ends every process of the game after it)."""
-        for name in ("stdin", "stdout", "_go", "_failed"):
+        for name in ("stdin", "stdout", "_go"):
             fd = getattr(self, name)
             if fd >= 0:
                 with contextlib.suppress(OSError):
@@ -113,34 +110,16 @@ class Prepared:
                 setattr(self, name, -1)
 
 
-def _wait_and_exec(go: int, failed: int, stdin: int, stdout: int, closed: Sequence[int],
-                   forked: Callable[[], None] | None) -> None:  # pragma: no cover (the child)
-    """The waiting process: wait for the command, then `execve` it (never returns)."""
-    try:
-        if forked is not None:
-            forked()
-        for fd in closed:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        os.dup2(stdin, 0)
-        os.dup2(stdout, 1)
-        os.close(stdin)
-        os.close(stdout)
-        data = b""
-        while len(data) < _MESSAGE_LIMIT and (chunk := os.read(go, _MESSAGE_LIMIT)):
-            data += chunk
-        if not data:  # the game ended before it started
-            os._exit(0)
-        order = json.loads(data)
-        if order.get("cpus"):
-            with contextlib.suppress(AttributeError, OSError):
-                os.sched_setaffinity(0, order["cpus"])
-        os.chdir(order["folder"])
-        os.execve(order["argv"][0], order["argv"], order["env"])
-    except BaseException as exc:  # whatever went wrong is said, then it exits
-        with contextlib.suppress(BaseException):
-            os.write(failed, (getattr(exc, "strerror", None) or str(exc)).encode())
-    os._exit(127)
+class _Unlaunchable:
+    """The launcher of a program bot that could not be spawned when its game was prepared."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+    def launch(self, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Waiting:
+        """Fail: the program cannot be started."""
+        raise BotFault(FaultKind.CRASH, "start: the bot's program could not be started: "
+                       f"{self.problem}")
 
 
 def warm_up(spec: str) -> None:
@@ -153,7 +132,13 @@ def warm_up(spec: str) -> None:
     command.warm_up(spec)
 
 
-def prepare(closed: Sequence[int], forked: Callable[[], None] | None = None) -> None:
-    """In a game process whose bot is a program: fork the process that will run it, and have
-    this process's command bots use it."""
-    use_launcher(Prepared.fork(closed, forked))
+def prepare(spec: str) -> None:
+    """In a game process whose bot is the program `spec`: spawn the process that will run it
+    (before the audit hook), and have this process's command bots use it."""
+    try:
+        found = command_spec(spec)
+        use_launcher(Waiting.spawn(found.argv, found.folder, bot_environment(os.getcwd())))
+    except BotSpecError as exc:
+        use_launcher(_Unlaunchable(str(exc)))
+    except OSError as exc:
+        use_launcher(_Unlaunchable(exc.strerror or str(exc)))
