@@ -4,7 +4,7 @@ program over the line protocol (docs/protocol.md).
 
 The program is started at `start` (so that its start-up counts under the start limit, not the
 first move) by a `Launcher`: a plain subprocess in the arena's own process, or, in a sandboxed
-game process, a process forked ahead under the same confinement that `execve`s the command
+game process, a process spawned ahead under the same confinement that `execve`s the command
 (`arena.sandbox.launch`)."""
 
 from __future__ import annotations
