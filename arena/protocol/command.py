@@ -389,6 +389,9 @@ class CommandBot(Bot):
         except OSError:
             self._gone(op, "stopped reading its standard input")
         line = self._line(op, running)
+        if self._buffer:  # a line of its own output the program wrote after its answer
+            return self._fail(f"{op}: the bot sent more than one line (one answer a message; "
+                              "what is not an answer goes to standard error)")
         try:
             answer = read_answer(line, op)
         except ProtocolError as exc:

@@ -6,7 +6,7 @@ import os
 import sys
 
 WAYS = ["not-json", "no-line-end", "huge-line", "out-of-range", "illegal", "chatty",
-        "closed", "exits", "no-action", "bad-ack"]
+        "closed", "exits", "no-action", "bad-ack", "two-lines"]
 
 
 def main():
@@ -43,6 +43,8 @@ def main():
                 sys.stdin.readline()
             elif way == "exits":
                 sys.exit(3)
+            elif way == "two-lines":
+                out.write('debugging: thinking\n{"index": 0}\n')
             elif way == "no-action":
                 out.write('{"pass": true}\n')
             else:

@@ -96,6 +96,7 @@ FAULTS = [  # by seed: see tests/protocol/hostile.py
     (7, "crash", "closed its standard output without answering (exited with code 3)"),
     (8, "malformed", "act: the answer names no action"),
     (9, "malformed", "start: the bot's acknowledgement is not a JSON object"),
+    (10, "malformed", "act: the bot sent more than one line"),
 ]
 
 
