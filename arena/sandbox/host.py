@@ -688,7 +688,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
              "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
-    if settings.get("command"):  # a program: its process forked now, before the audit hook
+    if settings.get("command"):  # a program: its process spawned now, before the audit hook
         launch.prepare(settings["spec"])
     _forget_libc()
     guard(workdir, settings.get("private") or ())
