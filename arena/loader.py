@@ -19,6 +19,14 @@ from typing import Any
 
 from arena.api import Bot
 from arena.errors import BotSpecError, did_you_mean
+from arena.protocol.command import (
+    anchored_command,
+    command_class,
+    command_display,
+    command_folder,
+    command_spec,
+    is_command,
+)
 from arena.values import parse_assignments, parse_value
 
 ENTRY_POINT_GROUP = "arena.bots"
@@ -79,6 +87,8 @@ BUNDLED_PACKAGES = ("bots.", "arena.")
 
 def is_bundled(spec: str) -> bool:
     """Whether a spec names a bot shipped with the arena (trusted), without importing anything."""
+    if is_command(spec):
+        return False
     target, _ = _split_params(spec.strip())
     if ":" not in target:
         return any(b.name == target and b.distribution == BUNDLED_DISTRIBUTION
@@ -91,6 +101,8 @@ def is_bundled(spec: str) -> bool:
 def anchored(spec: str, base: Path | None = None) -> str:
     """The spec with a relative bot file path made absolute (from `base`, or the working
     directory), so that it names the same file from any directory."""
+    if is_command(spec):
+        return anchored_command(spec, base)
     where = bot_file(spec)
     target = spec.strip()
     if where is None and ":" not in target and _names_file(target):  # a file, class forgotten
@@ -105,6 +117,8 @@ def anchored(spec: str, base: Path | None = None) -> str:
 def bot_file(spec: str) -> Path | None:
     """The Python file a `path/file.py:Class` spec loads its bot from (None for a module or a
     registered name)."""
+    if is_command(spec):
+        return None
     target, _ = _split_params(spec.strip())
     where, colon, _ = target.rpartition(":")
     if not colon or not _names_file(where):
@@ -115,7 +129,10 @@ def bot_file(spec: str) -> Path | None:
 def code_roots(target: str) -> tuple[Path, ...]:
     """Where the code of a bot target (`path/file.py:Class` or `module:Class`) lives, found
     without importing any of it: its file, or its top-level package's folders or module file.
-    Empty if there is nothing to find."""
+    Empty if there is nothing to find. A program's code is its folder."""
+    if is_command(target):
+        folder = command_folder(target)
+        return () if folder is None else (folder,)
     try:
         path = bot_file(target)
     except BotSpecError:
@@ -155,6 +172,8 @@ def moved(spec: str, path: Path) -> str:
 def by_target(spec: str) -> str:
     """The spec with a registered name replaced by the `module:Class` it stands for (read from
     the package metadata, importing nothing), so that it resolves without scanning entry points."""
+    if is_command(spec):
+        return spec
     target, params = _split_params(spec.strip())
     if ":" in target:
         return spec
@@ -166,6 +185,8 @@ def by_target(spec: str) -> str:
 
 def display_name(spec: str) -> str:
     """The name a spec is shown under (as `resolve_bot` names it), without importing anything."""
+    if is_command(spec):
+        return command_display(spec)
     target, params = _split_params(spec.strip())
     where, colon, class_name = target.rpartition(":")
     if not colon:
@@ -182,6 +203,8 @@ def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
     text = spec.strip()
     if not text:
         raise BotSpecError("empty bot spec")
+    if is_command(text):
+        return _command_bot(text, game)
     target, params_text = _split_params(text)
     cls, name, origin = _find_class(target, text)
     params = _bind_params(cls, params_text, text)
@@ -195,6 +218,17 @@ def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
     if game is not None and not resolved.plays(game):
         games = ", ".join(getattr(cls, "games", ()))
         raise BotSpecError(f"bot spec {text!r}: {cls.__name__} plays {games}, not {game}")
+    return resolved
+
+
+def _command_bot(spec: str, game: str | None) -> BotSpec:
+    """A bot that is a program (`cmd:...` or a folder with a `bot.toml`): nothing of it runs
+    until its game starts."""
+    command = command_spec(spec)
+    resolved = BotSpec(spec, command.name, command_class(command), {}, str(command.folder))
+    if game is not None and not resolved.plays(game):
+        raise BotSpecError(f"bot spec {spec!r}: {command.name} plays "
+                           f"{', '.join(command.games)}, not {game}")
     return resolved
 
 

@@ -685,3 +685,62 @@ TEMPLATES: dict[str, Template] = {
     "cribbage-square": Template(CRIBBAGE_SQUARE, ("square-search", "square-greedy")),
 }
 """The template of each game, by game name."""
+
+
+# -- a bot in another language (`arena new-bot --lang`): the reference clients as starters ------
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language a new bot may be written in over the line protocol (docs/protocol.md): its
+    starter file (one of the reference clients, shipped with the arena), the command that runs
+    it, and the step that builds it, if any."""
+
+    source: str
+    command: str
+    build: str = ""
+
+
+LANGUAGES: dict[str, Language] = {
+    "c": Language("c/bot.c", "./bot", "cc -O2 -o bot bot.c"),
+    "js": Language("js/bot.js", "node bot.js"),
+    "python-stdio": Language("python-stdio/bot.py", "python3 -u bot.py"),
+}
+"""`arena new-bot --lang` choices (`python`, the default, writes a Python class instead)."""
+
+
+def write_program_bot(name: str, game: str, folder: Path, lang: str) -> Path:
+    """Write a folder `folder/<name>/` holding a bot in `lang` (its source, from the reference
+    client) and its `bot.toml`; returns the folder, which is the bot's spec. Nothing existing is
+    overwritten."""
+    from importlib.resources import files
+
+    stem = check_name(name)
+    found = find_game(game)
+    language = LANGUAGES.get(lang)
+    if language is None:
+        raise NewBotError(f"unknown language {lang!r} (known: python, {', '.join(LANGUAGES)})")
+    target = folder / stem
+    if target.exists():
+        raise NewBotError(f"{target}: already exists; choose another name or move it away")
+    source = files("arena.protocol").joinpath("starters", *language.source.split("/"))
+    target.mkdir(parents=True)
+    file_name = language.source.rpartition("/")[2]
+    (target / file_name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    if file_name.endswith((".py", ".js")):
+        (target / file_name).chmod(0o755)
+    (target / "bot.toml").write_text(
+        f'name = "{stem}"\ncommand = "{language.command}"\ngames = ["{found.name}"]\n'
+        + (f"# build first, in this folder: {language.build}\n" if language.build else ""),
+        encoding="utf-8")
+    return target
+
+
+def program_next_steps(target: Path, game: str, lang: str) -> list[str]:
+    """The commands that try a new bot in another language: build it (C), validate it, play it."""
+    found = find_game(game)
+    language = LANGUAGES[lang]
+    spec = shlex.quote(str(target) if "/" in str(target) else f"./{target}")
+    steps = [f"(cd {shlex.quote(str(target))} && {language.build})"] if language.build else []
+    return [*steps, f"arena validate {spec} --game {found.name}",
+            f"arena play {found.name} -b {spec} -b random --games 10"]

@@ -35,7 +35,7 @@ ROOMS: dict[str, str] = {
     "arena.text": BASE, "arena.safe_files": BASE,
     "arena.api": PLAYER_API, "arena.cards": PLAYER_API,
     "arena.engine": CORE, "arena.record": CORE, "arena.match": CORE, "arena.loader": CORE,
-    "arena.session": CORE,
+    "arena.session": CORE, "arena.protocol": CORE,
     "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
     "arena.tournament": TOURNAMENT, "arena.league": LEAGUE,
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
@@ -68,6 +68,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ("arena.engine", "arena.games"),  # the game registry imports a game's package by its name
     ("arena.games", "arena.engine"),  # games implement the rules protocol
+    # a program bot's compact encoding (docs/protocol.md), imported only when a bot asks for it
+    ("arena.protocol.command", "arena.rl.compact"),
 })
 """Single edges allowed across the rooms: (importer or its package, imported)."""
 

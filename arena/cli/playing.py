@@ -277,10 +277,31 @@ def new_bot_command(
         help="The bot's name: my_bot writes my_bot.py (class MyBot) and my_bot.toml.")],
     game: Annotated[str, typer.Option("--game", "-g", help="The game it plays.")],
     folder: Annotated[Path, typer.Option("--dir", help="The folder to write into.")] = Path("."),
+    lang: Annotated[str, typer.Option(
+        "--lang", help="python (a class), or a program over the line protocol "
+                       "(docs/protocol.md): c, js or python-stdio, written as a folder.")
+    ] = "python",
 ) -> None:
     """Write a commented, working bot to start from, and a small tournament for it."""
-    from arena.newbot import config_path, next_steps, write_bot
+    from arena.newbot import (
+        config_path,
+        next_steps,
+        program_next_steps,
+        write_bot,
+        write_program_bot,
+    )
 
+    if lang != "python":
+        try:
+            target = write_program_bot(name, game, folder, lang)
+            steps = program_next_steps(target, game, lang)
+        except ArenaError as exc:
+            fail(str(exc))
+        typer.echo(f"wrote {target}/ (the bot, in {lang}, with its bot.toml)")
+        typer.echo("try it:")
+        for step in steps:
+            typer.echo(f"  {step}")
+        return
     try:
         path = write_bot(name, game, folder)
         steps = next_steps(path, game)

@@ -32,6 +32,7 @@ from arena.league.folder import (
     ready_deals,
 )
 from arena.league.submissions import Submission, read_submissions, unseen_in
+from arena.protocol.command import is_command
 from arena.ratings.comparison import Comparison, compare
 from arena.ratings.evidence import Evidence
 from arena.ratings.formats import format_ratings
@@ -155,7 +156,8 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
 def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
     """What a pool's sandboxed bots may not see of the league (`unseen_in`): the versions at
     this table stay visible, each to itself (the sandbox keeps them from one another)."""
-    return unseen_in(league, *(Path(b.spec.partition(".py")[0]).parent for b in config.bots))
+    return unseen_in(league, *(Path(b.spec) if is_command(b.spec)  # a program: its folder
+                               else Path(b.spec.partition(".py")[0]).parent for b in config.bots))
 
 
 def _changed(out: Path, config: TournamentConfig, deals: Path) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.league.folder import STORE, SUBMISSIONS, League, LeagueError, locked
-from arena.loader import bot_file, is_bundled, resolve_bot
+from arena.loader import bot_file, display_name, is_bundled, resolve_bot
+from arena.protocol.command import command_folder, is_command
 from arena.safe_files import (
     UnsafeFileError,
     check_entry,
@@ -77,6 +79,9 @@ class Version:
         if kind == "bundled":
             if not is_bundled(spec):
                 raise ValueError(f"{escape(spec)!r} is not a bundled bot")
+        elif kind == "program":  # a program bot: its stored folder, exactly
+            if not re.fullmatch(r"[0-9a-f]{64}", digest) or spec != f"{STORE}/{digest}":
+                raise ValueError(f"version {escape(spec)!r} is not a stored bot of its digest")
         elif kind not in ("file", "folder") or not re.fullmatch(r"[0-9a-f]{64}", digest) or \
                 not spec.startswith(f"{STORE}/{digest}/") or ".." in spec.split(":")[0]:
             raise ValueError(f"version {escape(spec)!r} is not a stored bot of its digest")
@@ -179,6 +184,8 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
         version = _version(league, name, "bundled", spec, bot_code(spec).digest, spec, playing,
                            True, ("bundled: trusted, not validated",))
         return version
+    if is_command(spec):
+        return _submit_program(league, spec, name, games, league_games, validator)
     path = bot_file(spec)
     if path is None:
         raise LeagueError(f"{spec!r}: not a bundled bot nor a bot file (path/bot.py:Class; "
@@ -203,6 +210,59 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
             break
     return _version(league, name, "folder" if folder else "file", stored_spec, digest,
                     str(path), playing, passed, tuple(lines))
+
+
+def _submit_program(league: League, spec: str, name: str | None, games: Sequence[str],
+                    league_games: Sequence[str], validator: Validator) -> Version:
+    """Submit a program bot (docs/protocol.md): its folder, with its `bot.toml`, stored whole by
+    digest (executables kept executable), validated for each game it plays here."""
+    folder = command_folder(spec)
+    if spec.startswith("cmd:") or folder is None:
+        raise LeagueError(f"{spec!r}: submit a program bot as its folder, with a bot.toml "
+                          f"(name, command, games: docs/protocol.md)")
+    try:
+        declared = resolve_bot(spec).cls.games
+    except ArenaError as exc:
+        raise LeagueError(str(exc)) from None
+    name = name or display_name(spec)
+    files = _program_files(folder)
+    digest = _digest([(file, data) for file, data, _ in files])
+    stored = league.file(STORE) / digest
+    real_folder(league.file(STORE), make=True)
+    real_folder(stored, make=True)
+    for file, data, mode in files:
+        for parent in reversed(Path(file).parents[:-1]):
+            real_folder(stored / parent, make=True)
+        if not check_entry(stored / file):
+            write_bytes(stored / file, data, mode)
+    stored_spec = f"{STORE}/{digest}"
+    playing = _games_here(spec, declared, games, league_games)
+    absolute = f"{league.path.resolve()}/{stored_spec}"
+    passed, lines = True, []
+    for game in playing:
+        ok, found = validator(absolute, game, unseen_in(league, stored))
+        lines += [f"{game}: {escape(line)}" for line in found]
+        passed = passed and ok
+        if not ok:
+            break
+    return _version(league, name, "program", stored_spec, digest, str(folder), playing, passed,
+                    tuple(lines))
+
+
+def _program_files(folder: Path) -> list[tuple[str, bytes, int]]:
+    """A program bot's files (relative name, bytes, mode), every regular file of its folder but
+    hidden ones, read safely."""
+    try:
+        found = sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()
+                       and not any(part.startswith(".")
+                                   for part in p.relative_to(folder).parts))
+        if len(found) > MAX_FILES:
+            raise LeagueError(f"{folder}: holds {len(found)} files, more than {MAX_FILES}; "
+                              "submit a folder of the program's own")
+        return [(p.relative_to(folder).as_posix(), read_bytes(p, MAX_FILE_BYTES, follow=False),
+                 0o755 if os.access(p, os.X_OK) else 0o644) for p in found]
+    except UnsafeFileError as exc:
+        raise LeagueError(str(exc)) from None
 
 
 def _version(league: League, name: str, kind: str, spec: str, digest: str, source: str,

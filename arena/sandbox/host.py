@@ -58,8 +58,9 @@ from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, code_roots, resolve_bot
 from arena.match import described
-from arena.record import exception_detail
-from arena.sandbox import landlock, namespaces, seccomp
+from arena.protocol.command import is_command
+from arena.record import BotFault, exception_detail
+from arena.sandbox import landlock, launch, namespaces, seccomp
 from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
@@ -109,7 +110,11 @@ def main(argv: list[str]) -> int:
     control = socket.socket(fileno=int(argv[1]))
     settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
-    if spec is None:  # imported in every game: compile its files once, here, running none of them
+    settings["command"] = is_command(settings["spec"])  # a program: nothing to compile
+    if settings["command"]:
+        launch.warm_up(settings["spec"])
+    if spec is None and not settings["command"]:  # imported in every game: compile its files
+        # once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
         # directory, the other bots' code), none too large: the files are the bot's, untrusted
         use_compiled(compile_ahead(source_files(settings["spec"], settings.get("private") or ())))
@@ -340,6 +345,7 @@ class _Host:
         self.shared = shared  # every game's directory, once games have mount namespaces
         self.sharing = False
         self.init = bool(settings.get("init", False))  # games have an init (with PID namespaces)
+        self.program = bool(settings.get("command"))  # the bot is a program: a process of its own
 
     def serve(self) -> int:
         """Run until the arena closes the control socket (or the forker is gone)."""
@@ -442,7 +448,7 @@ class _Host:
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
                 # a game's own processes before the bot starts any: its init and the bot's
-                "processes": "2" if self.sharing and self.init else "1",
+                "processes": str(1 + (self.sharing and self.init) + self.program),
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -734,6 +740,8 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
              "nothing_ahead": True}  # untrusted bots load as games begin
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
+    if settings.get("command"):  # a program: its process spawned now, before the audit hook
+        launch.prepare(settings["spec"])
     _forget_libc()
     guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
@@ -771,6 +779,8 @@ def _limit_resources(settings: dict[str, Any]) -> None:
     memory = settings.get("memory_mb")
     if memory:
         allowed = _address_space() + int(memory) * (1 << 20)
+        if settings.get("command"):  # what a program's runtime reserves and never uses
+            allowed += launch.PROGRAM_RESERVATION_MB << 20
         resource.setrlimit(resource.RLIMIT_AS, (allowed, allowed))
 
 
@@ -865,6 +875,8 @@ class _Player:
             return _OK
         except MemoryError:
             reply = ["error", "memory", f"{op}: ran out of memory"]
+        except BotFault as exc:  # a program bot's relay reports how the program misbehaved
+            reply = ["error", exc.kind.value, exc.detail]
         except _NotPlain as exc:  # the arena says what legal actions look like
             return _answer(["unplain", str(exc)])
         except BaseException as exc:  # a bot may raise anything, SystemExit included

@@ -394,8 +394,18 @@ class SandboxedBot(StandInBot):
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         if reply[0] == "error":
             self.close()
-            raise BotFault(*_error(reply))
+            raise BotFault(*self._reported(reply))
         return reply, used
+
+    def _reported(self, reply: list[Any]) -> tuple[FaultKind, str]:
+        """The fault a game process reports; a program bot's end (relayed as a crash) that the
+        game's memory group caused is a memory fault, as a Python bot's would be."""
+        kind, detail = _error(reply)
+        if kind is FaultKind.CRASH and self.oom_path and oom_kills(self.oom_path) > self._ooms:
+            return FaultKind.MEMORY, (f"{detail.partition(':')[0]}: ran out of memory (the "
+                                      "kernel ended the bot's program: the game held more than "
+                                      "its memory group allows)")
+        return kind, detail
 
     def _exchange(self, op: str, payload: Any, timeout: float,
                   said: str) -> tuple[bytes, float]:
@@ -657,7 +667,7 @@ _ANSWERS = {"start": ("ok", "error"), "act": ("action", "unplain", "error"),
 _EXPLAIN_SECONDS = 1.0  # how long the arena waits for a bot's answer to be described
 _HEADER_LENGTH = struct.Struct("!H")  # a game's header (see `BotHost.new_game`)
 _HEADER_LIMIT = 1000
-_BOT_FAULTS = ("exception", "memory", "malformed")
+_BOT_FAULTS = ("exception", "memory", "malformed", "crash")  # crash: a program bot's (relayed)
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
 _LENGTH = struct.Struct("!I")  # the length of the host's settings, sent first (JSON)
