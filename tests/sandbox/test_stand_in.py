@@ -317,12 +317,14 @@ def test_a_bot_s_threads_are_paused_while_another_bot_thinks(
     held_up = [float(s) for s in re.findall(r"spinner held up ([\d.]+) s", log.read_text())]
     # the slowcoach thinks 30 ms at each of its decisions (~60, some 1.8 s): the spinner's
     # thread spends that time stopped, if paused (less the slowcoach's last turn, after the
-    # spinner's last); if not, only what a loaded machine's scheduler holds it up (0.18 s seen
-    # at a load of 14 on two cores): a third of the slowcoach's time tells the two apart
+    # spinner's last); if not, only what the scheduler holds it up: 0.18 s seen at a load of 14
+    # on two cores, but 2 s at another time (the load is the machine's, not this test's)
     if pausing:
         assert held_up[-1] > 0.6, held_up
-    else:
+    elif os.getloadavg()[0] < (os.cpu_count() or 1):
         assert held_up[-1] < 0.6, held_up
+    else:  # a busier machine holds an unpaused thread up as long as pausing would
+        pytest.skip(f"the control needs a machine not fully loaded (load {os.getloadavg()[0]:.1f})")
 
 
 def test_messages_of_a_game_share_one_memo_and_arrive_whole() -> None:
