@@ -4,8 +4,10 @@
   jokers), no moving cards: the minimax strategy of bots.concentration_minimax, solved over the
   whole public state (pairs left, known singletons, known pairs left on the table). No strategy
   gains against it in expectation; it may leave a pair on the table, or turn a known card second.
-- Everything else (solitaire, three or more players, any-colour, the duel, the checkerboard,
-  moving cards): `planner`, the plan of bots.memory_strategy and strong heuristics.
+- Two players, any-colour (one deck matched on rank, no jokers), no moving cards: the minimax of
+  bots.concentration_groups, read from its shipped table of choices.
+- Everything else (solitaire, three or more players, the duel, the checkerboard, moving cards):
+  `planner`, the plan of bots.memory_strategy and strong heuristics.
 """
 
 from __future__ import annotations
@@ -13,16 +15,24 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from arena.api import GameInfo, Observation
-from arena.cards import Card
-from arena.games.concentration import ConcentrationView
+from arena.api import GameInfo, Observation, Reveal
+from arena.cards import Card, standard_deck
+from arena.games.concentration import ConcentrationView, MatchRule
+from bots import concentration_groups as groups
 from bots.concentration_minimax import First, MinimaxStrategy, Node, Position, Second
 from bots.planner import PlannerBot, pairs_are_unique
 
 
 def minimax_applies(params: Any, players: int) -> bool:
-    """Whether the exact two-player minimax covers this variant and table."""
+    """Whether the exact two-player minimax of unique mates covers this variant and table."""
     return players == 2 and pairs_are_unique(params) and params["moves"] == 0
+
+
+def group_minimax_applies(params: Any, players: int) -> bool:
+    """Whether the any-colour minimax (groups of four, one deck, no jokers) covers it."""
+    return (players == 2 and MatchRule(params["match"]) is MatchRule.RANK and params["decks"] == 1
+            and not params["jokers"] and params["set_size"] == 2 and not params["duel"]
+            and not params["checkerboard"] and params["moves"] == 0)
 
 
 class OptimalBot(PlannerBot):
@@ -31,13 +41,23 @@ class OptimalBot(PlannerBot):
     def start(self, info: GameInfo) -> None:
         """Choose the minimax (by the extra-turn rule) or fall back to the planner."""
         super().start(info)
+        again = not info.params["one_flip"]
         self.minimax: MinimaxStrategy | None = None
+        self.groups: groups.TableStrategy | None = None
         if minimax_applies(info.params, info.players):
-            self.minimax = MinimaxStrategy(again=not info.params["one_flip"])
+            self.minimax = MinimaxStrategy(again)
+        elif group_minimax_applies(info.params, info.players):
+            self.groups = groups.TableStrategy(again)
+            pack = [self.table.key(c) for c in standard_deck(bool(info.params["jokers"]))]
+            self.group_size = Counter(pack)
+            self.ever: dict[int, int] = {}  # position -> key of every card ever turned up
         self.turn: tuple[Position, First] | None = None
+        self.group_turn: tuple[groups.State, dict[int, int], int] | None = None
 
     def act(self, obs: Observation[Any]) -> int:
         """The minimax's flip, or the planner's where the minimax does not apply."""
+        if self.groups is not None:
+            return self._group_act(obs, self.groups)
         if self.minimax is None:
             return super().act(obs)
         view: ConcentrationView = obs.view
@@ -90,6 +110,52 @@ class OptimalBot(PlannerBot):
             return self._pick(unseen)
         wanted = self.table.mate_key(card)
         return self._pick([p for p in legal if self.table.known.get(p, wanted) != wanted])
+
+    def group_state(self, view: ConcentrationView) -> tuple[groups.State, dict[int, int]]:
+        """The any-colour public state, and each key's group kind (rank -> kind index)."""
+        claimed = Counter(self.ever[p] for p, c in enumerate(view.cells) if c is None)
+        seen = Counter(self.table.known.values())
+        counts = [0] * len(groups.KINDS)
+        kinds: dict[int, int] = {}
+        for key, size in self.group_size.items():
+            left = size - claimed[key]
+            if left:
+                kind = groups.KIND_INDEX[(left - seen[key], seen[key])]
+                counts[kind] += 1
+                kinds[key] = kind
+        return tuple(counts), kinds
+
+    def _group_act(self, obs: Observation[Any], strategy: groups.TableStrategy) -> int:
+        """A flip of the any-colour minimax."""
+        for ev in obs.events:
+            if isinstance(ev, Reveal):
+                self.ever[ev.position] = self.table.key(ev.card)
+        self.table.update(obs.events)
+        view: ConcentrationView = obs.view
+        legal: tuple[int, ...] = obs.legal  # type: ignore[assignment]
+        known = self.table.known
+        if not view.face_up:
+            state, kinds = self.group_state(view)
+            action = strategy.first(state)
+            self.group_turn = (state, kinds, action)
+            decoded = groups.decode_first(action)
+            if decoded is None:
+                return self._pick(self.table.unseen(legal))
+            return min(p for p, key in known.items() if kinds[key] == decoded[0])
+        assert self.group_turn is not None
+        state, kinds, action = self.group_turn
+        up = view.face_up[0]
+        key = known[up]
+        mates = [p for p, k in known.items() if k == key and p != up and p in legal]
+        decoded = groups.decode_first(action)
+        if decoded is not None:
+            return mates[0] if decoded[1] else self._pick(self.table.unseen(legal))
+        second = strategy.second(state, kinds[key])
+        if second == groups.SECOND_MATE:
+            return mates[0]
+        if second == groups.SECOND_KNOWN:
+            return self._pick([p for p in legal if p in known and known[p] != key])
+        return self._pick(self.table.unseen(legal))
 
     def _pick(self, pool: list[int]) -> int:
         """A card of a class of interchangeable cards, at random."""
