@@ -3,6 +3,8 @@ over the other bundled bots on duplicate deals (issue 33).
 
     python benchmarks/strength_concentration.py [--deals 400]
 
+It takes a few minutes, most of it the any-colour best responses (two solves of 200,000 states).
+
 Exploitability is exact: the expected margin per game, over both seatings, of the best response
 to a fixed strategy (bots.concentration_minimax.best_response_edge). Edges are measured: every
 deal is played twice with the seats swapped (the duplicate format); the edge is the mean over
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.session import play_series
+from bots import concentration_groups as groups
 from bots.concentration_minimax import (
     GreedyStrategy,
     MinimaxStrategy,
@@ -30,6 +33,7 @@ from bots.concentration_minimax import (
 )
 
 PAIRS = 26
+RANKS = 13
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,8 @@ class Row:
 
 
 def exploitability_rows() -> list[Row]:
-    """Exact exploitability of the minimax and of the old plan (`planner`), both rules."""
+    """Exact exploitability of the minimax and of the old plan (`planner`), both rules; and of
+    the any-colour minimax and of `planner` there (which plays as greedy does in any-colour)."""
     rows = []
     for again, preset in ((True, "standard"), (False, "one-flip")):
         game = f"concentration {preset}"
@@ -66,6 +71,11 @@ def exploitability_rows() -> list[Row]:
                         best_response_edge(MinimaxStrategy(again), PAIRS, again), 0.0, 0))
         rows.append(Row(game, "exploitability of `planner` (the old `optimal`)",
                         best_response_edge(RaceStrategy(again), PAIRS, again), 0.0, 0))
+    table = groups.TableStrategy(True).as_strategy()
+    rows.append(Row("concentration any-color", "exploitability of `optimal` (minimax table)",
+                    groups.best_response_edge(table, RANKS, True), 0.0, 0))
+    rows.append(Row("concentration any-color", "exploitability of `planner` (= greedy here)",
+                    groups.best_response_edge(groups.greedy_strategy(), RANKS, True), 0.0, 0))
     return rows
 
 
@@ -101,6 +111,11 @@ def concentration_rows(deals: int = 400) -> list[Row]:
         for opponent in ("planner", "greedy", "random"):
             rows.append(edge_row(preset, "optimal", opponent, deals,
                                  expected=exact.get(opponent)))
+    table = groups.TableStrategy(True).as_strategy()
+    versus_greedy = groups.expected_edge(table, groups.greedy_strategy(), RANKS, True)
+    for opponent in ("planner", "greedy", "random"):
+        rows.append(edge_row("any-color", "optimal", opponent, deals,
+                             expected=versus_greedy if opponent != "random" else None))
     return rows
 
 

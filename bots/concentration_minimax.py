@@ -361,7 +361,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for again, rule in ((True, "standard"), (False, "one-flip")):
         best = MinimaxStrategy(again)
-        for n in (8, 9, 10, 26):
+        for n in (4, 8, 9, 10, 12, 16, 20, 26):
             print(f"| {rule} | {n} | {best.value(Position(n, 0)):+.6f} "
                   f"| {best_response_edge(RaceStrategy(again), n, again):+.6f} "
                   f"| {best_response_edge(best, n, again):+.2e} "
