@@ -108,7 +108,8 @@ def concentration_rows(deals: int = 400) -> list[Row]:
         best = MinimaxStrategy(again)
         exact = {"planner": expected_edge(best, RaceStrategy(again), PAIRS, again),
                  "greedy": expected_edge(best, GreedyStrategy(), PAIRS, again)}
-        for opponent in ("planner", "greedy", "random"):
+        opponents = ("planner", "greedy", "random") + (("forgetful", "tracker") if again else ())
+        for opponent in opponents:
             rows.append(edge_row(preset, "optimal", opponent, deals,
                                  expected=exact.get(opponent)))
     table = groups.TableStrategy(True).as_strategy()
