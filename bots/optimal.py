@@ -4,8 +4,8 @@
   jokers), no moving cards: the minimax strategy of bots.concentration_minimax, solved over the
   whole public state (pairs left, known singletons, known pairs left on the table). No strategy
   gains against it in expectation; it may leave a pair on the table, or turn a known card second.
-- Two players, any-colour (one deck matched on rank, no jokers), no moving cards: the minimax of
-  bots.concentration_groups, read from its shipped table of choices.
+- Two players, any-colour (one deck matched on rank, with or without jokers), no moving cards:
+  the minimax of bots.concentration_groups, read from its shipped table of choices.
 - Everything else (solitaire, three or more players, the duel, the checkerboard, moving cards):
   `planner`, the plan of bots.memory_strategy and strong heuristics.
 """
@@ -29,9 +29,9 @@ def minimax_applies(params: Any, players: int) -> bool:
 
 
 def group_minimax_applies(params: Any, players: int) -> bool:
-    """Whether the any-colour minimax (groups of four, one deck, no jokers) covers it."""
+    """Whether the any-colour minimax (groups of four, one deck, jokers or not) covers it."""
     return (players == 2 and MatchRule(params["match"]) is MatchRule.RANK and params["decks"] == 1
-            and not params["jokers"] and params["set_size"] == 2 and not params["duel"]
+            and params["set_size"] == 2 and not params["duel"]
             and not params["checkerboard"] and params["moves"] == 0)
 
 
