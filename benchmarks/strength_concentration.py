@@ -117,6 +117,7 @@ def concentration_rows(deals: int = 400) -> list[Row]:
     for opponent in ("planner", "greedy", "random"):
         rows.append(edge_row("any-color", "optimal", opponent, deals,
                              expected=versus_greedy if opponent != "random" else None))
+    rows.append(edge_row("any-color-jokers", "optimal", "greedy", deals))
     return rows
 
 
