@@ -34,8 +34,11 @@ from __future__ import annotations
 
 import enum
 import functools
+import lzma
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 
 TIE = 1e-12
 """Choices whose values differ by less than this are ties, broken by the order of the enums."""
@@ -275,28 +278,71 @@ def evaluate(top: int, again: bool,
 # The minimax: symmetric, so seat 0's choices serve both seats.
 
 DEFAULT_TOP = 26
-"""Tables are built for this many pairs at first use (a full pack), and grow if asked."""
+"""Tables are solved for at least this many pairs (a full pack), and grow if asked."""
 
-
-@functools.cache
-def _minimax(top: int, again: bool) -> Solution:
-    return evaluate(top, again)
+_SOLVED: dict[bool, Solution] = {}
 
 
 def minimax(again: bool, top: int = DEFAULT_TOP) -> Solution:
-    """The solved game up to `top` pairs (at least a full pack), built once and cached."""
-    return _minimax(max(top, DEFAULT_TOP), again)
+    """The solved game up to `top` pairs (at least a full pack); the largest solved so far is
+    kept and serves every smaller table."""
+    known = _SOLVED.get(again)
+    if known is None or known.top < top:
+        known = _SOLVED[again] = evaluate(max(top, DEFAULT_TOP), again)
+    return known
+
+
+# The shipped table of the minimax's choices, so that a bot never waits for a solve.
+
+TABLE_PAIRS = 52
+"""The shipped tables cover up to 52 pairs: one pack, one with jokers (27), and two packs."""
+TABLE_FILES = {True: "pairs_minimax.xz", False: "pairs_one_flip_minimax.xz"}
+_FIRSTS, _SECONDS = list(First), list(Second)
+NO_CHOICE = 255
+
+
+def position_index(pos: Position) -> int:
+    """The index of `pos` in the table: by pairs, then known pairs, then singletons."""
+    n, k, p = pos.pairs, pos.singletons, pos.known_pairs
+    return math.comb(n + 2, 3) + p * (n + 1) - p * (p - 1) // 2 + k
+
+
+def encode(solution: Solution, top: int = TABLE_PAIRS) -> bytes:
+    """Three bytes per position up to `top` pairs: the first flip, and the second flip after an
+    unseen first card that completes a singleton or is new (NO_CHOICE where there is none)."""
+    table = bytearray([NO_CHOICE]) * (3 * math.comb(top + 3, 3))
+    for (seat, node, pos), action in solution.choice.items():
+        if seat == 0 and pos.pairs <= top:
+            at = 3 * position_index(pos)
+            if node is Node.FIRST:
+                table[at] = _FIRSTS.index(action)  # type: ignore[arg-type]
+            else:
+                table[at + (1 if node is Node.MATCHED else 2)] = _SECONDS.index(action)  # type: ignore[arg-type]
+    return bytes(table)
+
+
+@functools.cache
+def shipped_table(again: bool) -> bytes:
+    """The shipped choices for `again` (decompressed once); built by
+    scripts/make_concentration_tables.py."""
+    return lzma.decompress(resources.files("bots").joinpath(TABLE_FILES[again]).read_bytes())
 
 
 @dataclass(frozen=True)
 class MinimaxStrategy:
-    """The minimax strategy as a `Strategy`: the best action at every decision point."""
+    """The minimax strategy as a `Strategy`: the best action at every decision point, read from
+    the shipped table (solved on first use beyond it)."""
 
     again: bool
 
     def __call__(self, node: Node, pos: Position) -> Action:
         """The minimax action at `node` in `pos` (the turn's start)."""
-        return minimax(self.again, pos.pairs).choice[(0, node, pos)]
+        if pos.pairs > TABLE_PAIRS:
+            return minimax(self.again, pos.pairs).choice[(0, node, pos)]
+        at = 3 * position_index(pos)
+        if node is Node.FIRST:
+            return _FIRSTS[shipped_table(self.again)[at]]
+        return _SECONDS[shipped_table(self.again)[at + (1 if node is Node.MATCHED else 2)]]
 
     def value(self, pos: Position) -> float:
         """The mover's margin in `pos` under minimax play by both."""

@@ -13,6 +13,7 @@ from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.session import play_series
 from bots.concentration_minimax import (
+    TABLE_PAIRS,
     First,
     GreedyStrategy,
     MinimaxStrategy,
@@ -24,6 +25,7 @@ from bots.concentration_minimax import (
     evaluate,
     expected_edge,
     minimax,
+    position_index,
     positions,
 )
 from bots.optimal import OptimalBot
@@ -50,6 +52,19 @@ def test_minimax_agrees_with_the_explicit_position_search_where_pairs_are_left()
     assert minimax(True).margin(Position(9, 8)) == pytest.approx(-17 / 15, abs=1e-12)
     # The minimax does it: after the first card completes a singleton it leaves the pair.
     assert minimax(True).choice[(0, Node.MATCHED, Position(9, 8))] is not Second.MATE
+
+
+@pytest.mark.parametrize("again", RULES)
+def test_shipped_table_equals_a_fresh_solve(again: bool) -> None:
+    """The table of scripts/make_concentration_tables.py, regenerated for up to 12 pairs (the
+    exploitability tests below play the table itself on 26 pairs)."""
+    solved = evaluate(12, again)
+    strategy = MinimaxStrategy(again)
+    for (seat, node, pos), action in solved.choice.items():
+        if seat == 0:
+            assert strategy(node, pos) is action, (node, pos)
+    indexes = [position_index(pos) for pos in positions(TABLE_PAIRS)]
+    assert sorted(indexes) == list(range(len(indexes)))
 
 
 @pytest.mark.parametrize(("again", "value"), [(True, -0.009922), (False, 0.009587)])
