@@ -1,132 +1,162 @@
-"""`optimal`: perfect memory and the best play we know in every Concentration variant.
+"""`optimal`: the exact two-player minimax of Concentration where it applies, `planner` elsewhere.
 
-- Pairs where every card has exactly one mate (standard, jokers, two decks without jokers) and no
-  moving cards: the exact optimal plan of bots.memory_strategy (solitaire: fewest expected turns;
-  two players: the best expected margin, after Zwick & Paterson; more players: each maximises its
-  own expected pairs). It may deliberately turn up a known card second.
-- The duel: answers with the twin when it knows it; as flipper it learns its own field by
-  flipping unseen cards, and once it knows them all it shows a card whose twin the opponent has
-  never seen, so that the answer is a blind guess.
-- Cards that move (hidden swaps): the tracker's confidence-weighted memory.
-- Everything else: takes known sets and explores where a match is most likely (in the checkerboard
-  only cards of the other back can be twins under identical matching).
+- Two players, every card with exactly one mate (standard, one-flip, jokers, two decks without
+  jokers), no moving cards: the minimax strategy of bots.concentration_minimax, solved over the
+  whole public state (pairs left, known singletons, known pairs left on the table). No strategy
+  gains against it in expectation; it may leave a pair on the table, or turn a known card second.
+- Two players, any-colour (one deck matched on rank, with or without jokers), no moving cards:
+  the minimax of bots.concentration_groups, read from its shipped table of choices.
+- Everything else (solitaire, three or more players, the duel, the checkerboard, moving cards):
+  `planner`, the plan of bots.memory_strategy and strong heuristics.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from arena.api import GameInfo, Observation, Reveal
 from arena.cards import Card, standard_deck
-from arena.games.concentration import (
-    Back,
-    ConcentrationParams,
-    ConcentrationView,
-    MatchRule,
-    Scoring,
-    cards_match,
-    layout_backs,
-)
-from bots.memory_strategy import Second, race_plan, solitaire_plan
-from bots.table_memory import TableMemory
-from bots.tracker import TrackerBot
+from arena.games.concentration import ConcentrationView, MatchRule
+from bots import concentration_groups as groups
+from bots.concentration_minimax import First, MinimaxStrategy, Node, Position, Second
+from bots.planner import PlannerBot, pairs_are_unique
 
 
-def pairs_are_unique(params: dict[str, Any] | Any) -> bool:
-    """Whether every card has exactly one possible mate (the setting of the exact plan)."""
-    if params["set_size"] != 2 or params["duel"] or params["checkerboard"]:
-        return False
-    match = MatchRule(params["match"])
-    if match is MatchRule.RANK_COLOUR:
-        return params["decks"] == 1
-    return match is MatchRule.IDENTICAL and params["decks"] == 2 and not params["jokers"]
+def minimax_applies(params: Any, players: int) -> bool:
+    """Whether the exact two-player minimax of unique mates covers this variant and table."""
+    return players == 2 and pairs_are_unique(params) and params["moves"] == 0
 
 
-class OptimalBot(TrackerBot):
-    """Plays the exact optimal plan where one is known, and strong heuristics elsewhere."""
+def group_minimax_applies(params: Any, players: int) -> bool:
+    """Whether the any-colour minimax (groups of four, one deck, jokers or not) covers it."""
+    return (players == 2 and MatchRule(params["match"]) is MatchRule.RANK and params["decks"] == 1
+            and params["set_size"] == 2 and not params["duel"]
+            and not params["checkerboard"] and params["moves"] == 0)
+
+
+class OptimalBot(PlannerBot):
+    """Plays the two-player minimax where it applies, and `planner` elsewhere."""
 
     def start(self, info: GameInfo) -> None:
-        """Choose the plan for this variant and table size."""
+        """Choose the minimax (by the extra-turn rule) or fall back to the planner."""
         super().start(info)
-        params = info.params
-        self.table = TableMemory(params)
-        self.moving = params["moves"] > 0 and not params["show_moves"]
-        self.plan: Any = None
-        if pairs_are_unique(params) and params["moves"] == 0:
-            self.plan = (solitaire_plan() if info.players == 1
-                         else race_plan(info.players, not params["one_flip"]))
-        self.backs = layout_backs(ConcentrationParams(**{
-            **params, "match": MatchRule(params["match"]), "scoring": Scoring(params["scoring"])}))
-        self.seen_by_back: dict[Back, set[Card]] = {}
-        self.pack = standard_deck(bool(params["jokers"]))
+        again = not info.params["one_flip"]
+        self.minimax: MinimaxStrategy | None = None
+        self.groups: groups.TableStrategy | None = None
+        if minimax_applies(info.params, info.players):
+            self.minimax = MinimaxStrategy(again)
+        elif group_minimax_applies(info.params, info.players):
+            self.groups = groups.TableStrategy(again)
+            pack = [self.table.key(c) for c in standard_deck(bool(info.params["jokers"]))]
+            self.group_size = Counter(pack)
+            self.ever: dict[int, int] = {}  # position -> key of every card ever turned up
+        self.turn: tuple[Position, First] | None = None
+        self.group_turn: tuple[groups.State, dict[int, int], int] | None = None
 
     def act(self, obs: Observation[Any]) -> int:
-        """Dispatch to the plan that fits the variant."""
-        if self.moving:
+        """The minimax's flip, or the planner's where the minimax does not apply."""
+        if self.groups is not None:
+            return self._group_act(obs, self.groups)
+        if self.minimax is None:
             return super().act(obs)
         view: ConcentrationView = obs.view
         self.table.update(obs.events)
-        self._note_backs(obs)
         legal: tuple[int, ...] = obs.legal  # type: ignore[assignment]
-        up = [c for p in view.face_up if isinstance(c := view.cells[p], Card)]
-        if up:
-            mates = self.table.mates(up, view.face_up, view.field)
-            if mates := [m for m in mates if m in legal]:
-                return mates[0]
-            if self.plan is not None and len(up) == 1 and self._deliberate_miss(legal):
-                return self._known_miss(legal, up[0])
-            return self._explore_towards(up, legal, view)
-        if (known := self.table.known_set(view.field)) is not None:
-            return known[0]
-        if self.info.params["duel"]:
-            return self._duel_flip(legal, view)
-        return self._explore_towards([], legal, view)
+        if not view.face_up:
+            return self._first(view, legal, self.minimax)
+        return self._second(view, legal, self.minimax)
 
-    def _deliberate_miss(self, legal: tuple[int, ...]) -> bool:
-        """After a new first card: does the plan turn up a known card second?"""
-        k = sum(1 for p in legal if p in self.table.known)  # the new first card is not in legal
-        n = (len(legal) + 1) // 2
-        if k < 1 or k >= n:
-            return False
-        return bool(self.plan.second(n, k) is Second.KNOWN)
+    def position(self, view: ConcentrationView) -> tuple[Position, list[int], list[int]]:
+        """The public state at the start of a turn, with a card of each known pair and each
+        known singleton."""
+        live = sum(1 for c in view.cells if c is not None)
+        counts = Counter(self.table.known.values())
+        pair_cards, singles = [], []
+        for p, key in self.table.known.items():
+            (pair_cards if counts[key] == 2 else singles).append(p)
+        return Position(live // 2, len(singles), len(pair_cards) // 2), pair_cards, singles
 
-    def _known_miss(self, legal: tuple[int, ...], first: Card) -> int:
-        """A remembered card that does not match the first card."""
-        mate = self.table.mate_key(first)
-        misses = [p for p in legal if self.table.known.get(p, mate) != mate]
-        return misses[self.rng.randrange(len(misses))]
+    def _first(self, view: ConcentrationView, legal: tuple[int, ...],
+               minimax: MinimaxStrategy) -> int:
+        """The first flip of a turn."""
+        pos, pair_cards, singles = self.position(view)
+        first = minimax(Node.FIRST, pos)
+        assert isinstance(first, First)
+        self.turn = (pos, first)
+        if first is First.TAKE_PAIR or first is First.PAIR_CARD:
+            return min(pair_cards)
+        if first is First.SINGLETON:
+            return self._pick(singles)
+        return self._pick(self.table.unseen(legal))
 
-    def _note_backs(self, obs: Observation[Any]) -> None:
-        """Remember which cards of each back's pack have been seen (backs never change)."""
+    def _second(self, view: ConcentrationView, legal: tuple[int, ...],
+                minimax: MinimaxStrategy) -> int:
+        """The second flip: forced by the first, or chosen after an unseen first card."""
+        up = view.face_up[0]
+        card = view.cells[up]
+        assert isinstance(card, Card) and self.turn is not None
+        pos, first = self.turn
+        mates = [p for p in self.table.mates([card], view.face_up, view.field) if p in legal]
+        unseen = self.table.unseen(legal)
+        if first is First.TAKE_PAIR:
+            return mates[0]
+        if first is not First.UNSEEN:
+            return self._pick(unseen)
+        second = minimax(Node.MATCHED if mates else Node.NEW, pos)
+        if second is Second.MATE:
+            return mates[0]
+        if second is Second.UNSEEN:
+            return self._pick(unseen)
+        wanted = self.table.mate_key(card)
+        return self._pick([p for p in legal if self.table.known.get(p, wanted) != wanted])
+
+    def group_state(self, view: ConcentrationView) -> tuple[groups.State, dict[int, int]]:
+        """The any-colour public state, and each key's group kind (rank -> kind index)."""
+        claimed = Counter(self.ever[p] for p, c in enumerate(view.cells) if c is None)
+        seen = Counter(self.table.known.values())
+        counts = [0] * len(groups.KINDS)
+        kinds: dict[int, int] = {}
+        for key, size in self.group_size.items():
+            left = size - claimed[key]
+            if left:
+                kind = groups.KIND_INDEX[(left - seen[key], seen[key])]
+                counts[kind] += 1
+                kinds[key] = kind
+        return tuple(counts), kinds
+
+    def _group_act(self, obs: Observation[Any], strategy: groups.TableStrategy) -> int:
+        """A flip of the any-colour minimax."""
         for ev in obs.events:
             if isinstance(ev, Reveal):
-                self.seen_by_back.setdefault(self.backs[ev.position], set()).add(ev.card)
+                self.ever[ev.position] = self.table.key(ev.card)
+        self.table.update(obs.events)
+        view: ConcentrationView = obs.view
+        legal: tuple[int, ...] = obs.legal  # type: ignore[assignment]
+        known = self.table.known
+        if not view.face_up:
+            state, kinds = self.group_state(view)
+            action = strategy.first(state)
+            self.group_turn = (state, kinds, action)
+            decoded = groups.decode_first(action)
+            if decoded is None:
+                return self._pick(self.table.unseen(legal))
+            return min(p for p, key in known.items() if kinds[key] == decoded[0])
+        assert self.group_turn is not None
+        state, kinds, action = self.group_turn
+        up = view.face_up[0]
+        key = known[up]
+        mates = [p for p, k in known.items() if k == key and p != up and p in legal]
+        decoded = groups.decode_first(action)
+        if decoded is not None:
+            return mates[0] if decoded[1] else self._pick(self.table.unseen(legal))
+        second = strategy.second(state, kinds[key])
+        if second == groups.SECOND_MATE:
+            return mates[0]
+        if second == groups.SECOND_KNOWN:
+            return self._pick([p for p in legal if p in known and known[p] != key])
+        return self._pick(self.table.unseen(legal))
 
-    def _explore_towards(self, up: list[Card], legal: tuple[int, ...],
-                         view: ConcentrationView) -> int:
-        """An unseen card, from the back whose pack most likely holds a mate of the cards up."""
-        unseen = self.table.unseen(legal) or list(legal)
-        by_back: dict[Back, list[int]] = {}
-        for p in unseen:
-            by_back.setdefault(self.backs[p], []).append(p)
-        pool = unseen
-        if up and len(by_back) > 1:
-            rule = self.table.rule
-
-            def chance(back: Back) -> float:
-                seen = self.seen_by_back.get(back, set())
-                mates = sum(1 for c in self.pack if c not in seen and cards_match(up[0], c, rule))
-                return mates / len(by_back[back])
-
-            pool = by_back[max(sorted(by_back, key=lambda b: b.value), key=chance)]
+    def _pick(self, pool: list[int]) -> int:
+        """A card of a class of interchangeable cards, at random."""
         return pool[self.rng.randrange(len(pool))]
-
-    def _duel_flip(self, legal: tuple[int, ...], view: ConcentrationView) -> int:
-        """Learn our own field by flipping unseen cards; once all are known, show a card whose
-        twin the opponent has never seen, so their answer is a blind guess."""
-        unseen = self.table.unseen(legal)
-        if unseen:
-            return unseen[self.rng.randrange(len(unseen))]
-        theirs = {c for p, c in self.table.known.items() if p not in view.field}
-        safe = [p for p in legal if self.table.known.get(p) not in theirs] or list(legal)
-        return safe[self.rng.randrange(len(safe))]
