@@ -1,0 +1,154 @@
+"""The strongest bot of each game against the previous best bundled bot and against random.
+
+For each game: the mean score margin per deal of the strongest bot (its score less the mean of
+the others'), with a 95% interval, on duplicate deals: every deal is played once per rotation of
+the seats, and the margin of a deal is the mean over its rotations, so the luck of the cards
+cancels out and deals are the independent units (interval: mean +- 1.96 standard errors over
+deals, a normal approximation, which hundreds of deals make safe). Also the strongest bot's mean
+time per decision.
+
+    python benchmarks/bench_strength.py                 # every game, the default deals
+    python benchmarks/bench_strength.py --deals 100 --games dig,old-mans-bundle
+
+Concentration's rows come from benchmarks/strength_concentration.py (`concentration_rows()`)
+where that module exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.api import Action, Bot, Observation
+from arena.engine import ScoreOrder, find_game
+from arena.loader import BotSpec, resolve_bot
+from arena.session import play_series
+
+GAMES: dict[str, tuple[str, str, int]] = {
+    # game: (strongest, previous best bundled bot, default deals)
+    "dig": ("search", "dig-sharp", 400),
+    "old-mans-bundle": ("search", "bundle-sharp", 400),
+    "frogs-in-the-pond": ("search", "frogs-sharp", 400),
+}
+"""Each game's strongest bot, the best bundled bot before it, and the deals played."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table."""
+
+    game: str
+    bot: str
+    opponent: str
+    deals: int
+    margin: float
+    ci95: float
+    ms_per_decision: float
+    note: str = ""
+
+
+class Timed:
+    """Makes bots of a spec whose decisions are timed together."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        """Time every bot made from `spec`."""
+        self.spec = spec
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def make(self) -> Bot:
+        """A bot whose `act` adds its time to the tally."""
+        bot = self.spec.make()
+        inner: Callable[[Observation[Any]], Action] = bot.act
+
+        def act(obs: Observation[Any]) -> Action:
+            start = time.perf_counter()
+            try:
+                return inner(obs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.decisions += 1
+
+        bot.act = act  # type: ignore[method-assign]
+        return bot
+
+    @property
+    def name(self) -> str:
+        """The spec's display name."""
+        return self.spec.name
+
+
+def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1) -> Row:
+    """`bot` against `opponent` in two-player duplicate deals: the margin per deal."""
+    variant = find_game(game).variant()
+    timed = Timed(resolve_bot(bot, game))
+    other = resolve_bot(opponent, game)
+    per_deal: dict[int, list[float]] = {}
+    for played in play_series(variant, [timed, other], seed, deals,  # type: ignore[list-item]
+                              rotate=True):
+        record = played.record
+        me = played.entries.index(0)
+        scores = record.scores
+        value = scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
+        if record.order is ScoreOrder.LOWER_WINS:
+            value = -value
+        per_deal.setdefault(record.seed, []).append(value)
+    margins = [statistics.fmean(v) for v in per_deal.values()]
+    mean = statistics.fmean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else 0
+    ms = 1000 * timed.seconds / max(1, timed.decisions)
+    return Row(game, bot, opponent, len(margins), mean, half, ms)
+
+
+def rows(games: Sequence[str], deals: int | None) -> list[Row]:
+    """Every game's two rows: against the previous best, and against random."""
+    out = []
+    for game in games:
+        bot, best, default = GAMES[game]
+        n = deals or default
+        out.append(duel(game, bot, best, n))
+        out.append(duel(game, bot, "random", n))
+    return out
+
+
+def table(found: Sequence[Row]) -> str:
+    """The rows as a Markdown table."""
+    lines = ["| game | bot | opponent | deals | margin per deal (95%) | ms/decision | note |",
+             "|---|---|---|---|---|---|---|"]
+    for r in found:
+        lines.append(f"| {r.game} | {r.bot} | {r.opponent} | {r.deals} | "
+                     f"{r.margin:+.2f} ± {r.ci95:.2f} | {r.ms_per_decision:.1f} | {r.note} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=None,
+                        help="deals per pairing (default: each game's own, 400 where time allows)")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    args = parser.parse_args(argv)
+    chosen = [g for g in args.games.split(",") if g]
+    found = rows([g for g in chosen if g in GAMES], args.deals)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        from strength_concentration import concentration_rows  # type: ignore[import-not-found]
+    except ImportError:
+        extra: list[Any] = []
+    else:
+        extra = list(concentration_rows()) if "concentration" in chosen or not args.games else []
+    print(table(found))
+    for row in extra:
+        print(row if isinstance(row, str) else table([row]).splitlines()[-1])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,147 @@
+"""`search`: determinized search (Perfect Information Monte Carlo) for any game with a sampler.
+
+At each decision with more than one legal action, the bot asks the game's sampler
+(`Game.sampler()`, see `arena.engine.Sampler`) for `samples` full states consistent with what its
+seat knows: every event it was shown and its view. On each sampled state it tries every legal
+action and plays the game out `rollouts` times with a fast policy (the game's own simple bot,
+`ROLLOUT_POLICIES`, or random where a game has none), scoring the seat's margin: its score less
+the mean of the others' (negated where lower wins). It plays the action of best mean margin over
+all samples. The same samples serve every action (common random numbers), so the comparison
+between actions is sharper than the count suggests.
+
+Everything random comes from the bot's own rng, so a game replays exactly. `budget` (ms, 0 =
+none) stops adding samples once a decision has used that much time; the bot is then no longer
+deterministic, so the default is a fixed number of samples, well under the tournament limit.
+References: Ginsberg, "GIB: Imperfect information in a computationally challenging game" (JAIR
+2001) for PIMC; Long, Sturtevant, Buro and Furtak, "Understanding the success of perfect
+information Monte Carlo sampling in game tree search" (AAAI 2010) for when it works.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from arena.api import Action, Bot, Event, GameInfo, Observation
+from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
+
+Policy = Callable[[State, int], Action]
+
+
+def _rollout_bots() -> dict[str, type[Bot]]:
+    """The simple bot of each game, used as its rollout policy (acting on the view alone)."""
+    from bots.bundle_bots import BundleSimpleBot
+    from bots.dig_bots import DigSimpleBot
+    from bots.frogs_bots import FrogsSimpleBot
+
+    return {"dig": DigSimpleBot, "old-mans-bundle": BundleSimpleBot,
+            "frogs-in-the-pond": FrogsSimpleBot}
+
+
+SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond")
+"""The games whose package supplies a sampler."""
+
+
+def params_of(info: GameInfo) -> Params:
+    """The variant's parameters, read back from its label (preset and overrides)."""
+    game = find_game(info.game)
+    preset, *rest = info.variant.split(",")
+    overrides = dict(item.split("=", 1) for item in rest)
+    return game.variant(preset, overrides).params
+
+
+def margin(state: State, seat: int) -> float:
+    """The seat's score less the mean of the others' (negated where lower wins)."""
+    outcome = state.outcome()
+    scores = outcome.scores
+    others = (sum(scores) - scores[seat]) / max(1, len(scores) - 1)
+    value = scores[seat] - others
+    return value if outcome.order is ScoreOrder.HIGHER_WINS else -value
+
+
+class SearchBot(Bot):
+    """Samples the hidden cards, tries every action on each sample, plays out with a fast
+    policy, and plays the action of best mean margin."""
+
+    games: ClassVar[tuple[str, ...]] = SEARCH_GAMES
+
+    def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0) -> None:
+        """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
+        each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
+        deterministic)."""
+        if samples < 1 or rollouts < 1 or budget < 0:
+            raise ValueError("samples and rollouts must be at least 1, budget at least 0")
+        self.samples = samples
+        self.rollouts = rollouts
+        self.budget = budget
+
+    def start(self, info: GameInfo) -> None:
+        """Find the game's sampler and rollout policy; nothing seen yet."""
+        super().start(info)
+        game = find_game(info.game)
+        sampler = game.sampler()
+        if sampler is None:
+            raise ValueError(f"{info.game} has no sampler for search")
+        self.sampler: Sampler = sampler
+        self.params = params_of(info)
+        self.seen: list[Event] = []
+        policy = _rollout_bots().get(game.name)
+        self.policies: list[Bot] | None = None
+        if policy is not None:
+            self.policies = []
+            for seat in range(info.players):
+                bot = policy()
+                bot.start(GameInfo(info.game, info.variant, info.params, seat, info.players,
+                                   random.Random(self.rng.getrandbits(64))))
+                self.policies.append(bot)
+
+    def act(self, obs: Observation[Any]) -> Action:
+        """The legal action of best mean margin over the sampled states."""
+        self.seen += obs.events
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen),
+                              obs.view)
+        totals = self.evaluate(knowledge, obs.legal)
+        best = max(range(len(obs.legal)), key=lambda i: (totals[i], -i))
+        return obs.legal[best]
+
+    def evaluate(self, knowledge: Knowledge, legal: tuple[Action, ...]) -> list[float]:
+        """The total margin of each legal action over the samples and rollouts."""
+        deadline = time.perf_counter() + self.budget / 1000 if self.budget else None
+        totals = [0.0] * len(legal)
+        seat = knowledge.seat
+        for state in self.sampler.sample(knowledge, self.samples, self.rng):
+            for i, action in enumerate(legal):
+                for _ in range(self.rollouts):
+                    twin = self.sampler.clone(state)
+                    twin.apply(seat, action)
+                    self.play_out(twin)
+                    totals[i] += margin(twin, seat)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return totals
+
+    def play_out(self, state: State) -> None:
+        """Play `state` to its end with the rollout policy."""
+        choose = self.choose
+        while True:
+            seats = state.to_act()
+            if not seats:
+                return
+            if len(seats) == 1:
+                seat = seats[0]
+                state.apply(seat, choose(state, seat))
+            else:
+                state.apply_joint({s: choose(state, s) for s in seats})
+
+    def choose(self, state: State, seat: int) -> Action:
+        """The rollout policy's action for `seat`: the game's simple bot, else random."""
+        legal = state.legal(seat)
+        if len(legal) == 1:
+            return legal[0]
+        if self.policies is None:
+            return legal[self.rng.randrange(len(legal))]
+        return self.policies[seat].act(Observation(seat, legal, (), state.view(seat)))
