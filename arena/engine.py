@@ -182,6 +182,11 @@ class Sampler(ABC):
         the seat to act in `knowledge.view` to act; all chance comes from `rng`. The states'
         logs start empty: they are for playing out, not for showing."""
 
+    def playout_over(self, state: State) -> bool:
+        """Whether a playout may stop at `state` and be scored by its `outcome()` so far (the
+        end of a deal in a game of many deals); by default only the end of the game."""
+        return False
+
     def clone(self, state: State) -> State:
         """A copy of `state` that plays on independently (lists, sets and dicts copied two levels
         deep, which is every game's mutable state here; a game with deeper state overrides)."""

@@ -125,11 +125,12 @@ class SearchBot(Bot):
         return totals
 
     def play_out(self, state: State) -> None:
-        """Play `state` to its end with the rollout policy."""
-        choose = self.choose
+        """Play `state` to its end (or where the sampler says a playout may stop) with the
+        rollout policy."""
+        choose, over = self.choose, self.sampler.playout_over
         while True:
             seats = state.to_act()
-            if not seats:
+            if not seats or over(state):
                 return
             if len(seats) == 1:
                 seat = seats[0]
