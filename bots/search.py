@@ -67,12 +67,17 @@ class SearchBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = SEARCH_GAMES
 
-    def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0) -> None:
+    def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0,
+                 policy: str = "simple") -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
-        deterministic)."""
+        deterministic); `policy`: the playouts' policy, `simple` (the game's simple bot) or
+        `random`."""
         if samples < 1 or rollouts < 1 or budget < 0:
             raise ValueError("samples and rollouts must be at least 1, budget at least 0")
+        if policy not in ("simple", "random"):
+            raise ValueError(f"policy is simple or random, not {policy!r}")
+        self.policy = policy
         self.samples = samples
         self.rollouts = rollouts
         self.budget = budget
@@ -87,7 +92,7 @@ class SearchBot(Bot):
         self.sampler: Sampler = sampler
         self.params = params_of(info)
         self.seen: list[Event] = []
-        policy = _rollout_bots().get(game.name)
+        policy = _rollout_bots().get(game.name) if self.policy == "simple" else None
         self.policies: list[Bot] | None = None
         if policy is not None:
             self.policies = []
