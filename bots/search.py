@@ -4,10 +4,10 @@ At each decision with more than one legal action, the bot asks the game's sample
 (`Game.sampler()`, see `arena.engine.Sampler`) for `samples` full states consistent with what its
 seat knows: every event it was shown and its view. On each sampled state it tries every legal
 action and plays the game out `rollouts` times with a fast policy (the game's own simple bot,
-`ROLLOUT_POLICIES`, or random where a game has none), scoring the seat's margin: its score less
-the mean of the others' (negated where lower wins). It plays the action of best mean margin over
-all samples. The same samples serve every action (common random numbers), so the comparison
-between actions is sharper than the count suggests.
+or another where that measured better: `PLAYOUT_POLICIES`), scoring the seat's margin: its
+score less the mean of the others' (negated where lower wins). It plays the action of best
+mean margin over all samples. The same samples serve every action (common random numbers), so
+the comparison between actions is sharper than the count suggests.
 
 Everything random comes from the bot's own rng, so a game replays exactly. `budget` (ms, 0 =
 none) stops adding samples once a decision has used that much time; the bot is then no longer
@@ -30,14 +30,51 @@ from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_gam
 Policy = Callable[[State, int], Action]
 
 
-def _rollout_bots() -> dict[str, type[Bot]]:
-    """The simple bot of each game, used as its rollout policy (acting on the view alone)."""
+def _simple_bots() -> dict[str, type[Bot]]:
+    """The simple bot of each game, which acts on its view alone."""
     from bots.bundle_bots import BundleSimpleBot
     from bots.dig_bots import DigSimpleBot
     from bots.frogs_bots import FrogsSimpleBot
 
     return {"dig": DigSimpleBot, "old-mans-bundle": BundleSimpleBot,
             "frogs-in-the-pond": FrogsSimpleBot}
+
+
+def bundle_greedy(state: State, seat: int, rng: random.Random) -> Action:
+    """The Old Man's Bundle's playout policy: the capture that gains most at once (a steal of n
+    cards gains 2n + 1, a take of k cards k + 1), else a random trail. `bundle-simple` takes a
+    capture at random, which makes playouts misjudge steals, the game's biggest swings."""
+    from arena.games.old_mans_bundle import Verb
+    from arena.games.old_mans_bundle import actions as bundle_actions
+
+    legal = state.legal(seat)
+    view = state.view(seat)
+    best, gain = None, 0
+    for action in legal:
+        move = bundle_actions.read(action)
+        if move.verb is Verb.STEAL:
+            value = 2 * view.bundles[1 - seat] + 1
+        elif move.verb is Verb.TAKE:
+            value = 1 + sum(1 for t in view.table if t.rank == move.card.rank
+                            and (move.target is None or t == move.target))
+        else:
+            continue
+        if value > gain:
+            best, gain = action, value
+    if best is not None:
+        return best
+    return legal[rng.randrange(len(legal))]
+
+
+PLAYOUT_POLICIES: dict[str, str] = {
+    "dig": "random", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
+}
+"""Each game's default playout policy, as measured (docs/strategy.md, section 7): `simple` (the
+game's simple bot), `random`, or `greedy` (a policy of this module)."""
+
+_GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
+    "old-mans-bundle": bundle_greedy,
+}
 
 
 SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond")
@@ -68,15 +105,15 @@ class SearchBot(Bot):
     games: ClassVar[tuple[str, ...]] = SEARCH_GAMES
 
     def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0,
-                 policy: str = "simple") -> None:
+                 policy: str = "default") -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
-        deterministic); `policy`: the playouts' policy, `simple` (the game's simple bot) or
-        `random`."""
+        deterministic); `policy`: the playouts' policy: `default` (the game's own, see
+        `PLAYOUT_POLICIES`), `simple` (the game's simple bot), `greedy` or `random`."""
         if samples < 1 or rollouts < 1 or budget < 0:
             raise ValueError("samples and rollouts must be at least 1, budget at least 0")
-        if policy not in ("simple", "random"):
-            raise ValueError(f"policy is simple or random, not {policy!r}")
+        if policy not in ("default", "simple", "greedy", "random"):
+            raise ValueError(f"policy is default, simple, greedy or random, not {policy!r}")
         self.policy = policy
         self.samples = samples
         self.rollouts = rollouts
@@ -92,12 +129,17 @@ class SearchBot(Bot):
         self.sampler: Sampler = sampler
         self.params = params_of(info)
         self.seen: list[Event] = []
-        policy = _rollout_bots().get(game.name) if self.policy == "simple" else None
+        chosen = PLAYOUT_POLICIES.get(game.name, "random") if self.policy == "default" \
+            else self.policy
+        self.greedy = _GREEDY.get(game.name) if chosen == "greedy" else None
+        simple = _simple_bots().get(game.name) if chosen == "simple" else None
+        if chosen in ("simple", "greedy") and simple is None and self.greedy is None:
+            raise ValueError(f"{info.game} has no {chosen} playout policy")
         self.policies: list[Bot] | None = None
-        if policy is not None:
+        if simple is not None:
             self.policies = []
             for seat in range(info.players):
-                bot = policy()
+                bot = simple()
                 bot.start(GameInfo(info.game, info.variant, info.params, seat, info.players,
                                    random.Random(self.rng.getrandbits(64))))
                 self.policies.append(bot)
@@ -144,10 +186,13 @@ class SearchBot(Bot):
                 state.apply_joint({s: choose(state, s) for s in seats})
 
     def choose(self, state: State, seat: int) -> Action:
-        """The rollout policy's action for `seat`: the game's simple bot, else random."""
+        """The playout policy's action for `seat`: the game's simple bot, a greedy policy, or
+        random."""
         legal = state.legal(seat)
         if len(legal) == 1:
             return legal[0]
+        if self.greedy is not None:
+            return self.greedy(state, seat, self.rng)
         if self.policies is None:
             return legal[self.rng.randrange(len(legal))]
         return self.policies[seat].act(Observation(seat, legal, (), state.view(seat)))
