@@ -8,7 +8,7 @@ deals, a normal approximation, which hundreds of deals make safe). Also the stro
 time per decision.
 
     python benchmarks/bench_strength.py                 # every game, the default deals
-    python benchmarks/bench_strength.py --deals 100 --games dig,old-mans-bundle
+    python benchmarks/bench_strength.py --deals 100 --games dig,old-mans-bundle --jobs 2
 
 Concentration's rows come from benchmarks/strength_concentration.py (`concentration_rows()`)
 where that module exists.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -31,13 +32,15 @@ from arena.engine import ScoreOrder, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.session import play_series
 
-GAMES: dict[str, tuple[str, str, int]] = {
-    # game: (strongest, previous best bundled bot, default deals)
-    "dig": ("search", "dig-sharp", 400),
-    "old-mans-bundle": ("search", "bundle-sharp", 400),
-    "frogs-in-the-pond": ("search", "frogs-sharp", 400),
+GAMES: dict[str, tuple[str, str, int, int]] = {
+    # game: (strongest, previous best bundled bot, deals against it, deals against random)
+    "dig": ("search", "dig-sharp", 400, 100),
+    "old-mans-bundle": ("search", "bundle-sharp", 200, 60),
+    "frogs-in-the-pond": ("search", "frogs-sharp", 60, 30),
 }
-"""Each game's strongest bot, the best bundled bot before it, and the deals played."""
+"""Each game's strongest bot, the best bundled bot before it, and the deals played: fewer where
+a game is slow (a game of Frogs is many deals to 100 points), and against random, where the
+edge is large."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +88,9 @@ class Timed:
         return self.spec.name
 
 
-def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1) -> Row:
-    """`bot` against `opponent` in two-player duplicate deals: the margin per deal."""
+def _margins(task: tuple[str, str, str, int, int]) -> tuple[list[float], float, int]:
+    """One chunk of deals: the margin of each deal, and the bot's decision time and count."""
+    game, bot, opponent, seed, deals = task
     variant = find_game(game).variant()
     timed = Timed(resolve_bot(bot, game))
     other = resolve_bot(opponent, game)
@@ -100,21 +104,39 @@ def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1) -> Row:
         if record.order is ScoreOrder.LOWER_WINS:
             value = -value
         per_deal.setdefault(record.seed, []).append(value)
-    margins = [statistics.fmean(v) for v in per_deal.values()]
+    return [statistics.fmean(v) for v in per_deal.values()], timed.seconds, timed.decisions
+
+
+def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1, jobs: int = 1,
+         note: str = "") -> Row:
+    """`bot` against `opponent` in two-player duplicate deals: the margin per deal (deals split
+    among `jobs` processes; the figures do not depend on how)."""
+    chunk = max(1, math.ceil(deals / (4 * jobs)))
+    tasks = [(game, bot, opponent, start, min(chunk, seed + deals - start))
+             for start in range(seed, seed + deals, chunk)]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(_margins, tasks)
+    else:
+        parts = [_margins(t) for t in tasks]
+    margins = [m for part in parts for m in part[0]]
+    seconds = sum(p[1] for p in parts)
+    decisions = sum(p[2] for p in parts)
     mean = statistics.fmean(margins)
     half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else 0
-    ms = 1000 * timed.seconds / max(1, timed.decisions)
-    return Row(game, bot, opponent, len(margins), mean, half, ms)
+    return Row(game, bot, opponent, len(margins), mean, half, 1000 * seconds / max(1, decisions),
+               note)
 
 
-def rows(games: Sequence[str], deals: int | None) -> list[Row]:
+def rows(games: Sequence[str], deals: int | None, jobs: int = 1) -> list[Row]:
     """Every game's two rows: against the previous best, and against random."""
     out = []
     for game in games:
-        bot, best, default = GAMES[game]
-        n = deals or default
-        out.append(duel(game, bot, best, n))
-        out.append(duel(game, bot, "random", n))
+        bot, best, against_best, against_random = GAMES[game]
+        n_best, n_random = (deals, deals) if deals else (against_best, against_random)
+        for opponent, n in ((best, n_best), ("random", n_random)):
+            note = "" if n >= 400 else "fewer than 400 deals, to keep the run short"
+            out.append(duel(game, bot, opponent, n, jobs=jobs, note=note))
     return out
 
 
@@ -133,17 +155,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=None,
                         help="deals per pairing (default: each game's own, 400 where time allows)")
-    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    parser.add_argument("--games", default=",".join([*GAMES, "concentration"]),
+                        help="comma-separated games")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the deals")
     args = parser.parse_args(argv)
     chosen = [g for g in args.games.split(",") if g]
-    found = rows([g for g in chosen if g in GAMES], args.deals)
+    found = rows([g for g in chosen if g in GAMES], args.deals, args.jobs)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         from strength_concentration import concentration_rows  # type: ignore[import-not-found]
     except ImportError:
         extra: list[Any] = []
     else:
-        extra = list(concentration_rows()) if "concentration" in chosen or not args.games else []
+        extra = list(concentration_rows()) if "concentration" in chosen else []
+    print("Mean margin per deal (the bot's score less the opponent's), duplicate deals with "
+          "seats rotated, 95% interval (normal, over deals); ms per decision of the bot.")
     print(table(found))
     for row in extra:
         print(row if isinstance(row, str) else table([row]).splitlines()[-1])
