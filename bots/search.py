@@ -72,6 +72,12 @@ PLAYOUT_POLICIES: dict[str, str] = {
 """Each game's default playout policy, as measured (docs/strategy.md, section 7): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
 
+PLAYOUT_DEPTHS: dict[str, int] = {"old-mans-bundle": 8}
+"""Each game's default playout length in plies (0: to the end). In the Old Man's Bundle a
+playout stops after a round's worth of plays (eight) and counts the bundles as they stand: what one
+move changes is settled by then, and later rounds only add the noise of random trails and
+steals."""
+
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy,
 }
@@ -105,19 +111,23 @@ class SearchBot(Bot):
     games: ClassVar[tuple[str, ...]] = SEARCH_GAMES
 
     def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0,
-                 policy: str = "default") -> None:
+                 policy: str = "default", depth: int = -1) -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
         deterministic); `policy`: the playouts' policy: `default` (the game's own, see
-        `PLAYOUT_POLICIES`), `simple` (the game's simple bot), `greedy` or `random`."""
-        if samples < 1 or rollouts < 1 or budget < 0:
-            raise ValueError("samples and rollouts must be at least 1, budget at least 0")
+        `PLAYOUT_POLICIES`), `simple` (the game's simple bot), `greedy` or `random`; `depth`:
+        the plies a playout plays before it is scored as it stands (0: to the end; -1: the
+        game's own, `PLAYOUT_DEPTHS`)."""
+        if samples < 1 or rollouts < 1 or budget < 0 or depth < -1:
+            raise ValueError("samples and rollouts must be at least 1, budget at least 0, "
+                             "depth at least -1")
         if policy not in ("default", "simple", "greedy", "random"):
             raise ValueError(f"policy is default, simple, greedy or random, not {policy!r}")
         self.policy = policy
         self.samples = samples
         self.rollouts = rollouts
         self.budget = budget
+        self.depth = depth
 
     def start(self, info: GameInfo) -> None:
         """Find the game's sampler and rollout policy; nothing seen yet."""
@@ -131,6 +141,7 @@ class SearchBot(Bot):
         self.seen: list[Event] = []
         chosen = PLAYOUT_POLICIES.get(game.name, "random") if self.policy == "default" \
             else self.policy
+        self.plies = PLAYOUT_DEPTHS.get(game.name, 0) if self.depth == -1 else self.depth
         self.greedy = _GREEDY.get(game.name) if chosen == "greedy" else None
         simple = _simple_bots().get(game.name) if chosen == "simple" else None
         if chosen in ("simple", "greedy") and simple is None and self.greedy is None:
@@ -175,7 +186,9 @@ class SearchBot(Bot):
         """Play `state` to its end (or where the sampler says a playout may stop) with the
         rollout policy."""
         choose, over = self.choose, self.sampler.playout_over
-        while True:
+        left = self.plies or -1
+        while left:
+            left -= 1
             seats = state.to_act()
             if not seats or over(state):
                 return
