@@ -34,14 +34,14 @@ from arena.session import play_series
 
 GAMES: dict[str, tuple[str, str, int, int]] = {
     # game: (strongest, previous best bundled bot, deals against it, deals against random)
-    "dig": ("search", "dig-sharp", 160, 40),
-    "old-mans-bundle": ("search", "bundle-sharp", 100, 30),
+    "dig": ("search", "dig-sharp", 100, 30),
+    "old-mans-bundle": ("search", "bundle-sharp", 60, 20),
     "frogs-in-the-pond": ("search", "frogs-sharp", 30, 12),
 }
 """Each game's strongest bot, the best bundled bot before it, and the deals played: fewer where
 a game is slow (a game of Frogs is many deals to 100 points), and against random, where the
-edge is large. The counts keep the whole table near ten minutes on a loaded two-core machine
-with `--jobs 2`; `--deals 400` gives the issue's 400 where time allows."""
+edge is large. The counts keep each game near ten minutes on a loaded two-core machine (run
+the games side by side with `--games`); `--deals 400` gives 400 deals where time allows."""
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,10 @@ def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1, jobs: in
                note)
 
 
-def rows(games: Sequence[str], deals: int | None, jobs: int = 1) -> list[Row]:
-    """Every game's two rows: against the previous best, and against random."""
+def rows(games: Sequence[str], deals: int | None, jobs: int = 1,
+         done: Callable[[Row], None] | None = None) -> list[Row]:
+    """Every game's two rows: against the previous best, and against random (each passed to
+    `done` as soon as it is measured)."""
     out = []
     for game in games:
         bot, best, against_best, against_random = GAMES[game]
@@ -138,6 +140,8 @@ def rows(games: Sequence[str], deals: int | None, jobs: int = 1) -> list[Row]:
         for opponent, n in ((best, n_best), ("random", n_random)):
             note = "" if n >= 400 else "fewer than 400 deals, to keep the run short"
             out.append(duel(game, bot, opponent, n, jobs=jobs, note=note))
+            if done is not None:
+                done(out[-1])
     return out
 
 
@@ -162,7 +166,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     chosen = [g for g in args.games.split(",") if g]
     started = time.perf_counter()
-    found = rows([g for g in chosen if g in GAMES], args.deals, args.jobs)
+    print("Mean margin per deal (the bot's score less the opponent's), duplicate deals with "
+          "seats rotated, 95% interval (normal, over deals); ms per decision of the bot.")
+    header = table([]).splitlines()
+    print("\n".join(header), flush=True)
+    rows([g for g in chosen if g in GAMES], args.deals, args.jobs,
+         lambda row: print(table([row]).splitlines()[-1], flush=True))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         from strength_concentration import concentration_rows  # type: ignore[import-not-found]
@@ -170,9 +179,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra: list[Any] = []
     else:
         extra = list(concentration_rows()) if "concentration" in chosen else []
-    print("Mean margin per deal (the bot's score less the opponent's), duplicate deals with "
-          "seats rotated, 95% interval (normal, over deals); ms per decision of the bot.")
-    print(table(found))
     for row in extra:
         print(row if isinstance(row, str) else table([row]).splitlines()[-1])
     print(f"({time.perf_counter() - started:.0f} s)")
