@@ -37,9 +37,9 @@ LEVELS: Mapping[str, Mapping[Level, str]] = MappingProxyType({
     "animals": _levels("animals-simple:alertness=0.2,slip=0.05", "animals-simple",
                        "animals-simple:alertness=0.8,slip=0.0", "animals-sharp"),
     "cuckoo": _levels("random", "cuckoo-simple", "cuckoo-sharp:learn=false", "cuckoo-sharp"),
-    "dig": _levels("dig-simple", "dig-sharp:pressure=0", "dig-sharp", "search"),
-    "frogs-in-the-pond": _levels("random", "frogs-simple", "frogs-sharp", "search"),
-    "old-mans-bundle": _levels("random", "bundle-simple", "bundle-sharp", "search"),
+    "dig": _levels("dig-simple", "dig-sharp:pressure=0", "dig-sharp:pressure=1", "dig-sharp"),
+    "frogs-in-the-pond": _levels("random", "frogs-simple", "frogs-sharp", "frogs-sharp"),
+    "old-mans-bundle": _levels("random", "bundle-simple", "bundle-sharp", "bundle-sharp"),
     "cribbage-square": _levels("random", "square-greedy", "square-search:samples=8,width=4",
                                "square-search"),
 })

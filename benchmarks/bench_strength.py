@@ -172,15 +172,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n".join(header), flush=True)
     rows([g for g in chosen if g in GAMES], args.deals, args.jobs,
          lambda row: print(table([row]).splitlines()[-1], flush=True))
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    try:
-        from strength_concentration import concentration_rows  # type: ignore[import-not-found]
-    except ImportError:
-        extra: list[Any] = []
-    else:
-        extra = list(concentration_rows()) if "concentration" in chosen else []
-    for row in extra:
-        print(row if isinstance(row, str) else table([row]).splitlines()[-1])
+    if "concentration" in chosen:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        try:
+            import strength_concentration as concentration  # type: ignore[import-not-found]
+        except ImportError:
+            print("(no Concentration rows: benchmarks/strength_concentration.py is absent)")
+        else:
+            print()
+            print(getattr(concentration, "HEADER", ""), flush=True)
+            found = (concentration.concentration_rows(args.deals) if args.deals
+                     else concentration.concentration_rows())
+            for row in found:
+                print(row.line() if hasattr(row, "line") else row, flush=True)
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

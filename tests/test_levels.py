@@ -75,8 +75,8 @@ def test_seats_without_a_level() -> None:
 
 
 def test_measure_plays_every_rotation() -> None:
-    found = measure("dig", "hard", "random", deals=3, seed=5)
-    assert (found.game, found.level, found.players, found.games) == ("dig", Level.HARD, 2, 6)
+    found = measure("dig", "expert", "random", deals=3, seed=5)
+    assert (found.game, found.level, found.players, found.games) == ("dig", Level.EXPERT, 2, 6)
     assert 0.0 <= found.wins <= 1.0
     assert found.score == pytest.approx(-found.opponent_score)  # Dig is zero-sum
     multi = measure("memorandum", "hard", "random", deals=1)

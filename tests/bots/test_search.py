@@ -51,9 +51,3 @@ def test_the_variant_is_read_back_from_its_label() -> None:
     info = GameInfo("dig", variant.label, variant.params_view, 0, 2, bot_rng(1, 0))
     assert params_of(info) == variant.params
 
-
-@pytest.mark.parametrize("game", SEARCH_GAMES)
-def test_search_is_the_expert_level_where_it_is_strongest(game: str) -> None:
-    from arena.levels import level_spec
-
-    assert level_spec(game, "expert") == "search"
