@@ -27,9 +27,6 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
 
-Policy = Callable[[State, int], Action]
-
-
 def _simple_bots() -> dict[str, type[Bot]]:
     """The simple bot of each game, which acts on its view alone."""
     from bots.bundle_bots import BundleSimpleBot
@@ -130,7 +127,8 @@ class SearchBot(Bot):
         self.depth = depth
 
     def start(self, info: GameInfo) -> None:
-        """Find the game's sampler and rollout policy; nothing seen yet."""
+        """Find the game's sampler and playout policy; nothing seen yet (ValueError for a game
+        without a sampler)."""
         super().start(info)
         game = find_game(info.game)
         sampler = game.sampler()
