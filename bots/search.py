@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
 
+
 def _simple_bots() -> dict[str, type[Bot]]:
     """The simple bot of each game, which acts on its view alone."""
     from bots.bundle_bots import BundleSimpleBot
