@@ -64,6 +64,26 @@ def bundle_greedy(state: State, seat: int, rng: random.Random) -> Action:
     return legal[rng.randrange(len(legal))]
 
 
+def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
+    """Dig's greedy playout policy: a random playable card other than an eight while there is
+    one (an eight kept is a card that always follows later); after an eight, the suit held
+    most."""
+    from arena.games.dig import WILD, Phase
+    from arena.games.dig import actions as dig_actions
+
+    legal = state.legal(seat)
+    view = state.view(seat)
+    if view.phase is Phase.NAME:
+        counts = {suit: 0 for suit in dig_actions.SUITS}
+        for card in view.hand:
+            if card.rank is not WILD and card.suit is not None:
+                counts[card.suit] += 1
+        return dig_actions.name(max(dig_actions.SUITS, key=lambda s: counts[s]))
+    others = [a for a in legal if dig_actions.read_play(a).rank is not WILD]
+    pool = others or list(legal)
+    return pool[rng.randrange(len(pool))]
+
+
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "random", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
 }
@@ -77,7 +97,7 @@ move changes is settled by then, and later rounds only add the noise of random t
 steals."""
 
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
-    "old-mans-bundle": bundle_greedy,
+    "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
 }
 
 
