@@ -139,6 +139,10 @@ class Game(ABC):
     def new_state(self, params: Params, players: int, rng: random.Random) -> State:
         """Deal a new game for `players` seats; all chance comes from `rng`."""
 
+    def sampler(self) -> Sampler | None:
+        """The game's sampler of hidden states for search bots; None where it has none."""
+        return None
+
     def variant(self, preset: str | None = None,
                 overrides: Mapping[str, str] | None = None) -> Variant:
         """Resolve a preset name plus `key=value` overrides into validated parameters."""
@@ -153,6 +157,67 @@ class Game(ABC):
         params.validate()
         label = name + "".join(f",{k}={v}" for k, v in sorted((overrides or {}).items()))
         return Variant(self, label, params)
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """Everything one seat knows of a game in progress: the variant, the table, every event it
+    was shown since the deal (in order) and its latest view. A sampler reads nothing else."""
+
+    params: Params
+    players: int
+    seat: int
+    events: tuple[Event, ...]
+    view: Any
+
+
+class Sampler(ABC):
+    """Deals a game's hidden cards again, consistent with what one seat knows: its own cards, the
+    cards it saw, and what the other seats' actions revealed (a dig, a void, a refused
+    exchange). Search bots play out the states it samples (determinized search)."""
+
+    @abstractmethod
+    def sample(self, knowledge: Knowledge, count: int, rng: random.Random) -> list[State]:
+        """`count` full states, each as likely as the sampler can make it given `knowledge`, with
+        the seat to act in `knowledge.view` to act; all chance comes from `rng`. The states'
+        logs start empty: they are for playing out, not for showing."""
+
+    def playout_over(self, state: State) -> bool:
+        """Whether a playout may stop at `state` and be scored by its `outcome()` so far (the
+        end of a deal in a game of many deals); by default only the end of the game."""
+        return False
+
+    def clone(self, state: State) -> State:
+        """A copy of `state` that plays on independently (lists, sets and dicts copied two levels
+        deep, which is every game's mutable state here; a game with deeper state overrides)."""
+        twin = object.__new__(type(state))
+        for key, value in vars(state).items():
+            setattr(twin, key, _copied(value))
+        return twin
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied_once(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied_once(v) for k, v in value.items()}
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, random.Random):
+        twin = random.Random()
+        twin.setstate(value.getstate())
+        return twin
+    return value
+
+
+def _copied_once(value: Any) -> Any:
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
 
 
 @dataclass(frozen=True)

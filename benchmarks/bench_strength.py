@@ -1,32 +1,190 @@
-"""The strongest bundled bot of each game against the previous best and against random, with 95%
-intervals, and the exploitability of the Concentration minimax (issue 33).
+"""The strongest bot of each game against the previous best bundled bot and against random.
 
-    python benchmarks/bench_strength.py [--deals 400]
+For each game: the mean score margin per deal of the strongest bot (its score less the mean of
+the others'), with a 95% interval, on duplicate deals: every deal is played once per rotation of
+the seats, and the margin of a deal is the mean over its rotations, so the luck of the cards
+cancels out and deals are the independent units (interval: mean +- 1.96 standard errors over
+deals, a normal approximation, which hundreds of deals make safe). Also the strongest bot's mean
+time per decision.
 
-Each game's rows come from its own module (`strength_<game>.py` beside this file), so that the
-sections can grow apart.
+    python benchmarks/bench_strength.py                 # every game, the default deals
+    python benchmarks/bench_strength.py --deals 100 --games dig,old-mans-bundle --jobs 2
+
+Concentration's rows come from benchmarks/strength_concentration.py (`concentration_rows()`)
+where that module exists.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import multiprocessing
+import statistics
 import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
+from arena.api import Action, Bot, Observation
+from arena.engine import ScoreOrder, find_game
+from arena.loader import BotSpec, resolve_bot
+from arena.session import play_series
 
-from strength_concentration import HEADER, concentration_rows
+GAMES: dict[str, tuple[str, str, int, int]] = {
+    # game: (strongest, previous best bundled bot, deals against it, deals against random)
+    "dig": ("search", "dig-sharp", 100, 30),
+    "old-mans-bundle": ("search", "bundle-sharp", 60, 20),
+    "frogs-in-the-pond": ("search", "frogs-sharp", 30, 12),
+}
+"""Each game's strongest bot, the best bundled bot before it, and the deals played: fewer where
+a game is slow (a game of Frogs is many deals to 100 points), and against random, where the
+edge is large. The counts keep each game near ten minutes on a loaded two-core machine (run
+the games side by side with `--games`); `--deals 400` gives 400 deals where time allows."""
 
 
-def main() -> None:
-    """Print every game's rows as one Markdown table."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--deals", type=int, default=400)
-    args = parser.parse_args()
-    print(HEADER)
-    for row in concentration_rows(args.deals):
-        print(row.line())
+@dataclass(frozen=True)
+class Row:
+    """One line of the table."""
+
+    game: str
+    bot: str
+    opponent: str
+    deals: int
+    margin: float
+    ci95: float
+    ms_per_decision: float
+    note: str = ""
+
+
+class Timed:
+    """Makes bots of a spec whose decisions are timed together."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        """Time every bot made from `spec`."""
+        self.spec = spec
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def make(self) -> Bot:
+        """A bot whose `act` adds its time to the tally."""
+        bot = self.spec.make()
+        inner: Callable[[Observation[Any]], Action] = bot.act
+
+        def act(obs: Observation[Any]) -> Action:
+            start = time.perf_counter()
+            try:
+                return inner(obs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.decisions += 1
+
+        bot.act = act  # type: ignore[method-assign]
+        return bot
+
+    @property
+    def name(self) -> str:
+        """The spec's display name."""
+        return self.spec.name
+
+
+def _margins(task: tuple[str, str, str, int, int]) -> tuple[list[float], float, int]:
+    """One chunk of deals: the margin of each deal, and the bot's decision time and count."""
+    game, bot, opponent, seed, deals = task
+    variant = find_game(game).variant()
+    timed = Timed(resolve_bot(bot, game))
+    other = resolve_bot(opponent, game)
+    per_deal: dict[int, list[float]] = {}
+    for played in play_series(variant, [timed, other], seed, deals,  # type: ignore[list-item]
+                              rotate=True):
+        record = played.record
+        me = played.entries.index(0)
+        scores = record.scores
+        value = scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
+        if record.order is ScoreOrder.LOWER_WINS:
+            value = -value
+        per_deal.setdefault(record.seed, []).append(value)
+    return [statistics.fmean(v) for v in per_deal.values()], timed.seconds, timed.decisions
+
+
+def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1, jobs: int = 1,
+         note: str = "") -> Row:
+    """`bot` against `opponent` in two-player duplicate deals: the margin per deal (deals split
+    among `jobs` processes; the figures do not depend on how)."""
+    chunk = max(1, math.ceil(deals / (4 * jobs)))
+    tasks = [(game, bot, opponent, start, min(chunk, seed + deals - start))
+             for start in range(seed, seed + deals, chunk)]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(_margins, tasks)
+    else:
+        parts = [_margins(t) for t in tasks]
+    margins = [m for part in parts for m in part[0]]
+    seconds = sum(p[1] for p in parts)
+    decisions = sum(p[2] for p in parts)
+    mean = statistics.fmean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else 0
+    return Row(game, bot, opponent, len(margins), mean, half, 1000 * seconds / max(1, decisions),
+               note)
+
+
+def rows(games: Sequence[str], deals: int | None, jobs: int = 1,
+         done: Callable[[Row], None] | None = None) -> list[Row]:
+    """Every game's two rows: against the previous best, and against random (each passed to
+    `done` as soon as it is measured)."""
+    out = []
+    for game in games:
+        bot, best, against_best, against_random = GAMES[game]
+        n_best, n_random = (deals, deals) if deals else (against_best, against_random)
+        for opponent, n in ((best, n_best), ("random", n_random)):
+            note = "" if n >= 400 else "fewer than 400 deals, to keep the run short"
+            out.append(duel(game, bot, opponent, n, jobs=jobs, note=note))
+            if done is not None:
+                done(out[-1])
+    return out
+
+
+def table(found: Sequence[Row]) -> str:
+    """The rows as a Markdown table."""
+    lines = ["| game | bot | opponent | deals | margin per deal (95%) | ms/decision | note |",
+             "|---|---|---|---|---|---|---|"]
+    for r in found:
+        lines.append(f"| {r.game} | {r.bot} | {r.opponent} | {r.deals} | "
+                     f"{r.margin:+.2f} ± {r.ci95:.2f} | {r.ms_per_decision:.1f} | {r.note} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=None,
+                        help="deals per pairing (default: each game's own, 400 where time allows)")
+    parser.add_argument("--games", default=",".join([*GAMES, "concentration"]),
+                        help="comma-separated games")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the deals")
+    args = parser.parse_args(argv)
+    chosen = [g for g in args.games.split(",") if g]
+    started = time.perf_counter()
+    print("Mean margin per deal (the bot's score less the opponent's), duplicate deals with "
+          "seats rotated, 95% interval (normal, over deals); ms per decision of the bot.")
+    header = table([]).splitlines()
+    print("\n".join(header), flush=True)
+    rows([g for g in chosen if g in GAMES], args.deals, args.jobs,
+         lambda row: print(table([row]).splitlines()[-1], flush=True))
+    if "concentration" in chosen:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import strength_concentration as concentration  # beside this file
+
+        print()
+        print(concentration.HEADER, flush=True)
+        found = (concentration.concentration_rows(args.deals) if args.deals
+                 else concentration.concentration_rows())
+        for row in found:
+            print(row.line(), flush=True)
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.dig import actions
 from arena.games.dig.dealing import stack_deck
 from arena.games.dig.matching import RANK_NAMES, SUIT_NAMES, WILD, Target
@@ -85,6 +85,12 @@ class Dig(Game):
         """Shuffle, deal seven each and turn up the upcard."""
         assert isinstance(params, DigParams)
         return DigState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the opponent's hand and the stock from what a seat knows (`sampler.py`)."""
+        from arena.games.dig.sampler import DigSampler
+
+        return DigSampler()
 
 
 GAME = register(Dig())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.frogs_in_the_pond.dealing import Deal, Stack, deal_order
 from arena.games.frogs_in_the_pond.scoring import (
     game_end,
@@ -106,6 +106,13 @@ class FrogsInThePond(Game):
         """A new game for `players` seats; every deal is shuffled from `rng`."""
         assert isinstance(params, FrogsParams)
         return FrogsState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the hidden cards of the deal in progress from what a seat knows
+        (`sampler.py`)."""
+        from arena.games.frogs_in_the_pond.sampler import FrogsSampler
+
+        return FrogsSampler()
 
 
 GAME = register(FrogsInThePond())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.old_mans_bundle import actions
 from arena.games.old_mans_bundle.actions import Move, Verb
 from arena.games.old_mans_bundle.dealing import ROUNDS, stack_deck
@@ -75,6 +75,12 @@ class OldMansBundle(Game):
         """Shuffle and deal the first round."""
         assert isinstance(params, BundleParams)
         return BundleState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the opponent's hand and the stock from what a seat knows (`sampler.py`)."""
+        from arena.games.old_mans_bundle.sampler import BundleSampler
+
+        return BundleSampler()
 
 
 GAME = register(OldMansBundle())
