@@ -87,7 +87,7 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
 }
-"""Each game's default playout policy, as measured (docs/strategy.md, section 7): `simple` (the
+"""Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
 
 PLAYOUT_DEPTHS: dict[str, int] = {"old-mans-bundle": 8}
