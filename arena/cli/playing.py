@@ -291,23 +291,18 @@ def new_bot_command(
         write_program_bot,
     )
 
-    if lang != "python":
-        try:
+    try:
+        if lang != "python":
             target = write_program_bot(name, game, folder, lang)
             steps = program_next_steps(target, game, lang)
-        except ArenaError as exc:
-            fail(str(exc))
-        typer.echo(f"wrote {target}/ (the bot, in {lang}, with its bot.toml)")
-        typer.echo("try it:")
-        for step in steps:
-            typer.echo(f"  {step}")
-        return
-    try:
-        path = write_bot(name, game, folder)
-        steps = next_steps(path, game)
+            wrote = f"{target}/ (the bot, in {lang}, with its bot.toml)"
+        else:
+            path = write_bot(name, game, folder)
+            steps = next_steps(path, game)
+            wrote = f"{path} (the bot) and {config_path(path)} (a tournament for it)"
     except ArenaError as exc:
         fail(str(exc))
-    typer.echo(f"wrote {path} (the bot) and {config_path(path)} (a tournament for it)")
+    typer.echo(f"wrote {wrote}")
     typer.echo("try it:")
     for step in steps:
         typer.echo(f"  {step}")

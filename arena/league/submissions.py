@@ -200,16 +200,23 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
     stored_spec = f"{STORE}/{digest}/{path.name}{rest}"
     declared = _declared_games(stored / path.name, rest.lstrip(":").partition(":")[0])
     playing = _games_here(spec, declared, games, league_games)
+    passed, lines = _validated(league, stored, stored_spec, playing, validator)
+    return _version(league, name, "folder" if folder else "file", stored_spec, digest,
+                    str(path), playing, passed, lines)
+
+
+def _validated(league: League, stored: Path, stored_spec: str, playing: Sequence[str],
+               validator: Validator) -> tuple[bool, tuple[str, ...]]:
+    """Validate a stored version in each game it plays here, up to the first that fails:
+    whether it passed, and the validation's lines (escaped, each after its game)."""
     absolute = f"{league.path.resolve()}/{stored_spec}"
-    passed, lines = True, []
+    lines: list[str] = []
     for game in playing:
         ok, found = validator(absolute, game, unseen_in(league, stored))
         lines += [f"{game}: {escape(line)}" for line in found]
-        passed = passed and ok
         if not ok:
-            break
-    return _version(league, name, "folder" if folder else "file", stored_spec, digest,
-                    str(path), playing, passed, tuple(lines))
+            return False, tuple(lines)
+    return True, tuple(lines)
 
 
 def _submit_program(league: League, spec: str, name: str | None, games: Sequence[str],
@@ -237,16 +244,9 @@ def _submit_program(league: League, spec: str, name: str | None, games: Sequence
             write_bytes(stored / file, data, mode)
     stored_spec = f"{STORE}/{digest}"
     playing = _games_here(spec, declared, games, league_games)
-    absolute = f"{league.path.resolve()}/{stored_spec}"
-    passed, lines = True, []
-    for game in playing:
-        ok, found = validator(absolute, game, unseen_in(league, stored))
-        lines += [f"{game}: {escape(line)}" for line in found]
-        passed = passed and ok
-        if not ok:
-            break
+    passed, lines = _validated(league, stored, stored_spec, playing, validator)
     return _version(league, name, "program", stored_spec, digest, str(folder), playing, passed,
-                    tuple(lines))
+                    lines)
 
 
 def _program_files(folder: Path) -> list[tuple[str, bytes, int]]:
