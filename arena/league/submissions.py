@@ -196,7 +196,7 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
     files = _bot_files(path, folder)
     digest = _digest(files)
     stored = league.file(STORE) / digest
-    _store(league, stored, files)
+    _store(league, stored, [(file, data, 0o644) for file, data in files])
     stored_spec = f"{STORE}/{digest}/{path.name}{rest}"
     declared = _declared_games(stored / path.name, rest.lstrip(":").partition(":")[0])
     playing = _games_here(spec, declared, games, league_games)
@@ -235,13 +235,7 @@ def _submit_program(league: League, spec: str, name: str | None, games: Sequence
     files = _program_files(folder)
     digest = _digest([(file, data) for file, data, _ in files])
     stored = league.file(STORE) / digest
-    real_folder(league.file(STORE), make=True)
-    real_folder(stored, make=True)
-    for file, data, mode in files:
-        for parent in reversed(Path(file).parents[:-1]):
-            real_folder(stored / parent, make=True)
-        if not check_entry(stored / file):
-            write_bytes(stored / file, data, mode)
+    _store(league, stored, files)
     stored_spec = f"{STORE}/{digest}"
     playing = _games_here(spec, declared, games, league_games)
     passed, lines = _validated(league, stored, stored_spec, playing, validator)
@@ -338,16 +332,17 @@ def _digest(files: list[tuple[str, bytes]]) -> str:
     return h.hexdigest()
 
 
-def _store(league: League, stored: Path, files: list[tuple[str, bytes]]) -> None:
-    """Write the files under the store (once: a digest's folder is never rewritten)."""
+def _store(league: League, stored: Path, files: Sequence[tuple[str, bytes, int]]) -> None:
+    """Write the files (name, bytes, mode) under the store (once: a digest's folder is never
+    rewritten)."""
     real_folder(league.file(STORE), make=True)
     real_folder(stored, make=True)
-    for name, data in files:
+    for name, data, mode in files:
         target = stored / name
         for parent in reversed(Path(name).parents[:-1]):
             real_folder(stored / parent, make=True)
         if not check_entry(target):
-            write_bytes(target, data)
+            write_bytes(target, data, mode)
 
 
 def _declared_games(path: Path, class_name: str) -> tuple[str, ...]:
