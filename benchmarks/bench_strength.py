@@ -32,11 +32,23 @@ from arena.engine import ScoreOrder, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.session import play_series
 
-GAMES: dict[str, tuple[str, str, int, int]] = {
-    # game: (strongest, previous best bundled bot, deals against it, deals against random)
-    "dig": ("search", "dig-sharp", 100, 30),
-    "old-mans-bundle": ("search", "bundle-sharp", 60, 20),
-    "frogs-in-the-pond": ("search", "frogs-sharp", 30, 12),
+
+@dataclass(frozen=True)
+class Pairing:
+    """What one game's rows measure: its strongest bot against the best bundled bot before it
+    and against random, on how many deals, at how many seats (the others all the opponent)."""
+
+    strongest: str
+    best: str
+    deals_best: int
+    deals_random: int
+    seats: int = 2
+
+
+GAMES: dict[str, Pairing] = {
+    "dig": Pairing("search", "dig-sharp", 100, 30),
+    "old-mans-bundle": Pairing("search", "bundle-sharp", 60, 20),
+    "frogs-in-the-pond": Pairing("search", "frogs-sharp", 30, 12),
 }
 """Each game's strongest bot, the best bundled bot before it, and the deals played: fewer where
 a game is slow (a game of Frogs is many deals to 100 points), and against random, where the
@@ -89,14 +101,15 @@ class Timed:
         return self.spec.name
 
 
-def _margins(task: tuple[str, str, str, int, int]) -> tuple[list[float], float, int]:
+def _margins(task: tuple[str, str, str, int, int, int]) -> tuple[list[float], float, int]:
     """One chunk of deals: the margin of each deal, and the bot's decision time and count."""
-    game, bot, opponent, seed, deals = task
+    game, bot, opponent, seed, deals, seats = task
     variant = find_game(game).variant()
     timed = Timed(resolve_bot(bot, game))
     other = resolve_bot(opponent, game)
+    field = [timed, *[other] * (seats - 1)]
     per_deal: dict[int, list[float]] = {}
-    for played in play_series(variant, [timed, other], seed, deals,  # type: ignore[list-item]
+    for played in play_series(variant, field, seed, deals,  # type: ignore[arg-type]
                               rotate=True):
         record = played.record
         me = played.entries.index(0)
@@ -109,11 +122,11 @@ def _margins(task: tuple[str, str, str, int, int]) -> tuple[list[float], float, 
 
 
 def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1, jobs: int = 1,
-         note: str = "") -> Row:
-    """`bot` against `opponent` in two-player duplicate deals: the margin per deal (deals split
-    among `jobs` processes; the figures do not depend on how)."""
+         note: str = "", seats: int = 2) -> Row:
+    """`bot` against `opponent` (in every other seat) in duplicate deals: the margin per deal
+    (deals split among `jobs` processes; the figures do not depend on how)."""
     chunk = max(1, math.ceil(deals / (4 * jobs)))
-    tasks = [(game, bot, opponent, start, min(chunk, seed + deals - start))
+    tasks = [(game, bot, opponent, start, min(chunk, seed + deals - start), seats)
              for start in range(seed, seed + deals, chunk)]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -135,11 +148,15 @@ def rows(games: Sequence[str], deals: int | None, jobs: int = 1,
     `done` as soon as it is measured)."""
     out = []
     for game in games:
-        bot, best, against_best, against_random = GAMES[game]
-        n_best, n_random = (deals, deals) if deals else (against_best, against_random)
-        for opponent, n in ((best, n_best), ("random", n_random)):
+        pairing = GAMES[game]
+        n_best, n_random = (deals, deals) if deals else (pairing.deals_best,
+                                                         pairing.deals_random)
+        for opponent, n in ((pairing.best, n_best), ("random", n_random)):
             note = "" if n >= 400 else "fewer than 400 deals, to keep the run short"
-            out.append(duel(game, bot, opponent, n, jobs=jobs, note=note))
+            if pairing.seats != 2:
+                note = "; ".join(filter(None, [f"{pairing.seats} seats", note]))
+            out.append(duel(game, pairing.strongest, opponent, n, jobs=jobs, note=note,
+                            seats=pairing.seats))
             if done is not None:
                 done(out[-1])
     return out
