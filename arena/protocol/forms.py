@@ -202,6 +202,27 @@ def read_answer(line: bytes, op: str) -> Any:
         raise ProtocolError(f"{op}: the bot's answer is not JSON: {shown(line)!r}") from exc
 
 
+def answer_line(data: bytes, op: str) -> Any:
+    """What a bot sent for one message (`data`: what was read, up to and including its first
+    line end, or the whole if it has none) as one JSON value, checked: one line (not more, not
+    unended, at most `LINE_LIMIT` bytes), JSON, and for `start` and `end` an object.
+    ProtocolError, with a one-line detail, for anything else."""
+    if data[-1:] != b"\n":
+        if len(data) >= LINE_LIMIT:
+            raise ProtocolError(f"{op}: the bot's answer is a line longer than "
+                                f"{LINE_LIMIT >> 20} MB")
+        raise ProtocolError(f"{op}: the bot's answer has no line end (its standard output was "
+                            "closed after it)")
+    if b"\n" in data[:-1]:
+        raise ProtocolError(f"{op}: the bot sent more than one line (one answer a message; what "
+                            "is not an answer goes to standard error)")
+    answer = read_answer(data, op)
+    if op != "act" and not isinstance(answer, dict):
+        raise ProtocolError(f"{op}: the bot's acknowledgement is not a JSON object (send "
+                            "{\"ok\": true})")
+    return answer
+
+
 def chosen_action(answer: Any, legal: Sequence[Any]) -> Any:
     """The action an `act` answer names: `{"index": N}` (or a bare N) is the Nth legal action;
     `{"action": A}` is A, a plain action as JSON (arrays as tuples), which the arena then checks

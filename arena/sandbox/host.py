@@ -59,7 +59,7 @@ from arena.engine import find_game
 from arena.loader import BotSpec, code_roots, resolve_bot
 from arena.match import described
 from arena.protocol.command import is_command
-from arena.record import BotFault, exception_detail
+from arena.record import exception_detail
 from arena.sandbox import landlock, launch, namespaces, seccomp
 from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
@@ -111,15 +111,14 @@ def main(argv: list[str]) -> int:
     settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     settings["command"] = is_command(settings["spec"])  # a program: nothing to compile
-    if settings["command"]:
-        launch.warm_up(settings["spec"])
     if spec is None and not settings["command"]:  # imported in every game: compile its files
         # once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
         # directory, the other bots' code), none too large: the files are the bot's, untrusted
         use_compiled(compile_ahead(source_files(settings["spec"], settings.get("private") or ())))
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
-    rehearsal, excerpt = _rehearse(settings["game"])
+    # a program's game process runs no Python past its lockdown: nothing to warm up
+    rehearsal, excerpt = _rehearse(settings["game"]) if not settings["command"] else (b"", b"")
     _replay(rehearsal)  # the code a game runs, warm before any game process is forked
     requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     # the games' directories: one inside a private directory of this host's for each game,
@@ -233,7 +232,8 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
                                      own_id=settings.get("game_id", True))
 
 
-_MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
+_MAX_FDS = 8  # a game's socket, its output pipe, a program's answers, its control groups'
+# process lists
 _RECORD = struct.Struct("=cii")
 """What the forker tells the host: b"F" and a new game process's id, or b"E", the id of one that
 ended and its wait status; first, b"C" and whether every game has namespaces of its own."""
@@ -336,8 +336,10 @@ class _Host:
         self.escaping: dict[int, ByteLines] = {}
         self.children: dict[int, tuple[str, GameGroup | None]] = {}  # game process -> its
         # directory and control groups
-        # not forked yet: the socket, directory, control groups and output pipe of each
-        self.asked: list[tuple[socket.socket, str, GameGroup | None, int]] = []
+        # not forked yet: the sockets (a program's answers have one of their own), directory,
+        # control groups and output pipe of each
+        self.asked: list[tuple[socket.socket, socket.socket | None, str, GameGroup | None,
+                               int]] = []
         self.closing = False
         self.home = home  # where the games' directories are made
         self.cgroups = cgroups
@@ -399,6 +401,12 @@ class _Host:
         """Have the forker fork the next game's process."""
         ours, theirs = socket.socketpair()
         read_end, write_end = os.pipe()
+        # a program answers on a socket of its own (its standard output: closing it is seen),
+        # and the arena reads nothing else (see `arena.sandbox.launch`)
+        answers = socket.socketpair() if self.program else None
+        if answers is not None:
+            ours.shutdown(socket.SHUT_RD)
+            answers[0].shutdown(socket.SHUT_WR)
         if self.sharing:
             workdir = self.shared
         else:
@@ -408,14 +416,17 @@ class _Host:
         group, procs = self.cgroups.take(_cpus()) if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
-                            [theirs.fileno(), write_end, *procs])
+                            [theirs.fileno(), write_end,
+                             *([answers[1].fileno()] if answers else []), *procs])
         finally:
             theirs.close()
             os.close(write_end)
+            if answers is not None:
+                answers[1].close()
         self.outputs[read_end] = 0
         self.escaping[read_end] = ByteLines()
         self.selector.register(read_end, selectors.EVENT_READ, "output")
-        self.asked.append((ours, workdir, group, read_end))
+        self.asked.append((ours, answers[0] if answers else None, workdir, group, read_end))
 
     def answered(self, data: bytes) -> bool:
         """Act on the forker's records; False if it is gone."""
@@ -425,17 +436,20 @@ class _Host:
             if kind == b"C":
                 self.sharing = bool(pid)
             elif kind == b"F":
-                ours, workdir, group, output = self.asked.pop(0)
+                ours, answers, workdir, group, output = self.asked.pop(0)
                 self.children[pid] = workdir, group
                 handover = struct.pack("ii", pid, self.forker) + self.files(group)
                 try:
                     if self.closing:
                         _kill(pid)
                     else:
-                        socket.send_fds(self.control, [handover], [ours.fileno()])
+                        socket.send_fds(self.control, [handover], [ours.fileno()] + (
+                            [answers.fileno()] if answers is not None else []))
                         self.handed.append(output)
                 finally:
                     ours.close()
+                    if answers is not None:
+                        answers.close()
             else:
                 self.ended(pid, status)
         return True
@@ -448,7 +462,7 @@ class _Host:
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
                 # a game's own processes before the bot starts any: its init and the bot's
-                "processes": str(1 + (self.sharing and self.init) + self.program),
+                "processes": str(1 + (self.sharing and self.init)),
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -559,8 +573,10 @@ class _Host:
         for pid in list(self.children):  # not reported in time
             _kill(pid)
             self.ended(pid, 0)
-        for ours, _, _, _ in self.asked:  # never forked
+        for ours, answers, _, _, _ in self.asked:  # never forked
             ours.close()
+            if answers is not None:
+                answers.close()
         if self.cgroups is not None:
             self.cgroups.close()
         shutil.rmtree(self.home, ignore_errors=True)
@@ -697,11 +713,14 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     """Lock this process down, warm up, then answer the arena for one game (loading the bot,
     unless its host has, when the game begins)."""
     game_fd, output_fd = fds[0], fds[1]
+    program = bool(settings.get("command"))
+    # a program's answers: out of the way of the descriptors set below (see `launch`)
+    answers_fd = fcntl.fcntl(fds[2], fcntl.F_DUPFD_CLOEXEC, 10) if program else -1
     os.setpgid(0, 0)  # its own process group (its host gave up the terminal: see `_no_terminal`)
     die_with_parent()
     name_process("arena-game")
     known_as = _outer_pid()
-    join(fds[2:])  # its control groups, before anything else
+    join(fds[2 + program:])  # its control groups, before anything else
     # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
     # (forked first thing: the fewer pages written before, the fewer the bot's process copies)
     init = settings.get("init", False) and become_init(name_process, output_fd, known_as)
@@ -739,9 +758,9 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "init": bool(init), "exit_handlers": handlers > 0,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
              "nothing_ahead": True}  # untrusted bots load as games begin
+    if program:  # the program's waiting shell, now, before the audit hook (no Python after)
+        launch.become_program(settings["spec"], settings["game"], game_fd, answers_fd)
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
-    if settings.get("command"):  # a program: its process spawned now, before the audit hook
-        launch.prepare(settings["spec"])
     _forget_libc()
     guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
@@ -875,8 +894,6 @@ class _Player:
             return _OK
         except MemoryError:
             reply = ["error", "memory", f"{op}: ran out of memory"]
-        except BotFault as exc:  # a program bot's relay reports how the program misbehaved
-            reply = ["error", exc.kind.value, exc.detail]
         except _NotPlain as exc:  # the arena says what legal actions look like
             return _answer(["unplain", str(exc)])
         except BaseException as exc:  # a bot may raise anything, SystemExit included
