@@ -25,6 +25,7 @@ from arena.errors import ArenaError, BotSpecError
 from arena.protocol.forms import (
     LINE_LIMIT,
     ProtocolError,
+    act_line,
     act_message,
     answer_line,
     chosen_action,
@@ -247,9 +248,10 @@ class Speaker:
 
     def act(self, obs: Observation[Any]) -> bytes:
         """The `act` line of a decision."""
+        if self._compact is None:
+            return act_line(obs)
         message = act_message(obs)
-        if self._compact is not None:
-            message.update(self._compact.act_fields(obs))
+        message.update(self._compact.act_fields(obs))
         return encode(message)
 
     def end(self, result: Result) -> bytes:

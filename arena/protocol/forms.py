@@ -173,6 +173,119 @@ def act_message(obs: Observation[Any]) -> dict[str, Any]:
             "events": [to_json(e) for e in obs.events], "view": to_json(obs.view)}
 
 
+def act_line(obs: Observation[Any]) -> bytes:
+    """The `act` message of a decision as its line: `encode(act_message(obs))`, byte for byte,
+    written directly (the arena's cost per decision of a program bot: less than building the
+    message's objects first and encoding them)."""
+    legal = obs.legal
+    plain = legal if all(type(a) is int for a in legal) else [plain_action(a) for a in legal]
+    return (_ACT % (obs.seat, _sequence(plain), _sequence(obs.events),
+                    json_text(obs.view))).encode()
+
+
+_ACT = '{"type":"act","seat":%d,"legal":%s,"events":%s,"view":%s}\n'
+
+
+def json_text(value: Any) -> str:
+    """A value as `to_json` makes it, written as compact JSON text (as `encode` writes it)."""
+    write = _WRITERS.get(type(value))
+    if write is None:
+        write = _writer(type(value))
+    return write(value)
+
+
+def _sequence(value: Any) -> str:
+    writers = _WRITERS
+    parts = []
+    for item in value:
+        write = writers.get(type(item))
+        parts.append(json_text(item) if write is None else write(item))
+    return "[" + ",".join(parts) + "]"
+
+
+def _string(value: str) -> str:
+    text = _STRINGS.get(value)
+    if text is None:
+        text = _ENCODE(value)
+        if len(_STRINGS) < _STRINGS_KEPT:
+            _STRINGS[value] = text
+    return text
+
+
+_STRINGS: dict[str, str] = {}  # the strings of games' values (cards, enums' values) as JSON
+_STRINGS_KEPT = 4096
+
+
+def _writer(cls: type) -> Any:
+    """The function that writes values of `cls` as JSON text (as `_converter` converts them)."""
+    if cls is bool:
+        write: Any = _bool
+    elif cls is int:
+        write = int.__repr__
+    elif cls is str:
+        write = _string
+    elif cls is type(None):
+        write = _null
+    elif issubclass(cls, Card | enum.Enum):
+        texts: dict[Any, str] = {}
+        convert = _CONVERTERS.get(cls) or _converter(cls)
+
+        def write(value: Any) -> str:
+            text = texts.get(value)
+            if text is None:
+                text = texts[value] = json_text(convert(value))
+            return text
+    elif issubclass(cls, tuple | list | range):
+        write = _sequence
+    elif dataclasses.is_dataclass(cls):
+        write = _dataclass_writer(cls)
+    else:  # anything else as its converted form (a float, a set, a mapping, a subclass)
+        convert = _CONVERTERS.get(cls) or _converter(cls)
+
+        def write(value: Any) -> str:
+            return _ENCODE(convert(value))
+    _WRITERS[cls] = write
+    return write
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _null(value: None) -> str:
+    return "null"
+
+
+def _dataclass_writer(cls: type) -> Any:
+    head = ""
+    kind = getattr(cls, "kind", None)
+    if isinstance(kind, str):
+        head = '"kind":' + _ENCODE(kind) + ","
+        layout = layout_kind(cls)
+        if layout is not None and layout != kind:
+            head += '"layout":' + _ENCODE(layout) + ","
+    names = [f.name for f in dataclasses.fields(cls)]
+    keys = [("," if i else "") + _ENCODE(name) + ":" for i, name in enumerate(names)]
+    pairs = tuple(zip(names, keys, strict=True))
+    if not pairs:
+        head = head.rstrip(",")
+
+    def write(value: Any) -> str:
+        writers = _WRITERS
+        out = ["{", head]
+        for name, key in pairs:
+            item = getattr(value, name)
+            write = writers.get(type(item))
+            out.append(key)
+            out.append(json_text(item) if write is None else write(item))
+        out.append("}")
+        return "".join(out)
+    return write
+
+
+_WRITERS: dict[type, Any] = {}
+
+
 def end_message(result: Result) -> dict[str, Any]:
     """The `end` message of a game: scores and ranks by seat, the last events, the final tally."""
     return {"type": "end", "seat": result.seat, "scores": list(result.scores),
