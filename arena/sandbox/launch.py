@@ -40,10 +40,18 @@ READY = b'["ready"]\n'
 GO = b"go\n"
 """The word to go, the line the arena sends just before `start`."""
 
-_WAITER = """printf '["ready"]\\n' || exit 0; read -r _ || exit 0; unset PWD; exec "$@\""""
+_WAITER = ("printf '[\"ready\"]\\n' || exit 0; read -r _ || exit 0; unset PWD; "
+           'if [ ! -e "$1" ]; then echo "$1: not found" >&2; code=127; '
+           'elif [ -d "$1" ] || [ ! -x "$1" ]; then echo "$1: not executable" >&2; code=126; '
+           "else exec \"$@\"; fi; printf '[\"not run\",%d]\\n' $code; exit $code")
 """Its script (POSIX sh): say it is ready, wait for the word to go (end, if the game ends first:
-its input closed), then become the program. A shell's `read` takes its input a byte at a time
-where it cannot seek: the `start` line after the word is left for the program."""
+its input closed), then become the program; or, if the program has gone or is no longer
+executable, say so (`NOT_RUN`, with the shell's exit code, 127 or 126; the reason in the bot's
+log) in place of the program's answer to `start`. A shell's `read` takes its input a byte at a
+time where it cannot seek: the `start` line after the word is left for the program."""
+
+NOT_RUN = "not run"
+"""The first word of the waiting shell's line that says the program could not be run."""
 
 
 def become_program(spec: str, game: str, stdin: int, stdout: int) -> NoReturn:

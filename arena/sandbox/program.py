@@ -12,6 +12,8 @@ bot with a one-line detail (`arena.protocol.forms.answer_line`).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import socket
 import time
@@ -24,7 +26,7 @@ from arena.match import described
 from arena.protocol.command import CommandSpec, Speaker, command_spec, describe_status
 from arena.protocol.forms import ProtocolError, answer_line
 from arena.record import BotFault, FaultKind
-from arena.sandbox.launch import GO, READY
+from arena.sandbox.launch import GO, NOT_RUN, READY
 from arena.sandbox.stand_in import BotHost, SandboxedBot, _error, _parsed, _timeval
 
 _ENDING_SECONDS = 0.1
@@ -105,10 +107,15 @@ class ProgramBot(SandboxedBot):
                             _timeval(min(timeout, self.limits.setup_seconds)))
         data, used = self._exchange(payload, timeout, op)
         try:
-            return answer_line(data, op), used
+            answer = answer_line(data, op)
         except ProtocolError as exc:
             self.close()
+            code = _not_run(data) if op == "start" else None
+            if code is not None:  # the waiting shell's word: the program is gone
+                raise BotFault(FaultKind.CRASH, f"start: the bot's program "
+                               f"{describe_status(code)}") from None
             raise BotFault(FaultKind.MALFORMED, str(exc)) from None
+        return answer, used
 
     def _closed(self, op: str, data: bytes) -> bytes:
         """The program closed its standard output after `data`: a line without its end
@@ -151,6 +158,18 @@ def _command(host: BotHost) -> CommandSpec:
         except BotSpecError as exc:
             raise BotFault(FaultKind.CRASH, f"start: {exc}") from None
     return found
+
+
+def _not_run(data: bytes) -> int | None:
+    """The exit code the waiting shell says it ends with, if `data` is its line saying that the
+    program could not be run (see `arena.sandbox.launch.NOT_RUN`); else None."""
+    if not data.startswith(b'["' + NOT_RUN.encode()):
+        return None
+    with contextlib.suppress(ValueError):
+        word, code = json.loads(data)
+        if word == NOT_RUN and code in (126, 127):
+            return int(code)
+    return None
 
 
 def _exit_status(pid: int) -> int | None:
