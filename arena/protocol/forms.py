@@ -32,7 +32,7 @@ def to_json(value: Any) -> Any:
     object of its fields (an event's `kind` first, and its `layout` kind if it has one).
 
     Converted by a function per type, made once (a decision's view and events are hundreds of
-    values: this is the relay's cost per decision)."""
+    values); `act`'s hot path writes its text directly instead (`act_line`)."""
     convert = _CONVERTERS.get(type(value))
     if convert is None:
         convert = _converter(type(value))
