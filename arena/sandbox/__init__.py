@@ -14,6 +14,7 @@ sandbox maintainers' own:
 - `entry`: a bot spec checked in a sandbox (`probe`) and made an entry (`sandboxed`);
 - `launch`: a program bot's game process, which becomes the program;
 - `host`: the bot side: a host process per bot and its forker, a locked-down process per game;
+- `player`: the bot side of a Python bot's game: pickles answered with JSON lines; the rehearsal;
 - `wire`: what the arena sends a game process;
 - `pinning`: a game's processes share one CPU while it is played;
 - `namespaces`: what a game process can see: namespaces of its own (Linux);
