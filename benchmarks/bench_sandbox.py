@@ -35,8 +35,9 @@ from arena.engine import Variant, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
 from arena.sandbox import TURNS, BotHost, Limits, SandboxedSpec
-from arena.sandbox.host import _Player, _serve
 from arena.sandbox.pinning import PINNING
+from arena.sandbox.player import Player as _Player
+from arena.sandbox.player import serve as _serve
 from arena.sandbox.wire import Outbox, start_payload
 
 

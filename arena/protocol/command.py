@@ -1,11 +1,10 @@
 """A bot named by its command: `cmd:./mybot`, `cmd:node bot.js`, or a folder holding a `bot.toml`
-manifest (name, command, games); and `CommandBot`, which plays a game by relaying it to that
-program over the line protocol (docs/protocol.md).
+manifest (name, command, games); the arena's half of the line protocol (docs/protocol.md), a
+`Speaker`; and `CommandBot`, which plays a program in the arena's own process.
 
-The program is started at `start` (so that its start-up counts under the start limit, not the
-first move) by a `Launcher`: a plain subprocess in the arena's own process, or, in a sandboxed
-game process, a process spawned ahead under the same confinement that `execve`s the command
-(`arena.sandbox.launch`)."""
+The program is started at `start`, so that its start-up counts under the start limit, not the
+first move: here as a plain child process; in a sandbox, the game process becomes the program
+(`arena.sandbox.launch`) and the arena speaks to it directly (`arena.sandbox.program`)."""
 
 from __future__ import annotations
 
@@ -16,21 +15,22 @@ import shutil
 import signal
 import stat
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
 from arena.errors import ArenaError, BotSpecError
 from arena.protocol.forms import (
     LINE_LIMIT,
     ProtocolError,
+    act_line,
     act_message,
+    answer_line,
     chosen_action,
     encode,
     end_message,
-    read_answer,
     start_message,
 )
 from arena.record import BotFault, FaultKind
@@ -225,27 +225,47 @@ def command_class(command: CommandSpec) -> type[CommandBot]:
                                               "__module__": __name__})
 
 
-# -- running the program --------------------------------------------------------------------
+# -- speaking to the program ----------------------------------------------------------------
 
 
-class Running(Protocol):
-    """A started program: its standard input and output, and how it ended."""
+class Speaker:
+    """One game's conversation with a program, the arena's half: each message it is sent as one
+    line (with the compact encoding's fields, if it asked for them), and what its answer to
+    `act` names. Held wherever the arena speaks to a program: in its own process (`CommandBot`)
+    and across a sandbox (`arena.sandbox.program`)."""
 
-    stdin: int
-    stdout: int
+    def __init__(self, command: CommandSpec) -> None:
+        self.command = command
+        self._compact: Any = None  # the compact encoding, if the bot asks for it
 
-    def ended(self, wait: float = 0.0) -> str:
-        """How it ended, if it has within `wait` seconds ("exited with code 1"), else empty."""
+    def start(self, info: GameInfo) -> bytes:
+        """The `start` line (BotFault if the bot asks for a compact encoding the game lacks)."""
+        message = start_message(info)
+        if self.command.encoding == "compact":
+            self._compact = _compact_encoding(info)
+            message.update(self._compact.start_fields())
+        return encode(message)
 
-    def stop(self) -> None:
-        """End it, if it runs, and close its pipes."""
+    def act(self, obs: Observation[Any]) -> bytes:
+        """The `act` line of a decision."""
+        if self._compact is None:
+            return act_line(obs)
+        message = act_message(obs)
+        message.update(self._compact.act_fields(obs))
+        return encode(message)
 
+    def end(self, result: Result) -> bytes:
+        """The `end` line."""
+        return encode(end_message(result))
 
-class Launcher(Protocol):
-    """Starts a bot's program."""
-
-    def launch(self, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Running:
-        """Start `argv` in `folder` with `env`; BotFault (crash) if it cannot be started."""
+    def action(self, answer: Any, legal: Sequence[Any]) -> Any:
+        """The legal action an `act` answer names (or the action it sends, which the arena checks
+        is legal; or, in the compact encoding, the action of an encoded index); ProtocolError if
+        it names none."""
+        compact = self._compact
+        if compact is not None and isinstance(answer, dict) and "encoded" in answer:
+            return _encoded_action(compact, answer["encoded"])
+        return chosen_action(answer, legal)
 
 
 def bot_environment(home: str) -> dict[str, str]:
@@ -254,121 +274,78 @@ def bot_environment(home: str) -> dict[str, str]:
     return {"PATH": SEARCH_PATH, "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home}
 
 
-@dataclass
-class _Subprocess:
-    process: subprocess.Popen[bytes]
-    stdin: int = -1
-    stdout: int = -1
-
-    def __post_init__(self) -> None:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.stdin = self.process.stdin.fileno()
-        self.stdout = self.process.stdout.fileno()
-
-    def ended(self, wait: float = 0.0) -> str:
-        try:
-            code = self.process.wait(timeout=wait) if wait else self.process.poll()
-        except subprocess.TimeoutExpired:
-            code = None
-        return "" if code is None else describe_status(code)
-
-    def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            self.process.kill()
-        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        for stream in (self.process.stdin, self.process.stdout):
-            with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
-
-
 def describe_status(code: int) -> str:
-    """A program's end, from its return code (negative: the signal that killed it)."""
+    """A program's end, from its return code (negative: the signal that killed it); codes 126
+    and 127 are a shell's: the program could not be run."""
     if code < 0:
         with contextlib.suppress(ValueError):
             return f"killed by {signal.Signals(-code).name}"
         return f"killed by signal {-code}"
+    if code in (126, 127):
+        return (f"exited with code {code}: the program could not be run (the bot's log says "
+                "why)")
     return f"exited with code {code}"
 
 
-class SubprocessLauncher:
-    """Starts the program as a plain child process (a bot played in the arena's own process,
-    without a sandbox); its standard error is the arena's."""
-
-    def launch(self, argv: Sequence[str], folder: Path, env: Mapping[str, str]) -> Running:
-        """Start `argv` in `folder`."""
-        env = {**env, **{name: os.environ[name] for name in ("HOME", "TMPDIR")
-                         if name in os.environ}}  # in the arena's process: the user's own
-        try:
-            process = subprocess.Popen(list(argv), cwd=folder, env=dict(env),
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       bufsize=0, close_fds=True)
-        except OSError as exc:
-            raise BotFault(FaultKind.CRASH, f"start: the bot's program {argv[0]!r} could not be "
-                           f"started: {exc.strerror or exc}") from None
-        return _Subprocess(process)
-
-
-_LAUNCHER: list[Launcher] = [SubprocessLauncher()]
-
-
-def use_launcher(launcher: Launcher) -> None:
-    """Start command bots of this process with `launcher` from now on (a sandboxed game process
-    sets its own, made before its lockdown was complete)."""
-    _LAUNCHER[0] = launcher
-
-
 class CommandBot(Bot):
-    """A bot that is a program: each call relayed to it as one line of JSON, and each answer read
-    as one line (docs/protocol.md). What breaks the protocol is a fault of the bot."""
+    """A bot that is a program, played in the arena's own process (no sandbox: `--isolation
+    none`): started as a plain child process at `start` (its standard error the arena's), each
+    call sent as one line of JSON and each answer read as one line (docs/protocol.md). What
+    breaks the protocol is a fault of the bot. (In a sandbox the arena speaks to the program
+    itself: `arena.sandbox.program`.)"""
 
     command: ClassVar[CommandSpec]
     games: ClassVar[tuple[str, ...]] = ("*",)
 
     def __init__(self) -> None:
-        self._running: Running | None = None
+        self._running: subprocess.Popen[bytes] | None = None
         self._buffer = b""
-        self._compact: Any = None  # the compact encoding, if the bot asks for it
+        self._speaker = Speaker(self.command)
 
     def start(self, info: GameInfo) -> None:
         """Start the program and send it `start` (its start-up falls under the start limit)."""
         super().start(info)
+        line = self._speaker.start(info)
         command = self.command
-        message = start_message(info)
-        if command.encoding == "compact":
-            self._compact = _compact_encoding(info)
-            message.update(self._compact.start_fields())
-        self._running = _LAUNCHER[0].launch(command.argv, command.folder,
-                                            bot_environment(os.getcwd()))
-        self._ask("start", message)
+        # in the arena's process: the user's own home and temporary directory
+        env = {**bot_environment(os.getcwd()), **{name: os.environ[name] for name in
+                                                   ("HOME", "TMPDIR") if name in os.environ}}
+        try:
+            self._running = subprocess.Popen(list(command.argv), cwd=command.folder, env=env,
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             bufsize=0, close_fds=True)
+        except OSError as exc:
+            raise BotFault(FaultKind.CRASH, f"start: the bot's program {command.argv[0]!r} "
+                           f"could not be started: {exc.strerror or exc}") from None
+        self._ask("start", line)
 
     def act(self, obs: Observation[Any]) -> Action:
-        """Send `act`; the legal action the answer names (or the action it sends, which the
-        arena checks is legal; or, in the compact encoding, the action of an encoded index)."""
-        message = act_message(obs)
-        compact = self._compact
-        if compact is not None:
-            message.update(compact.act_fields(obs))
-        answer = self._ask("act", message)
+        """Send `act`; the action the answer names (see `Speaker.action`)."""
+        answer = self._ask("act", self._speaker.act(obs))
         try:
-            if compact is not None and isinstance(answer, dict) and "encoded" in answer:
-                return _encoded_action(compact, answer["encoded"])
-            return chosen_action(answer, obs.legal)
+            return self._speaker.action(answer, obs.legal)
         except ProtocolError as exc:
             self._fail(str(exc))
 
     def end(self, result: Result) -> None:
         """Send `end`, read its acknowledgement, and end the program."""
         try:
-            self._ask("end", end_message(result))
+            self._ask("end", self._speaker.end(result))
         finally:
             self.close()
 
     def close(self) -> None:
-        """End the program, if it runs."""
-        if self._running is not None:
-            self._running.stop()
-            self._running = None
+        """End the program, if it runs, and close its pipes."""
+        process, self._running = self._running, None
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            process.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            process.wait(timeout=5)
+        for stream in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
@@ -378,30 +355,25 @@ class CommandBot(Bot):
         self.close()
         raise BotFault(kind, detail)
 
-    def _ask(self, op: str, message: Mapping[str, Any]) -> Any:
+    def _ask(self, op: str, data: bytes) -> Any:
         running = self._running
-        if running is None:
+        if running is None or running.stdin is None or running.stdout is None:
             return self._fail(f"{op}: the bot's program is not running", FaultKind.CRASH)
         try:
-            data = encode(message)
             while data:
-                data = data[os.write(running.stdin, data):]
+                data = data[os.write(running.stdin.fileno(), data):]
         except OSError:
             self._gone(op, "stopped reading its standard input")
-        line = self._line(op, running)
-        if self._buffer:  # a line of its own output the program wrote after its answer
-            return self._fail(f"{op}: the bot sent more than one line (one answer a message; "
-                              "what is not an answer goes to standard error)")
+        line = self._line(op, running.stdout.fileno()) + self._buffer
+        self._buffer = b""  # more after the answer: a line of the program's own output
         try:
-            answer = read_answer(line, op)
+            return answer_line(line, op)
         except ProtocolError as exc:
             return self._fail(str(exc))
-        if op != "act" and not isinstance(answer, dict):
-            return self._fail(f"{op}: the bot's acknowledgement is not a JSON object "
-                              "(send {\"ok\": true})")
-        return answer
 
-    def _line(self, op: str, running: Running) -> bytes:
+    def _line(self, op: str, stdout: int) -> bytes:
+        """The next line the program wrote (or what it wrote before it closed its output, or
+        more than `LINE_LIMIT` bytes of one line); what came after it is kept."""
         buffer = self._buffer
         while True:
             end = buffer.find(b"\n")
@@ -409,26 +381,27 @@ class CommandBot(Bot):
                 self._buffer = buffer[end + 1:]
                 return buffer[:end + 1]
             if len(buffer) >= LINE_LIMIT:
-                return self._fail(f"{op}: the bot's answer is a line longer than "
-                                  f"{LINE_LIMIT >> 20} MB")
+                self._buffer = b""
+                return buffer
             try:
-                chunk = os.read(running.stdout, 65536)
+                chunk = os.read(stdout, 65536)
             except OSError:
                 chunk = b""
             if not chunk:
                 if buffer:
-                    return self._fail(f"{op}: the bot's answer has no line end (its standard "
-                                      "output was closed after it)")
+                    self._buffer = b""
+                    return buffer
                 self._gone(op, "closed its standard output without answering")
             buffer += chunk
 
     def _gone(self, op: str, what: str) -> None:
         running = self._running
-        # a program that closed its output is usually ending: it is given a moment to say how
-        how = running.ended(_ENDING_SECONDS) if running is not None else ""
+        how = ""
+        if running is not None:  # a program that closed its output is usually ending: it is
+            with contextlib.suppress(subprocess.TimeoutExpired):  # given a moment to say how
+                how = describe_status(running.wait(timeout=_ENDING_SECONDS))
         self._fail(f"{op}: the bot's program {what}" + (f" ({how})" if how else ""),
                    FaultKind.CRASH)
-
 
 
 def _compact_encoding(info: GameInfo) -> Any:
@@ -450,14 +423,3 @@ def _encoded_action(compact: Any, index: Any) -> Any:
     except IndexError:
         raise ProtocolError(f"act: encoded index {index} is out of range (0 to "
                             f"{compact.encoder.size - 1})") from None
-
-
-def warm_up(spec: str) -> None:
-    """Import, once, what a program bot's games will need (a sandbox host calls this before it
-    forks them): the compact encoding and numpy, if the bot asks for it."""
-    try:
-        wanted = command_spec(spec).encoding
-    except BotSpecError:
-        return
-    if wanted == "compact":
-        import arena.rl.compact  # noqa: F401

@@ -32,7 +32,7 @@ def to_json(value: Any) -> Any:
     object of its fields (an event's `kind` first, and its `layout` kind if it has one).
 
     Converted by a function per type, made once (a decision's view and events are hundreds of
-    values: this is the relay's cost per decision)."""
+    values); `act`'s hot path writes its text directly instead (`act_line`)."""
     convert = _CONVERTERS.get(type(value))
     if convert is None:
         convert = _converter(type(value))
@@ -173,6 +173,119 @@ def act_message(obs: Observation[Any]) -> dict[str, Any]:
             "events": [to_json(e) for e in obs.events], "view": to_json(obs.view)}
 
 
+def act_line(obs: Observation[Any]) -> bytes:
+    """The `act` message of a decision as its line: `encode(act_message(obs))`, byte for byte,
+    written directly (the arena's cost per decision of a program bot: less than building the
+    message's objects first and encoding them)."""
+    legal = obs.legal
+    plain = legal if all(type(a) is int for a in legal) else [plain_action(a) for a in legal]
+    return (_ACT % (obs.seat, _sequence(plain), _sequence(obs.events),
+                    json_text(obs.view))).encode()
+
+
+_ACT = '{"type":"act","seat":%d,"legal":%s,"events":%s,"view":%s}\n'
+
+
+def json_text(value: Any) -> str:
+    """A value as `to_json` makes it, written as compact JSON text (as `encode` writes it)."""
+    write = _WRITERS.get(type(value))
+    if write is None:
+        write = _writer(type(value))
+    return write(value)
+
+
+def _sequence(value: Any) -> str:
+    writers = _WRITERS
+    parts = []
+    for item in value:
+        write = writers.get(type(item))
+        parts.append(json_text(item) if write is None else write(item))
+    return "[" + ",".join(parts) + "]"
+
+
+def _string(value: str) -> str:
+    text = _STRINGS.get(value)
+    if text is None:
+        text = _ENCODE(value)
+        if len(_STRINGS) < _STRINGS_KEPT:
+            _STRINGS[value] = text
+    return text
+
+
+_STRINGS: dict[str, str] = {}  # the strings of games' values (cards, enums' values) as JSON
+_STRINGS_KEPT = 4096
+
+
+def _writer(cls: type) -> Any:
+    """The function that writes values of `cls` as JSON text (as `_converter` converts them)."""
+    if cls is bool:
+        write: Any = _bool
+    elif cls is int:
+        write = int.__repr__
+    elif cls is str:
+        write = _string
+    elif cls is type(None):
+        write = _null
+    elif issubclass(cls, Card | enum.Enum):
+        texts: dict[Any, str] = {}
+        convert = _CONVERTERS.get(cls) or _converter(cls)
+
+        def write(value: Any) -> str:
+            text = texts.get(value)
+            if text is None:
+                text = texts[value] = json_text(convert(value))
+            return text
+    elif issubclass(cls, tuple | list | range):
+        write = _sequence
+    elif dataclasses.is_dataclass(cls):
+        write = _dataclass_writer(cls)
+    else:  # anything else as its converted form (a float, a set, a mapping, a subclass)
+        convert = _CONVERTERS.get(cls) or _converter(cls)
+
+        def write(value: Any) -> str:
+            return _ENCODE(convert(value))
+    _WRITERS[cls] = write
+    return write
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _null(value: None) -> str:
+    return "null"
+
+
+def _dataclass_writer(cls: type) -> Any:
+    head = ""
+    kind = getattr(cls, "kind", None)
+    if isinstance(kind, str):
+        head = '"kind":' + _ENCODE(kind) + ","
+        layout = layout_kind(cls)
+        if layout is not None and layout != kind:
+            head += '"layout":' + _ENCODE(layout) + ","
+    names = [f.name for f in dataclasses.fields(cls)]
+    keys = [("," if i else "") + _ENCODE(name) + ":" for i, name in enumerate(names)]
+    pairs = tuple(zip(names, keys, strict=True))
+    if not pairs:
+        head = head.rstrip(",")
+
+    def write(value: Any) -> str:
+        writers = _WRITERS
+        out = ["{", head]
+        for name, key in pairs:
+            item = getattr(value, name)
+            write = writers.get(type(item))
+            out.append(key)
+            out.append(json_text(item) if write is None else write(item))
+        out.append("}")
+        return "".join(out)
+    return write
+
+
+_WRITERS: dict[type, Any] = {}
+
+
 def end_message(result: Result) -> dict[str, Any]:
     """The `end` message of a game: scores and ranks by seat, the last events, the final tally."""
     return {"type": "end", "seat": result.seat, "scores": list(result.scores),
@@ -200,6 +313,27 @@ def read_answer(line: bytes, op: str) -> Any:
         return json.loads(line)
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"{op}: the bot's answer is not JSON: {shown(line)!r}") from exc
+
+
+def answer_line(data: bytes, op: str) -> Any:
+    """What a bot sent for one message (`data`: what was read, up to and including its first
+    line end, or the whole if it has none) as one JSON value, checked: one line (not more, not
+    unended, at most `LINE_LIMIT` bytes), JSON, and for `start` and `end` an object.
+    ProtocolError, with a one-line detail, for anything else."""
+    if data[-1:] != b"\n":
+        if len(data) >= LINE_LIMIT:
+            raise ProtocolError(f"{op}: the bot's answer is a line longer than "
+                                f"{LINE_LIMIT >> 20} MB")
+        raise ProtocolError(f"{op}: the bot's answer has no line end (its standard output was "
+                            "closed after it)")
+    if b"\n" in data[:-1]:
+        raise ProtocolError(f"{op}: the bot sent more than one line (one answer a message; what "
+                            "is not an answer goes to standard error)")
+    answer = read_answer(data, op)
+    if op != "act" and not isinstance(answer, dict):
+        raise ProtocolError(f"{op}: the bot's acknowledgement is not a JSON object (send "
+                            "{\"ok\": true})")
+    return answer
 
 
 def chosen_action(answer: Any, legal: Sequence[Any]) -> Any:

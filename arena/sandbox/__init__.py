@@ -9,7 +9,12 @@ sandbox maintainers' own:
 
 - `stand_in`: the arena side: a bot's host process, the `SandboxedBot` that stands in for it in
   the match loop and enforces its time limits, the turns that pause it between its decisions;
+- `program`: the arena side of a program bot: the `ProgramBot` that speaks the line protocol to
+  the program itself;
+- `entry`: a bot spec checked in a sandbox (`probe`) and made an entry (`sandboxed`);
+- `launch`: a program bot's game process, which becomes the program;
 - `host`: the bot side: a host process per bot and its forker, a locked-down process per game;
+- `player`: the bot side of a Python bot's game: pickles answered with JSON lines; the rehearsal;
 - `wire`: what the arena sends a game process;
 - `pinning`: a game's processes share one CPU while it is played;
 - `namespaces`: what a game process can see: namespaces of its own (Linux);
@@ -28,6 +33,7 @@ sandbox maintainers' own:
 - `validate`: `arena validate`, a sandboxed battery for a submitted bot.
 """
 
+from arena.sandbox.entry import SandboxedSpec, confinement_facts, probe, sandboxed
 from arena.sandbox.host import die_with_parent
 from arena.sandbox.probes import ProbeResult, probes_summary, run_probes
 from arena.sandbox.promises import (
@@ -49,10 +55,6 @@ from arena.sandbox.stand_in import (
     Isolation,
     Limits,
     SandboxedBot,
-    SandboxedSpec,
-    confinement_facts,
-    probe,
-    sandboxed,
 )
 from arena.sandbox.validate import Verdict, validate_bot
 

@@ -32,13 +32,10 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import enum
 import fcntl
 import gc
 import json
-import operator
 import os
-import pickle
 import resource
 import selectors
 import shutil
@@ -50,24 +47,18 @@ import sys
 import tempfile
 import termios
 import time
-import traceback
 from typing import Any
 
-from arena.api import Action, Bot, GameInfo, Observation, Result
-from arena.cards import Card
 from arena.engine import find_game
 from arena.loader import BotSpec, code_roots, resolve_bot
-from arena.match import described
 from arena.protocol.command import is_command
-from arena.record import BotFault, exception_detail
 from arena.sandbox import landlock, launch, namespaces, seccomp
 from arena.sandbox.audit import GAME_ENTRIES, GAME_FILE_BYTES, HOME_PREFIX, guard
 from arena.sandbox.bytecode import compile_ahead, source_files, use_compiled
 from arena.sandbox.cgroups import CgroupHost, GameGroup, join
 from arena.sandbox.game_init import become_init, exit_on_signals
 from arena.sandbox.immortal import immortalize
-from arena.sandbox.observed import observed
-from arena.sandbox.wire import Outbox, end_payload, start_payload
+from arena.sandbox.player import YOUNG_OBJECTS, Player, rehearse, replay, serve
 from arena.text import ByteLines
 
 _PR_SET_PDEATHSIG = 1
@@ -111,16 +102,15 @@ def main(argv: list[str]) -> int:
     settings = _receive_settings(control)
     spec = resolve_bot(settings["spec"], settings["game"]) if settings.get("trusted") else None
     settings["command"] = is_command(settings["spec"])  # a program: nothing to compile
-    if settings["command"]:
-        launch.warm_up(settings["spec"])
     if spec is None and not settings["command"]:  # imported in every game: compile its files
         # once, here, running none of them
         # only files in the bot's own folder, none of what the arena keeps from it (the run
         # directory, the other bots' code), none too large: the files are the bot's, untrusted
         use_compiled(compile_ahead(source_files(settings["spec"], settings.get("private") or ())))
     find_game(settings["game"])  # the game's own (trusted) modules, imported once, not per game
-    rehearsal, excerpt = _rehearse(settings["game"])
-    _replay(rehearsal)  # the code a game runs, warm before any game process is forked
+    # a program's game process runs no Python past its lockdown: nothing to warm up
+    rehearsal, excerpt = rehearse(settings["game"]) if not settings["command"] else (b"", b"")
+    replay(rehearsal)  # the code a game runs, warm before any game process is forked
     requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     # the games' directories: one inside a private directory of this host's for each game,
     # under a name no other game can guess, and may not list (see `arena.sandbox.audit`)
@@ -233,7 +223,8 @@ def _confine(settings: dict[str, Any], trial: str) -> namespaces.Confinement:
                                      own_id=settings.get("game_id", True))
 
 
-_MAX_FDS = 8  # a game's socket, its output pipe and its control groups' process lists
+_MAX_FDS = 8  # a game's socket, its output pipe, a program's answers, its control groups'
+# process lists
 _RECORD = struct.Struct("=cii")
 """What the forker tells the host: b"F" and a new game process's id, or b"E", the id of one that
 ended and its wait status; first, b"C" and whether every game has namespaces of its own."""
@@ -336,8 +327,10 @@ class _Host:
         self.escaping: dict[int, ByteLines] = {}
         self.children: dict[int, tuple[str, GameGroup | None]] = {}  # game process -> its
         # directory and control groups
-        # not forked yet: the socket, directory, control groups and output pipe of each
-        self.asked: list[tuple[socket.socket, str, GameGroup | None, int]] = []
+        # not forked yet: the sockets (a program's answers have one of their own), directory,
+        # control groups and output pipe of each
+        self.asked: list[tuple[socket.socket, socket.socket | None, str, GameGroup | None,
+                               int]] = []
         self.closing = False
         self.home = home  # where the games' directories are made
         self.cgroups = cgroups
@@ -399,6 +392,12 @@ class _Host:
         """Have the forker fork the next game's process."""
         ours, theirs = socket.socketpair()
         read_end, write_end = os.pipe()
+        # a program answers on a socket of its own (its standard output: closing it is seen),
+        # and the arena reads nothing else (see `arena.sandbox.launch`)
+        answers = socket.socketpair() if self.program else None
+        if answers is not None:
+            ours.shutdown(socket.SHUT_RD)
+            answers[0].shutdown(socket.SHUT_WR)
         if self.sharing:
             workdir = self.shared
         else:
@@ -408,14 +407,17 @@ class _Host:
         group, procs = self.cgroups.take(_cpus()) if self.cgroups is not None else (None, [])
         try:
             socket.send_fds(self.requests, [workdir.encode()],
-                            [theirs.fileno(), write_end, *procs])
+                            [theirs.fileno(), write_end,
+                             *([answers[1].fileno()] if answers else []), *procs])
         finally:
             theirs.close()
             os.close(write_end)
+            if answers is not None:
+                answers[1].close()
         self.outputs[read_end] = 0
         self.escaping[read_end] = ByteLines()
         self.selector.register(read_end, selectors.EVENT_READ, "output")
-        self.asked.append((ours, workdir, group, read_end))
+        self.asked.append((ours, answers[0] if answers else None, workdir, group, read_end))
 
     def answered(self, data: bytes) -> bool:
         """Act on the forker's records; False if it is gone."""
@@ -425,17 +427,20 @@ class _Host:
             if kind == b"C":
                 self.sharing = bool(pid)
             elif kind == b"F":
-                ours, workdir, group, output = self.asked.pop(0)
+                ours, answers, workdir, group, output = self.asked.pop(0)
                 self.children[pid] = workdir, group
                 handover = struct.pack("ii", pid, self.forker) + self.files(group)
                 try:
                     if self.closing:
                         _kill(pid)
                     else:
-                        socket.send_fds(self.control, [handover], [ours.fileno()])
+                        socket.send_fds(self.control, [handover], [ours.fileno()] + (
+                            [answers.fileno()] if answers is not None else []))
                         self.handed.append(output)
                 finally:
                     ours.close()
+                    if answers is not None:
+                        answers.close()
             else:
                 self.ended(pid, status)
         return True
@@ -448,7 +453,7 @@ class _Host:
         if group not in self.handovers:
             self.handovers[group] = json.dumps({
                 # a game's own processes before the bot starts any: its init and the bot's
-                "processes": str(1 + (self.sharing and self.init) + self.program),
+                "processes": str(1 + (self.sharing and self.init)),
                 "freezer": group.freezer and str(group.freezer),
                 "cpuset": group.cpuset and str(group.cpuset),
                 "procs": str(group.paths[0] / "cgroup.procs"),
@@ -559,8 +564,10 @@ class _Host:
         for pid in list(self.children):  # not reported in time
             _kill(pid)
             self.ended(pid, 0)
-        for ours, _, _, _ in self.asked:  # never forked
+        for ours, answers, _, _, _ in self.asked:  # never forked
             ours.close()
+            if answers is not None:
+                answers.close()
         if self.cgroups is not None:
             self.cgroups.close()
         shutil.rmtree(self.home, ignore_errors=True)
@@ -576,85 +583,6 @@ class _Host:
 
 def _control_first(event: tuple[selectors.SelectorKey, int]) -> bool:
     return event[0].data != "control"
-
-
-YOUNG_OBJECTS = 10_000
-"""How many new objects a game process lets build up before the collector looks at them."""
-
-REHEARSED_DECISIONS = 40
-"""How many decisions of the host's rehearsal game the host goes through."""
-
-WARM_DECISIONS = 3
-"""How many a game process goes through while it waits for its game."""
-
-
-def _rehearse(game: str) -> tuple[bytes, bytes]:
-    """Play one game of `game` here, between uniformly random stand-ins (never the bot: it runs
-    only in games); what the arena would send seat 0, as it would send it: the whole (up to
-    `REHEARSED_DECISIONS` decisions) and an excerpt (`WARM_DECISIONS`). Nothing of this game is
-    left behind but these messages."""
-    from arena.match import play_game  # the engine, for this one game only
-
-    sent: list[tuple[str, Any]] = []
-
-    class StandIn(Bot):
-        def act(self, obs: Observation[Any]) -> Action:
-            return obs.legal[self.rng.randrange(len(obs.legal))]
-
-    class Recorder(StandIn):
-        def start(self, info: GameInfo) -> None:
-            super().start(info)
-            sent.append(("start", start_payload(info)))
-
-        def act(self, obs: Observation[Any]) -> Action:
-            if len(sent) <= REHEARSED_DECISIONS:
-                sent.append(("act", obs))
-            return super().act(obs)
-
-        def end(self, result: Result) -> None:
-            sent.append(("end", end_payload(result)))
-
-    try:
-        variant = find_game(game).variant()
-        allowed = variant.params.players_allowed()
-        players = 2 if 2 in allowed else allowed.start
-        seats = [Recorder()] + [StandIn() for _ in range(players - 1)]
-        play_game(variant, seats, [f"seat{i}" for i in range(players)], 0)
-    except Exception:
-        return b"", b""
-    excerpt = sent[:1 + WARM_DECISIONS] + sent[-1:]
-    return _packed(sent), _packed(excerpt)
-
-
-def _packed(messages: list[tuple[str, Any]]) -> bytes:
-    outbox = Outbox()
-    return b"".join(outbox.pack(op, payload) for op, payload in messages)
-
-
-class _Understudy(Bot):
-    """Stands in for the bot in a rehearsal: plays at random with its own rng, as bots do."""
-
-    def act(self, obs: Observation[Any]) -> Action:
-        return obs.legal[self.rng.randrange(len(obs.legal))]
-
-
-def _replay(rehearsal: bytes) -> None:
-    """Play a rehearsal as a game: `_serve` reads it from a socket and answers with a stand-in
-    (never the bot). A warm-up: the code a game runs, and the memory it writes, are then ready."""
-    if not rehearsal or len(rehearsal) > (1 << 16):  # it must fit in the socket's buffer
-        return
-    ours, theirs = socket.socketpair()
-    try:
-        ours.sendall(rehearsal)
-        ours.shutdown(socket.SHUT_WR)
-        _serve(_Player(BotSpec("understudy", "understudy", _Understudy), None), theirs)
-    except Exception:  # a warm-up only
-        pass
-    finally:
-        ours.close()
-        theirs.close()
-
-
 
 
 def sweep(folder: str) -> None:
@@ -697,11 +625,14 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     """Lock this process down, warm up, then answer the arena for one game (loading the bot,
     unless its host has, when the game begins)."""
     game_fd, output_fd = fds[0], fds[1]
+    program = bool(settings.get("command"))
+    # a program's answers: out of the way of the descriptors set below (see `launch`)
+    answers_fd = fcntl.fcntl(fds[2], fcntl.F_DUPFD_CLOEXEC, 10) if program else -1
     os.setpgid(0, 0)  # its own process group (its host gave up the terminal: see `_no_terminal`)
     die_with_parent()
     name_process("arena-game")
     known_as = _outer_pid()
-    join(fds[2:])  # its control groups, before anything else
+    join(fds[2 + program:])  # its control groups, before anything else
     # process 1 of its PID namespace stays behind as its init; the rest runs in process 2
     # (forked first thing: the fewer pages written before, the fewer the bot's process copies)
     init = settings.get("init", False) and become_init(name_process, output_fd, known_as)
@@ -739,21 +670,21 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "init": bool(init), "exit_handlers": handlers > 0,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
              "nothing_ahead": True}  # untrusted bots load as games begin
+    if program:  # the program's waiting shell, now, before the audit hook (no Python after)
+        launch.become_program(settings["spec"], settings["game"], game_fd, answers_fd)
     os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
-    if settings.get("command"):  # a program: its process spawned now, before the audit hook
-        launch.prepare(settings["spec"])
     _forget_libc()
     guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
-    _replay(rehearsal)
+    replay(rehearsal)
     if spec is None:  # an untrusted bot runs no code before its game: it is loaded when asked
         sys.dont_write_bytecode = True  # it could not be written here anyway
-        player = _Player(None, None, facts, load=(settings["spec"], settings["game"]))
+        player = Player(None, None, facts, load=(settings["spec"], settings["game"]))
     else:  # a trusted (bundled) bot, imported by the host: made while the game is awaited
-        player = _Player(spec, None, facts)
+        player = Player(spec, None, facts)
         player.make()
-    _serve(player, socket.socket(fileno=game_fd))
+    serve(player, socket.socket(fileno=game_fd))
 
 
 def _outer_pid() -> int:
@@ -795,109 +726,6 @@ def _address_space() -> int:
 
 
 
-def _serve(player: _Player, game: socket.socket) -> None:
-    """Answer the arena's messages (one pickle each, one memo for the game) until the arena
-    closes the socket; after the game the arena kills this process (having moved it off its
-    own CPU first, so that it ends elsewhere)."""
-    load = pickle.Unpickler(game.makefile("rb")).load
-    send = game.sendall
-    while True:
-        try:
-            op, payload = load()
-        except Exception:  # the arena closed the socket
-            return
-        try:
-            send(player.answer(op, payload))
-        except OSError:
-            return
-
-
-class _Player:
-    """The bot's side of one game: each message answered with one JSON line."""
-
-    def __init__(self, spec: BotSpec | None, problem: BaseException | None,
-                 facts: dict[str, Any] | None = None,
-                 load: tuple[str, str] | None = None) -> None:
-        self.spec, self.problem = spec, problem
-        self.facts = facts or {}  # how this game process is confined (see `arena.sandbox.promises`)
-        self.bot: Bot | None = None
-        self.unmade: BaseException | None = None  # what making the bot ahead raised
-        self.unloaded = load  # the bot's spec and game, until the first message loads it
-        self.last: Any = None  # the bot's last answer
-
-    def load(self) -> None:
-        """Import and make the bot (an untrusted bot's code runs first here, when its game has
-        begun: the arena's first message); what goes wrong is reported at `start`."""
-        target, game = self.unloaded or ("", "")
-        self.unloaded = None
-        try:
-            self.spec = resolve_bot(target, game)  # confined already
-        except BaseException as exc:  # a bot may raise anything
-            self.problem = exc
-            return
-        self.make()
-
-    def make(self) -> None:
-        """Make the bot ahead of its game (what goes wrong is reported at `start`)."""
-        if self.spec is not None and self.problem is None:
-            try:
-                self.bot = self.spec.make()
-            except BaseException as exc:  # a bot may raise anything
-                self.unmade = exc
-
-    def answer(self, op: str, payload: Any) -> bytes:
-        try:
-            if op == "act":
-                action = self.last = self.bot.act(payload)  # type: ignore[union-attr]
-                return _answer_action(action)
-            if op == "explain":  # the last answer was not legal: what it really was
-                return _answer(["ok", described(self.last)])
-            if self.unloaded is not None:
-                self.load()
-            if self.problem is not None:
-                raise self.problem
-            spec = self.spec
-            assert spec is not None
-            if op == "probe":
-                return _answer(["ok", spec.name])
-            if op == "facts":
-                return _answer(["ok", {**self.facts, "capabilities": _capabilities(),
-                                       **observed()}])
-            if op == "start":
-                if self.unmade is not None:
-                    raise self.unmade
-                if self.bot is None:
-                    self.bot = spec.make()
-                self.bot.start(payload)
-                return _OK if _has_end(self.bot) else _OK_WITHOUT_END
-            else:
-                self.bot.end(payload)  # type: ignore[union-attr]
-            return _OK
-        except MemoryError:
-            reply = ["error", "memory", f"{op}: ran out of memory"]
-        except BotFault as exc:  # a program bot's relay reports how the program misbehaved
-            reply = ["error", exc.kind.value, exc.detail]
-        except _NotPlain as exc:  # the arena says what legal actions look like
-            return _answer(["unplain", str(exc)])
-        except BaseException as exc:  # a bot may raise anything, SystemExit included
-            reply = ["error", "exception", self.fault_detail(exc, op)]
-        return _answer(reply)
-
-    def fault_detail(self, exc: BaseException, op: str) -> str:
-        """The detail of what the bot raised (with its place in the bot's files); its whole
-        traceback goes to the game's output (the bot's log, or the terminal in `arena play`)."""
-        cls = type(self.bot) if self.bot is not None else (
-            self.spec.cls if self.spec is not None else None)
-        if cls is not None:
-            with contextlib.suppress(Exception):
-                traceback.print_exception(exc, file=sys.stderr)
-                sys.stderr.flush()
-        detail = exception_detail(exc, op, cls)
-        if type(exc).__name__ == "BdbQuit":  # a debugger with no terminal to read (stdin is null)
-            detail += " (a debugger needs a terminal: play it with --isolation none)"
-        return detail
-
-
 def _open_log(path: str) -> Any:
     """A bot's log opened for appending, never through a link, and only if a regular file."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
@@ -907,60 +735,3 @@ def _open_log(path: str) -> Any:
         raise OSError(f"{path}: not a regular file")
     os.set_blocking(fd, True)
     return os.fdopen(fd, "ab")
-
-
-def _capabilities() -> int | None:
-    """The capabilities this process has (its effective set, as a number), None if unknown."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("CapEff:"):
-                    return int(line.split()[1], 16)
-    except (OSError, ValueError):
-        pass
-    return None
-
-
-_OK = b'["ok"]\n'
-_OK_WITHOUT_END = b'["ok","without end"]\n'  # started; its `end` does nothing: do not send it
-
-
-def _has_end(bot: Bot) -> bool:
-    """Whether a bot does anything at the end of a game: whether it, or its class, defines
-    `end` (when its game starts)."""
-    return type(bot).end is not Bot.end or "end" in getattr(bot, "__dict__", ())
-
-
-def _answer(reply: list[Any]) -> bytes:
-    return json.dumps(reply).encode() + b"\n"
-
-
-def _answer_action(action: Any) -> bytes:
-    if type(action) is int:
-        return b'["action",%d]\n' % action
-    try:
-        return _answer(["action", _plain(action)])
-    except _NotPlain:
-        raise _NotPlain(described(action)) from None
-
-
-class _NotPlain(Exception):
-    """An action that cannot travel as JSON (ints, floats, strings, bools, None, tuples, and
-    cards and enums as their plain forms)."""
-
-
-def _plain(value: Any) -> Any:
-    """What the bot's action is sent as: a card as its text form, an enum as its value (see
-    `arena.engine.plain_action`; the arena maps the plain form back to the legal action)."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, enum.Enum):
-        return _plain(value.value)
-    if hasattr(value, "__index__"):  # e.g. numpy integers
-        return operator.index(value)
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    raise _NotPlain()
-

@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.record import BotFault
 from arena.sandbox.attacks import STOPPED, THROUGH, UNKNOWN
+from arena.sandbox.entry import confinement_facts
 from arena.sandbox.pledges import (
     AHEAD,
     CHANNELS,
@@ -33,7 +34,6 @@ from arena.sandbox.pledges import (
     WRITES,
 )
 from arena.sandbox.probes import ProbeResult, probed, probes_summary
-from arena.sandbox.stand_in import confinement_facts
 
 
 class Holder(enum.Enum):

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from arena.api import Action, Bot, GameInfo, Observation, Result
-from arena.errors import BotSpecError
-from arena.loader import anchored, bot_file, by_target, display_name, is_bundled
+from arena.api import Action, GameInfo, Observation, Result
+from arena.loader import anchored, by_target
 from arena.match import StandInBot, Table, described, not_legal_detail
+from arena.protocol.command import is_command
 from arena.record import BotFault, FaultKind
 from arena.sandbox.cgroups import Freezer, oom_kills, thaw
 from arena.sandbox.pinning import PINNING
@@ -142,6 +142,7 @@ class BotHost:
                  trusted: bool = False, private: Sequence[Path] = (),
                  echo: str | None = None) -> None:
         self.spec, self.game, self.limits, self.log = anchored(spec), game, limits, log
+        self.program = is_command(self.spec)  # a program: the arena speaks the line protocol
         self.echo = echo  # if given, what games print goes to stderr too, after this prefix
         self.trusted = trusted
         self.private = tuple(os.path.realpath(folder) for folder in private)
@@ -172,11 +173,9 @@ class BotHost:
         self._control = ours
         return ours
 
-    def new_game(self, cpus: set[int] | None = None,
-                 header: str = "") -> tuple[socket.socket, int, dict[str, str]]:
-        """A socket to a fresh game process, that process's id (its process group), and the
-        files of its control groups, if it has them: "freezer", "cpuset", "procs" and "oom"
-        (see `arena.sandbox.cgroups`).
+    def new_game(self, cpus: set[int] | None = None, header: str = "") -> Handover:
+        """A fresh game process: its sockets, its id (its process group), and the files of its
+        control groups, if it has them (see `Handover`).
 
         The host has handed the process over already (it forks one game ahead); taking it tells
         the host to fork the next one, which it does while this game is played, on `cpus` if
@@ -185,7 +184,7 @@ class BotHost:
         """
         control = self._control or self._start()
         try:
-            message, fds, _, _ = socket.recv_fds(control, 4096, 1)
+            message, fds, _, _ = socket.recv_fds(control, 4096, 2)
             if cpus is not None and cpus != self._cpus and self._process is not None \
                     and len(message) >= _HANDOVER.size:
                 with contextlib.suppress(OSError):
@@ -209,8 +208,10 @@ class BotHost:
             files = json.loads(message[_HANDOVER.size:] or b"{}")
         except ValueError:
             files = {}
-        return socket.socket(fileno=fds[0]), _HANDOVER.unpack_from(message)[0], {
-            name: path for name, path in files.items() if isinstance(path, str)}
+        sock = socket.socket(fileno=fds[0])
+        return Handover(sock, socket.socket(fileno=fds[1]) if len(fds) > 1 else sock,
+                        _HANDOVER.unpack_from(message)[0],
+                        {name: path for name, path in files.items() if isinstance(path, str)})
 
     def close(self) -> None:
         """End the host and every game process it still has."""
@@ -226,6 +227,20 @@ class BotHost:
             self._process = None
 
 
+@dataclass(frozen=True)
+class Handover:
+    """A game process as its host hands it over: the socket the arena sends it messages on,
+    the one it answers on (the same one, but for a program bot, whose standard input and output
+    they are: see `arena.sandbox.launch`), its id (its process group), and the files of its
+    control groups, if it has them: "freezer", "cpuset", "procs", "oom" and "processes" (see
+    `arena.sandbox.cgroups`)."""
+
+    sock: socket.socket
+    answers: socket.socket
+    group: int
+    files: dict[str, str]
+
+
 class SandboxedBot(StandInBot):
     """Stands in for a bot that plays in its own process, under time limits."""
 
@@ -235,6 +250,7 @@ class SandboxedBot(StandInBot):
         self.host = host
         self.limits = host.limits
         self.sock: socket.socket | None = None
+        self.answers: socket.socket | None = None  # where its answers are read (see `Handover`)
         self.group = 0
         # the files of the game's control groups, if it has them (see `pause`, `_receive`):
         self.freezer_path: str | None = None  # its freezer
@@ -287,7 +303,9 @@ class SandboxedBot(StandInBot):
     def begin(self, cpus: set[int] | None = None, header: str = "") -> None:
         """Take a fresh game process from the host (which is to run on `cpus`, if given); what
         it prints goes under `header` in the bot's log."""
-        self.sock, self.group, files = self.host.new_game(cpus, header)
+        handover = self.host.new_game(cpus, header)
+        self.sock, self.answers, self.group = handover.sock, handover.answers, handover.group
+        files = handover.files
         self.freezer_path, self.cpuset_path = files.get("freezer"), files.get("cpuset")
         self.procs_path = files.get("procs")
         self.own_processes = int(files.get("processes", "1"))  # its init's and the bot's
@@ -300,6 +318,12 @@ class SandboxedBot(StandInBot):
 
     def start(self, info: GameInfo) -> None:
         """Start a fresh game process and hand it the game info."""
+        self._take()
+        reply, _ = self._thought("start", start_payload(info))
+        self._ends = reply[1:] != ["without end"]
+
+    def _take(self) -> None:
+        """Take a fresh game process, on the game's CPU, with the bot ready to start."""
         cpu = PINNING.enter()
         self._pinned = cpu is not None
         self.begin(None if cpu is None else PINNING.others,
@@ -307,20 +331,22 @@ class SandboxedBot(StandInBot):
         if cpu is not None:
             PINNING.adopt(self.group, self.cpuset_path)
         self._ready()
-        reply, _ = self._thought("start", start_payload(info))
-        self._ends = reply[1:] != ["without end"]
 
     def act(self, obs: Observation[Any]) -> Action:
         """Ask the bot process for its action, within the time it has left."""
         reply, used = self._thought("act", obs)
-        self.decisions += 1
-        self.thinking += used
-        if used > self.slowest:
-            self.slowest, self.slowest_at = used, self.decisions
+        self._decided(used)
         if reply[0] == "unplain":  # a value that cannot travel, described by the bot's process
             shown = escape(str(reply[1])[:200]) if len(reply) > 1 else "a value"
             raise BotFault(FaultKind.ILLEGAL, not_legal_detail(shown, obs.legal))
         return reply[1]
+
+    def _decided(self, used: float) -> None:
+        """Count a decision that took `used` seconds."""
+        self.decisions += 1
+        self.thinking += used
+        if used > self.slowest:
+            self.slowest, self.slowest_at = used, self.decisions
 
     def end(self, result: Result) -> None:
         """Tell the bot process the result, unless its bot does nothing with it (a bot that
@@ -349,7 +375,9 @@ class SandboxedBot(StandInBot):
         it, which is not the bot's thinking. An answer that is not a probe's is malformed; an
         error is left to `start`, which hears it again."""
         self._budget = None
-        data, _ = self._exchange("probe", None, self.limits.setup_seconds, "start")
+        assert self._outbox is not None
+        data, _ = self._exchange(self._outbox.pack("probe", None), self.limits.setup_seconds,
+                                 "start")
         if _parsed("probe", data) is None:
             self.close()
             raise BotFault(FaultKind.MALFORMED, "start: the bot process sent a malformed answer")
@@ -362,6 +390,9 @@ class SandboxedBot(StandInBot):
         if self._pinned:  # first, so that the game process ends on another CPU
             PINNING.leave(self.group, self.cpuset_path)
             self._pinned = False
+        if self.answers is not None and self.answers is not self.sock:
+            self.answers.close()
+        self.answers = None
         if self.sock is not None:
             self.sock.close()
             self.sock = None
@@ -384,7 +415,11 @@ class SandboxedBot(StandInBot):
         """Send `op` and read its answer within `timeout` seconds: the answer, and the seconds
         it took. Whatever the answer holds, a bad one is a BotFault (malformed), and so is an
         error the bot process reports (of its kind)."""
-        data, used = self._exchange(op, payload, timeout, op)
+        assert self._outbox is not None
+        data, used = self._exchange(self._outbox.pack(op, payload), timeout, op)
+        if len(data) > REPLY_LIMIT or b"\n" in data[:-1]:
+            self.close()
+            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         if len(data) < _QUICK and data[:10] == b'["action",' and data[-2:] == b"]\n" \
                 and data[10:-2].isdigit():
             return ["action", int(data[10:-2])], used  # the common answer, read quickly
@@ -394,26 +429,15 @@ class SandboxedBot(StandInBot):
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         if reply[0] == "error":
             self.close()
-            raise BotFault(*self._reported(reply))
+            raise BotFault(*_error(reply))
         return reply, used
 
-    def _reported(self, reply: list[Any]) -> tuple[FaultKind, str]:
-        """The fault a game process reports; a program bot's end (relayed as a crash) that the
-        game's memory group caused is a memory fault, as a Python bot's would be."""
-        kind, detail = _error(reply)
-        if kind is FaultKind.CRASH and self.oom_path and oom_kills(self.oom_path) > self._ooms:
-            return FaultKind.MEMORY, (f"{detail.partition(':')[0]}: ran out of memory (the "
-                                      "kernel ended the bot's program: the game held more than "
-                                      "its memory group allows)")
-        return kind, detail
-
-    def _exchange(self, op: str, payload: Any, timeout: float,
-                  said: str) -> tuple[bytes, float]:
-        """Send `op` and read one answer line within `timeout` seconds: the line, and the
-        seconds it took; a fault names the call `said`."""
-        sock, outbox = self.sock, self._outbox
-        assert sock is not None and outbox is not None
-        message = outbox.pack(op, payload)
+    def _exchange(self, message: bytes, timeout: float, said: str) -> tuple[bytes, float]:
+        """Send `message` and read one answer line within `timeout` seconds: what was read (up
+        to its first line end, or more than `REPLY_LIMIT` bytes without one), and the seconds
+        it took; a fault names the call `said`."""
+        sock = self.sock
+        assert sock is not None
         if TURNS.current is not self:
             TURNS.begin(self)
         started = time.perf_counter()
@@ -429,7 +453,7 @@ class SandboxedBot(StandInBot):
 
     def _receive(self, op: str, timeout: float, started: float) -> bytes:
         """One answer (a JSON line), read within `timeout` seconds of `started`."""
-        sock = self.sock
+        sock = self.answers
         assert sock is not None
         data = b""
         while True:
@@ -449,21 +473,27 @@ class SandboxedBot(StandInBot):
             except OSError:
                 chunk = b""
             if not chunk:
-                how = how_it_ended(self.group)  # before it is reaped
-                self.close(ended=True)
-                if self.oom_path and oom_kills(self.oom_path) > self._ooms:
-                    raise BotFault(FaultKind.MEMORY, f"{op}: ran out of memory (the kernel ended "
-                                   "a process of the game: it and its files held more than its "
-                                   "memory group allows)")
-                raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
-                               f"({how or 'a crash, os._exit, a signal or the memory limit'})")
+                return self._closed(op, data)
             data = data + chunk if data else chunk
             if data[-1:] == b"\n" or len(data) > REPLY_LIMIT:
-                break
-        if len(data) > REPLY_LIMIT or b"\n" in data[:-1]:
-            self.close()
-            raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
-        return data
+                return data
+
+    def _closed(self, op: str, data: bytes) -> bytes:
+        """The game process closed its answers after `data` (all it sent of this answer): a
+        fault, memory if the game's memory group ended it."""
+        how = how_it_ended(self.group)  # before it is reaped
+        self.close(ended=True)
+        self._out_of_memory(op)
+        raise BotFault(FaultKind.CRASH, f"{op}: the bot process ended without answering "
+                       f"({how or 'a crash, os._exit, a signal or the memory limit'})")
+
+    def _out_of_memory(self, op: str) -> None:
+        """A memory fault, if the kernel has ended a process of the game for its memory since
+        it began."""
+        if self.oom_path and oom_kills(self.oom_path) > self._ooms:
+            raise BotFault(FaultKind.MEMORY, f"{op}: ran out of memory (the kernel ended a "
+                           "process of the game: it and its files held more than its memory "
+                           "group allows)")
 
     def _wake(self) -> None:
         """Make sure the game whose turn it is runs: continue its processes and thaw its
@@ -667,7 +697,8 @@ _ANSWERS = {"start": ("ok", "error"), "act": ("action", "unplain", "error"),
 _EXPLAIN_SECONDS = 1.0  # how long the arena waits for a bot's answer to be described
 _HEADER_LENGTH = struct.Struct("!H")  # a game's header (see `BotHost.new_game`)
 _HEADER_LIMIT = 1000
-_BOT_FAULTS = ("exception", "memory", "malformed", "crash")  # crash: a program bot's (relayed)
+_BOT_FAULTS = ("exception", "memory", "malformed", "crash")  # crash: a program that cannot
+# be started (see `arena.sandbox.launch`)
 _TIMEVAL = struct.Struct("ll")
 _HANDOVER = struct.Struct("ii")  # a game process's id, and its forker's
 _LENGTH = struct.Struct("!I")  # the length of the host's settings, sent first (JSON)
@@ -677,77 +708,6 @@ _WAKE_SECONDS = 1.0  # how long the arena waits for an answer before it makes su
 _FOREVER = 1e8  # a wait this long has no timeout
 
 
-def probe(spec: str, game: str, limits: Limits | None = None,
-          private: Sequence[Path] = ()) -> str | None:
-    """Resolve a bot spec inside a sandbox, which keeps `private` out of its view (see
-    `arena.sandbox.unseen_by`): None if it loads and plays `game`, else the problem (one line
-    naming the spec).
-
-    The arena process itself never imports an untrusted bot.
-    """
-    host = BotHost(spec, game, limits or Limits(memory_mb=None), private=private)
-    try:
-        _ask_alone(host, "probe")  # loading is not thinking
-    except BotFault as fault:
-        problem = fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
-        problem = problem.replace(host.spec, spec.strip())  # the file as the user named it
-        given, made = bot_file(spec), bot_file(host.spec)
-        if given is not None and made is not None:
-            problem = problem.replace(str(made), str(given))
-        return problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
-    return None
-
-
-def _ask_alone(host: BotHost, op: str) -> list[Any]:
-    """Ask a fresh game process of `host` one question (`op`, within the setup backstop), then
-    end it and the host: the answer."""
-    bot = SandboxedBot(host)
-    try:
-        bot.begin()
-        reply, _ = bot._call(op, None, host.limits.setup_seconds)
-        return reply
-    finally:
-        with contextlib.suppress(Exception):
-            bot.close()
-        host.close()
-
-
 def _hashable(value: Any) -> Any:
     """JSON arrays back to tuples: actions are hashable plain values."""
     return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
-
-
-@dataclass
-class SandboxedSpec:
-    """A bot entry whose games are played in sandboxed processes (the BotSpec of a sandbox)."""
-
-    name: str
-    host: BotHost
-
-    def make(self) -> Bot:
-        """A stand-in for a fresh bot."""
-        return SandboxedBot(self.host)
-
-    def close(self) -> None:
-        """End the bot's host process."""
-        self.host.close()
-
-
-def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
-              echo: str | None = None, private: Sequence[Path] = ()) -> SandboxedSpec:
-    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad);
-    its games (and the check) may not see `private` (see `arena.sandbox.unseen_by`). What its
-    games print goes to `log`, and to stderr after the prefix `echo` if given."""
-    problem = probe(spec, game, limits, private)
-    if problem is not None:
-        raise BotSpecError(problem)
-    return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
-                                                      trusted=is_bundled(spec), echo=echo,
-                                                      private=private))
-
-
-def confinement_facts(game: str = "concentration") -> dict[str, Any]:
-    """How a sandboxed game process is confined on this machine, as one reports it from inside
-    (see `arena.sandbox.promises`); raises BotFault if no game process could be had."""
-    reply = _ask_alone(BotHost("random", game, Limits()), "facts")
-    return reply[1] if len(reply) > 1 and isinstance(reply[1], dict) else {}

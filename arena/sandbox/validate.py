@@ -13,17 +13,10 @@ from arena.engine import Variant, find_game
 from arena.errors import ArenaError
 from arena.loader import BotSpec, display_name, is_bundled, registered_bots, resolve_bot
 from arena.record import Fault
+from arena.sandbox.entry import SandboxedSpec, confinement_facts, probe
 from arena.sandbox.promises import promised_here, promises_summary
 from arena.sandbox.sight import unseen_by
-from arena.sandbox.stand_in import (
-    DEFAULT_LIMITS,
-    BotHost,
-    Limits,
-    SandboxedBot,
-    SandboxedSpec,
-    confinement_facts,
-    probe,
-)
+from arena.sandbox.stand_in import DEFAULT_LIMITS, BotHost, Limits, SandboxedBot
 from arena.session import play_series
 
 

@@ -13,7 +13,9 @@ from arena.engine import all_games
 from arena.match import bot_rng, play_game
 from arena.protocol.forms import (
     ProtocolError,
+    act_line,
     act_message,
+    answer_line,
     chosen_action,
     encode,
     end_message,
@@ -29,6 +31,8 @@ class Recorder(Bot):
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
+        self.lines: list[tuple[bytes, bytes]] = []  # each `act` line written directly, and
+        # its message encoded
 
     def start(self, info: GameInfo) -> None:
         super().start(info)
@@ -36,6 +40,7 @@ class Recorder(Bot):
 
     def act(self, obs: Observation[Any]) -> Any:
         self.sent.append(act_message(obs))
+        self.lines.append((act_line(obs), encode(self.sent[-1])))
         return obs.legal[self.rng.randrange(len(obs.legal))]
 
     def end(self, result: Result) -> None:
@@ -57,6 +62,43 @@ def test_every_message_of_every_game_is_one_line_of_json(game: str) -> None:
         assert json.loads(line) == message
     kinds = [message["type"] for message in bots[0].sent]
     assert kinds[0] == "start" and kinds[-1] == "end" and "act" in kinds
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+def test_the_act_line_written_directly_is_the_act_message_encoded(game: str) -> None:
+    from arena.engine import find_game
+
+    found = find_game(game)
+    for preset in found.presets:  # every preset: their views and events differ
+        variant = found.variant(preset)
+        allowed = variant.params.players_allowed()
+        players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
+        bots = [Recorder() for _ in range(players)]
+        play_game(variant, bots, [f"s{i}" for i in range(players)], 2)
+        for bot in bots:
+            for written, encoded in bot.lines:
+                assert written == encoded
+
+
+@pytest.mark.parametrize(("data", "op", "problem"), [
+    (b'{"index": 0}', "act", "has no line end"),
+    (b"7" * (1 << 20), "act", "a line longer than 1 MB"),
+    (b'hello\n{"index": 0}\n', "act", "more than one line"),
+    (b"hello\n", "act", "is not JSON: 'hello'"),
+    (b"[1]\n", "start", "acknowledgement is not a JSON object"),
+    (b"true\n", "end", "acknowledgement is not a JSON object"),
+])
+def test_an_answer_line_that_breaks_the_protocol_is_one_line_saying_how(
+        data: bytes, op: str, problem: str) -> None:
+    with pytest.raises(ProtocolError, match=problem) as caught:
+        answer_line(data, op)
+    assert str(caught.value).startswith(f"{op}: ") and "\n" not in str(caught.value)
+
+
+def test_an_answer_line_is_one_json_value() -> None:
+    assert answer_line(b'{"index": 3}\n', "act") == {"index": 3}
+    assert answer_line(b"3\n", "act") == 3
+    assert answer_line(b'{"ok": true}\n', "end") == {"ok": True}
 
 
 def test_seed_words_give_the_numbers_a_python_bot_draws() -> None:

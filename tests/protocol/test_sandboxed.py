@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,8 @@ def test_every_fault_is_recorded_in_the_sandbox_and_the_log_is_capped(tmp_path: 
     log = tmp_path / "hostile.log"
     hostile = sandboxed(HOSTILE_SPEC, "concentration", LIMITS, log)
     try:
-        # the relay's faults all travel alike: a few of them here (every one in-process)
-        for seed, kind, detail in [*(FAULTS[i] for i in (0, 3, 6, 8)), (5, None, None)]:
+        # the arena reads the program's lines itself: each way of breaking the protocol
+        for seed, kind, detail in [*FAULTS, (5, None, None)]:
             record = play_game(variant, [hostile.make(), resolve_bot("greedy").make()],
                                ["hostile", "greedy"], seed).to_json()
             if kind is None:  # seed 5: megabytes on stderr, then a good answer: no fault
@@ -91,7 +92,8 @@ def test_the_program_runs_confined(tmp_path: Path) -> None:
     assert seen["env"] == ["HOME", "LANG", "PATH", "TMPDIR"]
     assert seen["home_writable"] and not seen["folder_writable"]
     if os.path.exists("/proc/self/ns/pid"):
-        assert len(seen["procs"]) <= 3  # its own PID namespace: the game process and itself
+        # its own PID namespace, where it is the game process itself: nothing relays
+        assert seen["procs"] == [str(seen["pid"])]
 
 
 SLOW_START = r"""
@@ -137,3 +139,59 @@ def test_a_program_that_takes_too_much_memory_is_a_memory_fault(tmp_path: Path) 
         hog.close()
     (fault,) = record.faults
     assert (fault.kind.value, "act: ran out of memory" in fault.detail) == ("memory", True)
+
+
+def _waiting_for(program: Path, seconds: float = 10.0) -> bool:
+    """Whether a game process has become the waiting shell of `program` within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if words[:1] == [b"/bin/sh"] and str(program).encode() in words:
+                return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_program_gone_before_its_game_is_a_fault_at_start_naming_the_spec(tmp_path: Path
+                                                                            ) -> None:
+    program = tmp_path / "bot.py"
+    program.write_text("#!/usr/bin/env python3\n" + SLOW_START.replace("time.sleep(0.4)", ""))
+    program.chmod(0o755)
+    spec = f"cmd:{program}"
+    variant = find_game("dig").variant()
+    bot = sandboxed(spec, "dig", LIMITS, tmp_path / "bot.log")
+    try:
+        program.unlink()  # before its host has prepared any game: the game process says so
+        record = play_game(variant, [bot.make(), resolve_bot("random").make()], ["p", "r"], 0)
+    finally:
+        bot.close()
+    (fault,) = record.faults
+    assert fault.kind.value == "crash"
+    assert fault.detail.startswith(f"start: bot spec {spec!r}: program ")
+    assert "not found" in fault.detail and "\n" not in fault.detail
+
+
+def test_a_program_gone_while_its_game_waits_is_a_crash_that_says_how(tmp_path: Path) -> None:
+    program = tmp_path / "bot.py"
+    program.write_text("#!/usr/bin/env python3\n" + SLOW_START.replace("time.sleep(0.4)", ""))
+    program.chmod(0o755)
+    variant = find_game("dig").variant()
+    log = tmp_path / "bot.log"
+    bot = sandboxed(f"cmd:{program}", "dig", LIMITS, log)
+    try:
+        first = play_game(variant, [bot.make(), resolve_bot("random").make()], ["p", "r"], 0)
+        assert _waiting_for(program)  # the next game's process, ready ahead
+        program.unlink()
+        second = play_game(variant, [bot.make(), resolve_bot("random").make()], ["p", "r"], 1)
+    finally:
+        bot.close()
+    assert not first.faults
+    (fault,) = second.faults
+    assert fault.kind.value == "crash"
+    assert fault.detail.startswith("start: the bot's program exited with code 127: the program "
+                                   "could not be run (the bot's log says why)")
+    assert f"{program}: not found" in log.read_text()  # the shell's word on it

@@ -303,6 +303,7 @@ BIG = b"9" * 5001  # more digits than Python converts to an int
 def test_any_bad_answer_is_a_fault_of_the_bot(op: str, line: bytes, kind: FaultKind) -> None:
     bot = SandboxedBot(BotHost("nowhere.py:Nobody", "concentration", LIMITS))
     bot.sock, theirs = socket.socketpair()
+    bot.answers = bot.sock  # a Python bot answers on the socket it is sent messages on
     bot._outbox = Outbox()
     try:
         theirs.sendall(line)
@@ -326,6 +327,7 @@ def test_any_bad_answer_is_a_fault_of_the_bot(op: str, line: bytes, kind: FaultK
 def test_good_answers_are_read_whatever_their_size(line: bytes, action: object) -> None:
     bot = SandboxedBot(BotHost("nowhere.py:Nobody", "concentration", LIMITS))
     bot.sock, theirs = socket.socketpair()
+    bot.answers = bot.sock  # a Python bot answers on the socket it is sent messages on
     bot._outbox = Outbox()
     try:
         theirs.sendall(line)

@@ -152,7 +152,7 @@ def test_the_host_is_started_with_its_settings_out_of_its_command_line(
     monkeypatch.setenv("ARENA_TEST_SECRET_TOKEN", "s3cret-token")
     host = BotHost("random", "concentration", LIMITS, log=tmp_path / "random.log")
     try:
-        game, _, _ = host.new_game()
+        game = host.new_game().sock
         game.close()
         assert host._process is not None
         pid = host._process.pid

@@ -41,7 +41,8 @@ def test_sweep_of_a_missing_folder_does_nothing(tmp_path: Path) -> None:
 def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
     host = BotHost("greedy", "concentration", Limits(), trusted=True)
     try:
-        sock, game, _ = host.new_game()
+        handover = host.new_game()
+        sock, game = handover.sock, handover.group
         sock.close()
         assert host._process is not None
         pid = host._process.pid
