@@ -1,0 +1,241 @@
+"""`frogs-search`: determinized search for Frogs in the Pond with fast, card-counting playouts.
+
+The generic `search` (bots/search.py) plays out each sampled deal through the engine with
+`frogs-simple` (lead high, follow low): a playout builds a view per card, so 24 samples cost
+125-185 ms a decision, and a policy that throws its tens under the opponent's aces misjudges
+what a card is worth. This bot keeps PIMC and the game's sampler
+(arena/games/frogs_in_the_pond/sampler.py: the other hands, the others' frogs and the pond
+dealt again, voids respected) but plays each sample out on plain integers with a policy that
+counts the cards, as `frogs-sharp` does, except that on a sampled deal it knows them:
+
+- To lead: a card no opponent still to play can beat (a *master*), the one worth most; else its
+  cheapest card (fewest points, then lowest).
+- To follow: a card that beats the trick and that no opponent still to play can beat, the one
+  worth most; else, when a partner's card already holds the trick safely, its most valuable
+  card; else its cheapest.
+
+A trick's frog is scored at the mean value of the sampled pond rather than the sampled pond's
+top card: which frog comes with which trick is chance nobody can see, and the mean removes its
+noise from the comparison of actions. A playout stops at the end of the deal; an action's value
+is its side's points in the rest of the deal less the mean of the other sides'. That is the
+measured objective too (the margin of the game's totals: the points of its deals added up); a
+game to 100 points is won by the higher total, which the margin rewards in the same direction.
+Cards that are equivalent (same suit, same points, and no card anyone may still play between
+them) are searched once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from arena.api import Action, Bot, Event, GameInfo, Observation
+from arena.cards import Card, standard_deck
+from arena.engine import Knowledge
+from arena.games.frogs_in_the_pond import FrogsParams, FrogsState, FrogsView, Say, power
+from arena.games.frogs_in_the_pond.sampler import FrogsSampler
+from bots.search import params_of
+
+CARDS: tuple[Card, ...] = tuple(sorted(
+    standard_deck(), key=lambda c: (list(type(c.suit)).index(c.suit), power(c))))
+"""Every card by its number: suit by suit (clubs, diamonds, hearts, spades), two up to ace, so
+that within a suit a higher number is a higher card and `number // 13` is the suit."""
+
+NUMBER: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
+"""Each card's number in `CARDS`."""
+
+
+def points_table(params: FrogsParams) -> tuple[int, ...]:
+    """What each card number counts when won, in this variant."""
+    return tuple(params.points(card) for card in CARDS)
+
+
+def _beaten(card: int, seats: Sequence[int], hands: Sequence[list[int]]) -> bool:
+    """Whether one of `seats` holds a higher card of `card`'s suit."""
+    suit = card // 13
+    for seat in seats:
+        for other in hands[seat]:
+            if other > card and other // 13 == suit:
+                return True
+    return False
+
+
+def policy(seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]],
+           side: Sequence[int], players: int, pts: Sequence[int]) -> int:
+    """The playout policy's card for `seat` on a deal it knows: masters led or used to win,
+    counters thrown on a partner's safe trick, otherwise the cheapest card."""
+    hand = hands[seat]
+    if trick:
+        led = trick[0][1] // 13
+        legal = [c for c in hand if c // 13 == led] or hand
+    else:
+        led = -1
+        legal = hand
+    if len(legal) == 1:
+        return legal[0]
+    later = [s for s in ((seat + i) % players for i in range(1, players - len(trick)))
+             if side[s] != side[seat]]
+    if not trick:
+        masters = [c for c in legal if not _beaten(c, later, hands)]
+        if masters:
+            return max(masters, key=lambda c: (pts[c], c))
+        return min(legal, key=lambda c: (pts[c], c % 13))
+    top_seat, top = trick[0]
+    for s, c in trick[1:]:
+        if c // 13 == led and c > top:
+            top_seat, top = s, c
+    winners = [c for c in legal if c // 13 == led and c > top and not _beaten(c, later, hands)]
+    if winners:
+        return max(winners, key=lambda c: (pts[c], -c))
+    if side[top_seat] == side[seat] and not _beaten(top, later, hands):
+        return max(legal, key=lambda c: (pts[c], -(c % 13)))
+    return min(legal, key=lambda c: (pts[c], c % 13))
+
+
+def play_out(hands: list[list[int]], trick: list[tuple[int, int]], to_play: int,
+             side: Sequence[int], sides: int, players: int, pts: Sequence[int],
+             frog: float) -> list[float]:
+    """Play the rest of the deal by `policy`: the points each side takes from here on (every
+    trick's cards and a frog worth `frog`). `hands` and `trick` are played away."""
+    won = [0.0] * sides
+    seat = to_play
+    while True:
+        card = policy(seat, hands, trick, side, players, pts)
+        hands[seat].remove(card)
+        trick.append((seat, card))
+        if len(trick) < players:
+            seat = (seat + 1) % players
+            continue
+        led = trick[0][1] // 13
+        winner, top = trick[0]
+        value = frog
+        for s, c in trick:
+            value += pts[c]
+            if c // 13 == led and c > top:
+                winner, top = s, c
+        won[side[winner]] += value
+        trick.clear()
+        if not hands[winner]:
+            return won
+        seat = winner
+
+
+def distinct(hand: Sequence[int], legal: Sequence[int], live: set[int],
+             pts: Sequence[int]) -> list[int]:
+    """The legal cards worth searching: of cards of one suit and the same points with no `live`
+    card (one anybody may still play) between them, only the lowest."""
+    held = set(hand)
+    kept = []
+    for card in sorted(legal):
+        below = card - 1
+        # walk down past cards that are gone; a held card of equal points there stands for it
+        while below >= 0 and below // 13 == card // 13 and below not in live \
+                and below not in held:
+            below -= 1
+        if below >= 0 and below // 13 == card // 13 and below in held and below in legal \
+                and pts[below] == pts[card]:
+            continue
+        kept.append(card)
+    return kept
+
+
+class FrogsSearchBot(Bot):
+    """PIMC over the game's sampler with fast card-counting playouts: see the module
+    docstring."""
+
+    games: ClassVar[tuple[str, ...]] = ("frogs-in-the-pond",)
+
+    def __init__(self, samples: int = 40, budget: float = 0.0) -> None:
+        """`samples`: deals sampled a decision; `budget`: ms a decision may take before it stops
+        sampling (0: no limit, so the bot is deterministic)."""
+        if samples < 1 or budget < 0:
+            raise ValueError("samples must be at least 1 and budget at least 0")
+        self.samples = samples
+        self.budget = budget
+
+    def start(self, info: GameInfo) -> None:
+        """Read the variant; nothing seen yet."""
+        super().start(info)
+        params = params_of(info)
+        assert isinstance(params, FrogsParams)
+        self.params = params
+        self.pts = points_table(params)
+        self.sampler = FrogsSampler()
+        sides = params.sides(info.players)
+        self.side = tuple(next(i for i, s in enumerate(sides) if seat in s)
+                          for seat in range(info.players))
+        self.seen: list[Event] = []
+
+    def act(self, obs: Observation[Any]) -> Action:
+        """Deal when dealing; else the card of best mean margin over the sampled deals."""
+        self.seen += obs.events
+        if Say.DEAL in obs.legal or len(obs.legal) == 1:
+            return obs.legal[0]
+        view: FrogsView = obs.view
+        knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen), view)
+        legal = [NUMBER[c] for c in obs.legal]  # type: ignore[index]
+        values = self.evaluate(knowledge, legal)
+        best = max(range(len(legal)), key=lambda i: (values[i], -i) if i in values
+                   else (float("-inf"), -i))
+        return CARDS[legal[best]]
+
+    def evaluate(self, knowledge: Knowledge, legal: list[int]) -> dict[int, float]:
+        """The total margin of each searched legal card (by its index in `legal`) over the
+        samples; cards equivalent to a searched one are left out."""
+        view: FrogsView = knowledge.view
+        me, players = knowledge.seat, knowledge.players
+        hand = [NUMBER[c] for c in view.hand]
+        states = self.sampler.sample(knowledge, self.samples, self.rng)
+        # the cards anybody may still play: every card not yet played, out of play or seen as
+        # this seat's frog (the sample's other hands, others' frogs and pond hold exactly those)
+        first: Any = states[0]
+        live = {NUMBER[c] for c in first.pond}
+        for seat in range(players):
+            live.update(NUMBER[c] for c in first.hands[seat])
+            if seat != me:
+                live.update(NUMBER[c] for c in first.frogs[seat])
+        searched = distinct(hand, legal, live, self.pts)
+        totals = {legal.index(c): 0.0 for c in searched}
+        deadline = time.perf_counter() + self.budget / 1000 if self.budget else None
+        sides = len(set(self.side))
+        mine = self.side[me]
+        for state in states:
+            assert isinstance(state, FrogsState)
+            hands = [[NUMBER[c] for c in h] for h in state.hands]
+            trick = [(s, NUMBER[c]) for s, c in state.trick]
+            pond = [NUMBER[c] for c in state.pond]
+            frog = sum(self.pts[c] for c in pond) / len(pond) if pond else 0.0
+            for i in totals:
+                twin = [list(h) for h in hands]
+                twin[me].remove(legal[i])
+                line = [*trick, (me, legal[i])]
+                if len(line) == players:
+                    won = _finish_trick(line, twin, sides, self.side, players, self.pts, frog)
+                else:
+                    won = play_out(twin, line, (me + 1) % players, self.side, sides,
+                                   players, self.pts, frog)
+                others = (sum(won) - won[mine]) / max(1, sides - 1)
+                totals[i] += won[mine] - others
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return totals
+
+
+def _finish_trick(trick: list[tuple[int, int]], hands: list[list[int]], sides: int,
+                  side: Sequence[int], players: int, pts: Sequence[int],
+                  frog: float) -> list[float]:
+    """The points of a completed trick for its winner's side, then the rest of the deal."""
+    led = trick[0][1] // 13
+    winner, top = trick[0]
+    value = frog
+    for s, c in trick:
+        value += pts[c]
+        if c // 13 == led and c > top:
+            winner, top = s, c
+    won = [0.0] * sides
+    won[side[winner]] += value
+    if hands[winner]:
+        rest = play_out(hands, [], winner, side, sides, players, pts, frog)
+        won = [a + b for a, b in zip(won, rest, strict=True)]
+    return won
