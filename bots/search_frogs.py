@@ -27,7 +27,7 @@ them) are searched once.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
@@ -51,49 +51,71 @@ def points_table(params: FrogsParams) -> tuple[int, ...]:
     return tuple(params.points(card) for card in CARDS)
 
 
-def _beaten(card: int, seats: Sequence[int], hands: Sequence[list[int]]) -> bool:
-    """Whether one of `seats` holds a higher card of `card`'s suit."""
-    suit = card // 13
+Hand = list[list[int]]
+"""A hand as four lists of card numbers, one a suit (clubs, diamonds, hearts, spades), each
+from low to high."""
+
+
+def by_suit(cards: Iterable[int]) -> Hand:
+    """`cards` as a `Hand`."""
+    hand: Hand = [[], [], [], []]
+    for card in sorted(cards):
+        hand[card // 13].append(card)
+    return hand
+
+
+def _high(suit: int, seats: Sequence[int], hands: Sequence[Hand]) -> int:
+    """The highest card of `suit` that one of `seats` holds (-1 for none)."""
+    best = -1
     for seat in seats:
-        for other in hands[seat]:
-            if other > card and other // 13 == suit:
-                return True
-    return False
+        cards = hands[seat][suit]
+        if cards and cards[-1] > best:
+            best = cards[-1]
+    return best
 
 
-def policy(seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]],
+def policy(seat: int, hands: Sequence[Hand], trick: Sequence[tuple[int, int]],
            side: Sequence[int], players: int, pts: Sequence[int]) -> int:
     """The playout policy's card for `seat` on a deal it knows: masters led or used to win,
     counters thrown on a partner's safe trick, otherwise the cheapest card."""
     hand = hands[seat]
-    if trick:
-        led = trick[0][1] // 13
-        legal = [c for c in hand if c // 13 == led] or hand
-    else:
-        led = -1
-        legal = hand
+    led = trick[0][1] // 13 if trick else -1
+    legal = hand[led] if led >= 0 and hand[led] else [c for cards in hand for c in cards]
     if len(legal) == 1:
         return legal[0]
     later = [s for s in ((seat + i) % players for i in range(1, players - len(trick)))
              if side[s] != side[seat]]
     if not trick:
-        masters = [c for c in legal if not _beaten(c, later, hands)]
-        if masters:
-            return max(masters, key=lambda c: (pts[c], c))
+        best, key = -1, (-1000, -1)
+        for suit in range(4):
+            cards = hand[suit]
+            if not cards:
+                continue
+            high = _high(suit, later, hands)
+            for c in reversed(cards):
+                if c < high:
+                    break
+                if (pts[c], c) > key:
+                    best, key = c, (pts[c], c)
+        if best >= 0:
+            return best
         return min(legal, key=lambda c: (pts[c], c % 13))
     top_seat, top = trick[0]
     for s, c in trick[1:]:
         if c // 13 == led and c > top:
             top_seat, top = s, c
-    winners = [c for c in legal if c // 13 == led and c > top and not _beaten(c, later, hands)]
-    if winners:
-        return max(winners, key=lambda c: (pts[c], -c))
-    if side[top_seat] == side[seat] and not _beaten(top, later, hands):
+    if hand[led]:
+        high = _high(led, later, hands)
+        bound = top if top > high else high
+        winners = [c for c in legal if c > bound]
+        if winners:
+            return max(winners, key=lambda c: (pts[c], -c))
+    if side[top_seat] == side[seat] and _high(led, later, hands) < top:
         return max(legal, key=lambda c: (pts[c], -(c % 13)))
     return min(legal, key=lambda c: (pts[c], c % 13))
 
 
-def play_out(hands: list[list[int]], trick: list[tuple[int, int]], to_play: int,
+def play_out(hands: list[Hand], trick: list[tuple[int, int]], to_play: int,
              side: Sequence[int], sides: int, players: int, pts: Sequence[int],
              frog: float) -> list[float]:
     """Play the rest of the deal by `policy`: the points each side takes from here on (every
@@ -102,7 +124,7 @@ def play_out(hands: list[list[int]], trick: list[tuple[int, int]], to_play: int,
     seat = to_play
     while True:
         card = policy(seat, hands, trick, side, players, pts)
-        hands[seat].remove(card)
+        hands[seat][card // 13].remove(card)
         trick.append((seat, card))
         if len(trick) < players:
             seat = (seat + 1) % players
@@ -116,7 +138,7 @@ def play_out(hands: list[list[int]], trick: list[tuple[int, int]], to_play: int,
                 winner, top = s, c
         won[side[winner]] += value
         trick.clear()
-        if not hands[winner]:
+        if not any(hands[winner]):
             return won
         seat = winner
 
@@ -202,13 +224,13 @@ class FrogsSearchBot(Bot):
         mine = self.side[me]
         for state in states:
             assert isinstance(state, FrogsState)
-            hands = [[NUMBER[c] for c in h] for h in state.hands]
+            hands = [by_suit(NUMBER[c] for c in h) for h in state.hands]
             trick = [(s, NUMBER[c]) for s, c in state.trick]
             pond = [NUMBER[c] for c in state.pond]
             frog = sum(self.pts[c] for c in pond) / len(pond) if pond else 0.0
             for i in totals:
-                twin = [list(h) for h in hands]
-                twin[me].remove(legal[i])
+                twin = [[list(cards) for cards in h] for h in hands]
+                twin[me][legal[i] // 13].remove(legal[i])
                 line = [*trick, (me, legal[i])]
                 if len(line) == players:
                     won = _finish_trick(line, twin, sides, self.side, players, self.pts, frog)
@@ -222,7 +244,7 @@ class FrogsSearchBot(Bot):
         return totals
 
 
-def _finish_trick(trick: list[tuple[int, int]], hands: list[list[int]], sides: int,
+def _finish_trick(trick: list[tuple[int, int]], hands: list[Hand], sides: int,
                   side: Sequence[int], players: int, pts: Sequence[int],
                   frog: float) -> list[float]:
     """The points of a completed trick for its winner's side, then the rest of the deal."""
@@ -235,7 +257,7 @@ def _finish_trick(trick: list[tuple[int, int]], hands: list[list[int]], sides: i
             winner, top = s, c
     won = [0.0] * sides
     won[side[winner]] += value
-    if hands[winner]:
+    if any(hands[winner]):
         rest = play_out(hands, [], winner, side, sides, players, pts, frog)
         won = [a + b for a, b in zip(won, rest, strict=True)]
     return won

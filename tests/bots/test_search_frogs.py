@@ -16,6 +16,7 @@ from bots.search_frogs import (
     CARDS,
     NUMBER,
     FrogsSearchBot,
+    by_suit,
     distinct,
     play_out,
     points_table,
@@ -39,7 +40,7 @@ def card(text: str) -> int:
 def choose(hands: dict[int, str], trick: list[tuple[int, str]], seat: int, players: int = 2,
            partners: bool = False) -> Card:
     """The policy's card for `seat` with these hands and this trick in progress."""
-    table = [nums(hands.get(s, "")) for s in range(players)]
+    table = [by_suit(nums(hands.get(s, ""))) for s in range(players)]
     side = [s % 2 for s in range(players)] if partners else list(range(players))
     return CARDS[policy(seat, table, [(s, card(c)) for s, c in trick], side, players, PTS)]
 
@@ -95,7 +96,7 @@ def test_a_playout_shares_out_every_card_left_and_a_frog_a_trick() -> None:
         side = [s % 2 for s in range(players)] if players == 4 else list(range(players))
         sides = len(set(side))
         left = sum(PTS[c] for h in hands for c in h)
-        won = play_out([list(h) for h in hands], [], 0, side, sides, players, PTS, 2.5)
+        won = play_out([by_suit(h) for h in hands], [], 0, side, sides, players, PTS, 2.5)
         assert sum(won) == pytest.approx(left + 2.5 * size)
 
 
