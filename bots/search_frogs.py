@@ -143,6 +143,20 @@ def play_out(hands: list[Hand], trick: list[tuple[int, int]], to_play: int,
         seat = winner
 
 
+def live_cards(state: FrogsState, seat: int) -> set[int]:
+    """The cards that tell `seat`'s cards of a suit apart: those anybody may still play and
+    those in the trick in progress. On a sampled state: every card but those won in earlier
+    tricks, out of play or among the seat's own frogs (the other hands, the others' frogs and
+    the pond hold the unseen cards, whichever way the sample dealt them)."""
+    live = {NUMBER[c] for c in state.pond}
+    live.update(NUMBER[c] for _, c in state.trick)
+    for other in range(state.seats):
+        live.update(NUMBER[c] for c in state.hands[other])
+        if other != seat:
+            live.update(NUMBER[c] for c in state.frogs[other])
+    return live
+
+
 def distinct(hand: Sequence[int], legal: Sequence[int], live: set[int],
              pts: Sequence[int]) -> list[int]:
     """The legal cards worth searching: of cards of one suit and the same points with no `live`
@@ -209,15 +223,9 @@ class FrogsSearchBot(Bot):
         me, players = knowledge.seat, knowledge.players
         hand = [NUMBER[c] for c in view.hand]
         states = self.sampler.sample(knowledge, self.samples, self.rng)
-        # the cards anybody may still play: every card not yet played, out of play or seen as
-        # this seat's frog (the sample's other hands, others' frogs and pond hold exactly those)
-        first: Any = states[0]
-        live = {NUMBER[c] for c in first.pond}
-        for seat in range(players):
-            live.update(NUMBER[c] for c in first.hands[seat])
-            if seat != me:
-                live.update(NUMBER[c] for c in first.frogs[seat])
-        searched = distinct(hand, legal, live, self.pts)
+        first = states[0]
+        assert isinstance(first, FrogsState)
+        searched = distinct(hand, legal, live_cards(first, me), self.pts)
         totals = {legal.index(c): 0.0 for c in searched}
         deadline = time.perf_counter() + self.budget / 1000 if self.budget else None
         sides = len(set(self.side))

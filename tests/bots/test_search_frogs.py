@@ -8,8 +8,9 @@ import random
 import pytest
 
 from arena.cards import Card, parse_card, parse_cards
-from arena.engine import find_game
-from arena.games.frogs_in_the_pond import PRESETS
+from arena.engine import Knowledge, find_game
+from arena.games.frogs_in_the_pond import PRESETS, FrogsState, Say, Stack
+from arena.games.frogs_in_the_pond.sampler import FrogsSampler
 from arena.loader import resolve_bot
 from arena.match import play_game
 from bots.search_frogs import (
@@ -18,6 +19,7 @@ from bots.search_frogs import (
     FrogsSearchBot,
     by_suit,
     distinct,
+    live_cards,
     play_out,
     points_table,
     policy,
@@ -113,6 +115,27 @@ def test_equivalent_cards_are_searched_once() -> None:
     assert sorted(distinct(hand, hand, set(hand) | {card("8S")}, PTS)) == sorted(hand)
     # a card gone between them does not
     assert distinct(hand, hand, set(hand), PTS) == [card("7S")]
+
+
+def test_a_card_in_the_trick_in_progress_tells_cards_apart() -> None:
+    # two players, seat 1 leads the eight of spades: the seven and the nine of seat 0 differ
+    stack = Stack({1: parse_cards("8S"), 0: parse_cards("7S 9S")}, ())
+    state = FrogsState(PRESETS["standard"], 2, random.Random(0), {0: stack})
+    state.apply(0, Say.DEAL)
+    state.apply(1, parse_card("8S"))
+    sampled = FrogsSampler().sample(knowledge_of(state, 0), 1, random.Random(1))[0]
+    assert isinstance(sampled, FrogsState)
+    live = live_cards(sampled, 0)
+    assert card("8S") in live and card("2C") not in live
+    hand = [NUMBER[c] for c in state.hands[0]]
+    legal = [NUMBER[c] for c in state.legal(0)]  # type: ignore[index]
+    assert {card("7S"), card("9S")} <= set(distinct(hand, legal, live, PTS))
+
+
+def knowledge_of(state: FrogsState, seat: int) -> Knowledge:
+    """What `seat` knows of `state`."""
+    return Knowledge(state.params, state.seats, seat, state.seen_by(seat, 0, len(state.log)),
+                     state.view(seat))
 
 
 def test_the_bot_wins_the_last_trick_with_its_most_valuable_winner() -> None:
