@@ -182,7 +182,7 @@ class FrogsSearchBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = ("frogs-in-the-pond",)
 
-    def __init__(self, samples: int = 40, budget: float = 0.0) -> None:
+    def __init__(self, samples: int = 20, budget: float = 0.0) -> None:
         """`samples`: deals sampled a decision; `budget`: ms a decision may take before it stops
         sampling (0: no limit, so the bot is deterministic)."""
         if samples < 1 or budget < 0:
