@@ -1,12 +1,15 @@
-"""Frogs in the Pond, two players: a bot against another on duplicate deals, seats rotated.
+"""Frogs in the Pond: a bot against another on duplicate deals, seats rotated.
 
 Like benchmarks/bench_strength.py (whose `Timed` it reuses): every deal seed is one whole game
-to 100 points, played twice with the seats swapped; a deal's margin is the bot's final total
-less the opponent's, averaged over the two games, so the luck of the cards cancels out and
+to 100 points, played once in every rotation of the seats; a deal's margin is the bot's final
+total less the opponent's, averaged over the rotations, so the luck of the cards cancels out and
 deals are the independent units (95% interval: mean +- 1.96 standard errors over deals). Also
-the share of games won (95% interval over deals) and the bot's mean time per decision.
+the share of games won (95% interval over deals) and the bot's mean time per decision. With
+`--players 3` to `5` the bot plays alone against copies of the opponent; at four seats with
+partners (the standard preset) two copies of the bot play across from each other.
 
     python benchmarks/strength_frogs.py --bot frogs-search --opponent frogs-sharp --deals 200
+    python benchmarks/strength_frogs.py --players 4 --variant tadpole --deals 20
 """
 
 from __future__ import annotations
@@ -58,22 +61,28 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
 
 def measure(bot: str, opponent: str, deals: int, seed: int = 1, variant: str = "standard",
             players: int = 2) -> Measured:
-    """`bot` (seat entry 0) against `opponent` filling the other seats, every rotation of
-    every deal played."""
+    """`bot` against `opponent` on `players` seats: the bot in seat entry 0 (and 2 in a
+    partnership game, so that partners are the same bot), `opponent` in the others, every
+    rotation of every deal played. The margin is the bot's mean score less the opponents'."""
     game = find_game(GAME).variant(variant)
     timed = Timed(resolve_bot(bot, GAME))
     other = resolve_bot(opponent, GAME)
-    entries = [timed, *[other] * (players - 1)]
+    partners = len(game.params.sides(players)) < players  # type: ignore[attr-defined]
+    ours = {0, 2} if partners else {0}
+    entries = [timed if e in ours else other for e in range(players)]
     margins: dict[int, list[float]] = {}
     wins: dict[int, list[float]] = {}
     for played in play_series(game, entries, seed, deals, rotate=True):  # type: ignore[arg-type]
         record = played.record
-        me = played.entries.index(0)
         scores = record.scores
+        mine = [scores[s] for s, e in enumerate(played.entries) if e in ours]
+        theirs = [scores[s] for s, e in enumerate(played.entries) if e not in ours]
         margins.setdefault(record.seed, []).append(
-            scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1))
+            statistics.fmean(mine) - statistics.fmean(theirs))
         best = max(scores)
-        won = 1.0 / scores.count(best) if scores[me] == best else 0.0
+        won = 1.0 / scores.count(best) if mine[0] == best else 0.0
+        if partners and mine[0] == best:
+            won = 1.0 if scores.count(best) == 2 else 0.5
         wins.setdefault(record.seed, []).append(won)
     margin, margin_ci = _interval([statistics.fmean(v) for v in margins.values()])
     win, win_ci = _interval([statistics.fmean(v) for v in wins.values()])
@@ -88,11 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--opponent", default="frogs-sharp")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=2,
+                        help="seats; at four the standard preset plays partnerships")
+    parser.add_argument("--variant", default="standard")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     print("| bot | opponent | deals | margin per deal (95%) | games won (95%) | ms/decision |")
     print("|---|---|---|---|---|---|")
-    print(measure(args.bot, args.opponent, args.deals, args.seed).line())
+    print(measure(args.bot, args.opponent, args.deals, args.seed, args.variant,
+                  args.players).line())
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 
