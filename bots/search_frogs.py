@@ -20,8 +20,8 @@ noise from the comparison of actions. A playout stops at the end of the deal; an
 is its side's points in the rest of the deal less the mean of the other sides'. That is the
 measured objective too (the margin of the game's totals: the points of its deals added up); a
 game to 100 points is won by the higher total, which the margin rewards in the same direction.
-Cards that are equivalent (same suit, same points, and no card anyone may still play between
-them) are searched once.
+Cards that are equivalent (same suit, same points, and between them no card anyone may still
+play or that lies in the trick) are searched once.
 """
 
 from __future__ import annotations
