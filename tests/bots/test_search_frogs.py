@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from arena.api import GameInfo
 from arena.cards import Card, parse_card, parse_cards
 from arena.engine import Knowledge, find_game
 from arena.games.frogs_in_the_pond import PRESETS, FrogsState, Say, Stack
@@ -170,3 +171,18 @@ def test_whole_games_without_fault_replayed_exactly(preset: str, players: int) -
 def test_parameters_out_of_range_are_refused(params: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         FrogsSearchBot(**params)  # type: ignore[arg-type]
+
+
+def test_a_spent_budget_stops_after_the_first_sample() -> None:
+    stack = Stack({1: parse_cards("8S 9H"), 0: parse_cards("7S 9S 10S QS")}, ())
+    state = FrogsState(PRESETS["standard"], 2, random.Random(0), {0: stack})
+    state.apply(0, Say.DEAL)
+    state.apply(1, parse_card("8S"))
+    known = knowledge_of(state, 0)
+    legal = [NUMBER[c] for c in state.legal(0)]  # type: ignore[index]
+    values = []
+    for bot in (FrogsSearchBot(samples=1), FrogsSearchBot(samples=6, budget=1e-9),
+                FrogsSearchBot(samples=6)):
+        bot.start(GameInfo("frogs-in-the-pond", "standard", {}, 0, 2, random.Random(3)))
+        values.append(bot.evaluate(known, legal))
+    assert values[0] == values[1] != values[2]
