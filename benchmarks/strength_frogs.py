@@ -4,7 +4,8 @@ Like benchmarks/bench_strength.py (whose `Timed` it reuses): every deal seed is 
 to 100 points, played once in every rotation of the seats; a deal's margin is the bot's final
 total less the opponent's, averaged over the rotations, so the luck of the cards cancels out and
 deals are the independent units (95% interval: mean +- 1.96 standard errors over deals). Also
-the share of games won (95% interval over deals) and the bot's mean time per decision. With
+the share of games won (95% interval over deals), the bot's mean time per decision, and the
+faults of every seat (a bot that raised or broke the rules). With
 `--players 3` to `5` the bot plays alone against copies of the opponent; at four seats with
 partners (the standard preset) two copies of the bot play across from each other.
 
@@ -45,12 +46,13 @@ class Measured:
     wins: float
     wins_ci: float
     ms_per_decision: float
+    faults: int
 
     def line(self) -> str:
         """The figures as one Markdown table row."""
         return (f"| {self.bot} | {self.opponent} | {self.deals} | {self.margin:+.2f} ± "
                 f"{self.margin_ci:.2f} | {100 * self.wins:.1f}% ± {100 * self.wins_ci:.1f} | "
-                f"{self.ms_per_decision:.1f} |")
+                f"{self.ms_per_decision:.1f} | {self.faults} |")
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float]:
@@ -72,8 +74,10 @@ def measure(bot: str, opponent: str, deals: int, seed: int = 1, variant: str = "
     entries = [timed if e in ours else other for e in range(players)]
     margins: dict[int, list[float]] = {}
     wins: dict[int, list[float]] = {}
+    faults = 0
     for played in play_series(game, entries, seed, deals, rotate=True):  # type: ignore[arg-type]
         record = played.record
+        faults += len(record.faults)
         scores = record.scores
         mine = [scores[s] for s, e in enumerate(played.entries) if e in ours]
         theirs = [scores[s] for s, e in enumerate(played.entries) if e not in ours]
@@ -87,7 +91,7 @@ def measure(bot: str, opponent: str, deals: int, seed: int = 1, variant: str = "
     margin, margin_ci = _interval([statistics.fmean(v) for v in margins.values()])
     win, win_ci = _interval([statistics.fmean(v) for v in wins.values()])
     return Measured(bot, opponent, len(margins), margin, margin_ci, win, win_ci,
-                    1000 * timed.seconds / max(1, timed.decisions))
+                    1000 * timed.seconds / max(1, timed.decisions), faults)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -102,8 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="standard")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    print("| bot | opponent | deals | margin per deal (95%) | games won (95%) | ms/decision |")
-    print("|---|---|---|---|---|---|")
+    print("| bot | opponent | deals | margin per deal (95%) | games won (95%) | ms/decision "
+          "| faults |")
+    print("|---|---|---|---|---|---|---|")
     print(measure(args.bot, args.opponent, args.deals, args.seed, args.variant,
                   args.players).line())
     print(f"({time.perf_counter() - started:.0f} s)")

@@ -32,7 +32,7 @@ def strength_frogs() -> ModuleType:
 def test_a_bot_against_itself_is_even_on_every_deal(players: int) -> None:
     measured = strength_frogs().measure("frogs-sharp", "frogs-sharp", 2, seed=5,
                                         players=players)
-    assert measured.deals == 2
+    assert measured.deals == 2 and measured.faults == 0
     assert measured.margin == pytest.approx(0.0) and measured.margin_ci == pytest.approx(0.0)
     assert measured.wins == pytest.approx(1 / players if players != 4 else 0.5)
 
@@ -41,3 +41,4 @@ def test_a_stronger_bot_has_a_positive_margin() -> None:
     measured = strength_frogs().measure("frogs-sharp", "random", 3, seed=5)
     assert measured.margin > 0 and measured.wins > 0.5
     assert "| frogs-sharp | random | 3 |" in measured.line()
+    assert measured.line().endswith("| 0 |")
