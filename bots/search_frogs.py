@@ -17,9 +17,11 @@ counts the cards, as `frogs-sharp` does, except that on a sampled deal it knows 
 A trick's frog is scored at the mean value of the sampled pond rather than the sampled pond's
 top card: which frog comes with which trick is chance nobody can see, and the mean removes its
 noise from the comparison of actions. A playout stops at the end of the deal; an action's value
-is its side's points in the rest of the deal less the mean of the other sides'. That is the
-measured objective too (the margin of the game's totals: the points of its deals added up); a
-game to 100 points is won by the higher total, which the margin rewards in the same direction.
+is its side's points in the rest of the deal less the mean of the other sides'. The totals of
+earlier deals are the same for every action, so that is the margin of the game's final totals
+(the points of its deals added up), which is what the benchmarks score. The game itself is won
+by the higher total once a side has 100: the margin is a proxy for that, exact in direction
+but blind to the score, so in a close last deal it does not play for the win alone.
 Cards that are equivalent (same suit, same points, and between them no card anyone may still
 play or that lies in the trick) are searched once.
 """
