@@ -135,7 +135,7 @@ class AssayerBot(ProspectorBot):
     games: ClassVar[tuple[str, ...]] = ("paved-with-gold",)
 
     def __init__(self, looks: str = "any", deny: bool = True, deduce: bool = True,
-                 spoil: bool = True) -> None:
+                 spoil: bool = True, gamble: float = 0.2) -> None:
         """`looks`: where to look first (`theirs`, `fresh` or `any`); `deny`: claim the cards
         the others know first; `deduce`: use colours and suits known by elimination; `spoil`:
         break an opponent's sure combination with a smaller claim of one's own."""
@@ -146,6 +146,7 @@ class AssayerBot(ProspectorBot):
         self.deny = deny
         self.deduce = deduce
         self.spoil = spoil
+        self.gamble = gamble
 
     def start(self, info: GameInfo) -> None:
         """Start with nothing known of anyone."""
@@ -233,13 +234,38 @@ class AssayerBot(ProspectorBot):
         if found is None and self.spoil:
             found = self.spoiler(view, known)
         if found is not None:
-            _, places = found
+            combo, places = found
             sure = [p for p in places if p in known]
+            if self.gambles(view, known, combo):
+                unseen = self.place_to_look(view, known)
+                if unseen >= 0:
+                    return actions.look(unseen)
             if sure:
                 first = max(sure, key=lambda p: (self.weight(p), -p))
                 self.plan = (first, *[p for p in places if p != first])
                 return actions.look(first)
         return actions.look(self.place_to_look(view, known))
+
+    def gambles(self, view: PavedView, known: dict[int, Card], combo: Combo) -> bool:
+        """Whether to look at an unknown place before making a sure claim of `combo`: when the
+        chance that the card seen makes a claim of that value with what the bot knows is at
+        least `gamble`. The card seen then takes the place of one of the claim's, which is kept
+        for later; if it makes none, the claim waits a turn."""
+        if self.gamble > 1:
+            return False
+        unseen = [p for p, cell in enumerate(view.cells) if cell is Spot.DOWN and p not in known]
+        if not unseen:
+            return False
+        place = unseen[0]
+        pool = Counter(FULL_PACK) - Counter(view.out) - Counter(known.values())
+        kinds = [c for c in self.claimable(view, 1) if c.points >= combo.points]
+        hits = 0
+        for card, count in pool.items():
+            trial = dict(known)
+            trial[place] = card
+            if self.best_claim(view, trial, (place,), kinds) is not None:
+                hits += count
+        return hits >= self.gamble * max(1, sum(pool.values()))
 
     def _holding(self, view: PavedView, legal: Sequence[Action]) -> Action:
         held = tuple(p for p, _ in view.hand)
