@@ -36,6 +36,11 @@ from arena.games.paved_with_gold.variants import PavedParams
 
 PACK: tuple[Card, ...] = tuple(standard_deck())
 
+HORIZON = 3
+"""Turns a playout plays past the sampled one before it is scored as it stands: the score moves
+in steps of a whole claim, so a long playout adds noise that hides what one decision changes
+(in a 20-deal trial, playouts to the end lost by about 44 a deal to `prospector`)."""
+
 
 class PavedBelief:
     """What a seat's events say of the square: the cards it knows at their places, the places
@@ -94,9 +99,11 @@ class PavedBelief:
 
 
 class PavedSample(PavedState):
-    """A sampled game that also follows which places each seat knows (`known`), for playouts."""
+    """A sampled game that also follows which places each seat knows (`known`), for playouts,
+    and the turn at which a playout may stop (`horizon`)."""
 
     known: list[set[int]]
+    horizon: int
 
     def _look(self, seat: int, pos: int) -> None:
         super()._look(seat, pos)
@@ -110,6 +117,15 @@ class PavedSample(PavedState):
 
 class PavedSampler(Sampler):
     """Deals the places a seat does not know and the stock from what it knows."""
+
+    def __init__(self, horizon: int = HORIZON) -> None:
+        """`horizon`: the turns after the sampled one at which a playout may stop (0: never)."""
+        self.horizon = horizon
+
+    def playout_over(self, state: State) -> bool:
+        """Whether the playout has gone `horizon` turns past the sampled one."""
+        stop = getattr(state, "horizon", 0)
+        return bool(stop) and state.turns >= stop  # type: ignore[attr-defined]
 
     def sample(self, knowledge: Knowledge, count: int, rng: random.Random) -> list[State]:
         """`count` states: the cards not accounted for shuffled into the unknown places and the
@@ -170,6 +186,7 @@ class PavedSampler(Sampler):
         state._taken = list(view.out)
         state._out = None
         state.narrator = Narrator(state)
+        state.horizon = view.turn + self.horizon if self.horizon else 0
         state.known = [set(places) for places in belief.known]
         state.known[knowledge.seat] = {p for p in range(len(square))
                                        if square[p] is not None and p in belief.cards}
