@@ -27,8 +27,11 @@ def _floor(state: Any) -> list[Combo]:
 
 
 def paved_greedy(state: State, seat: int, rng: random.Random) -> Action:
-    """`prospector`'s choice for `seat` from what it knows in a sampled state."""
+    """`prospector`'s choice for `seat` from what it knows in a sampled state. Its chance comes
+    from the sample's own `playout_rng` where it has one (the same for every action tried on
+    that sample, which takes the luck of the playouts out of the comparison), else `rng`."""
     s: Any = state
+    rng = getattr(state, "playout_rng", rng)
     legal = state.legal(seat)
     phase = s.phase
     if phase is Phase.BONUS_TO:

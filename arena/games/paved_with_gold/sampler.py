@@ -7,7 +7,10 @@ places each other seat looked at, so which cards each of them knows. The cards n
 are exactly those of the places it does not know and of the stock; the sample shuffles them
 into those places and the stock. What the others' looks reveal is kept in the sampled state
 (`PavedSample.known`): each seat's known places, followed as the sample is played out, so that
-a playout policy can play each seat from its own memory rather than from the true cards.
+a playout policy can play each seat from its own memory rather than from the true cards. Each
+sample also carries the rng of its playouts (`playout_rng`), which `clone` copies in its state
+then, so that every action tried on a sample is played out with the same chances (common random
+numbers).
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ class PavedSample(PavedState):
 
     known: list[set[int]]
     horizon: int
+    playout_rng: random.Random
 
     def _look(self, seat: int, pos: int) -> None:
         super()._look(seat, pos)
@@ -187,6 +191,7 @@ class PavedSampler(Sampler):
         state._out = None
         state.narrator = Narrator(state)
         state.horizon = view.turn + self.horizon if self.horizon else 0
+        state.playout_rng = random.Random(rng.getrandbits(64))
         state.known = [set(places) for places in belief.known]
         state.known[knowledge.seat] = {p for p in range(len(square))
                                        if square[p] is not None and p in belief.cards}
