@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
+from bots.search_paved import paved_greedy
 
 
 def _simple_bots() -> dict[str, type[Bot]]:
@@ -86,6 +87,7 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
+    "paved-with-gold": "greedy",
 }
 """Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
@@ -98,10 +100,11 @@ steals."""
 
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
+    "paved-with-gold": paved_greedy,
 }
 
 
-SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond")
+SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold")
 """The games whose package supplies a sampler."""
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.paved_with_gold import actions
 from arena.games.paved_with_gold.combos import BEST_FIRST, Aces, Combo, ComboRules, run_windows
 from arena.games.paved_with_gold.narration import position_name
@@ -86,6 +86,13 @@ class PavedWithGold(Game):
         """Shuffle, deal the square and stack the stock."""
         assert isinstance(params, PavedParams)
         return PavedState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the places a seat does not know and the stock from what it knows
+        (`sampler.py`)."""
+        from arena.games.paved_with_gold.sampler import PavedSampler
+
+        return PavedSampler()
 
 
 GAME = register(PavedWithGold())
