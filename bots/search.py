@@ -26,6 +26,8 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
+from bots.search_animals import animals_caller
+from bots.search_cuckoo import cuckoo_threshold
 
 
 def _simple_bots() -> dict[str, type[Bot]]:
@@ -86,22 +88,26 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
+    "cuckoo": "greedy", "animals": "greedy",
 }
 """Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
 
-PLAYOUT_DEPTHS: dict[str, int] = {"old-mans-bundle": 8}
+PLAYOUT_DEPTHS: dict[str, int] = {"old-mans-bundle": 8, "animals": 2}
 """Each game's default playout length in plies (0: to the end). In the Old Man's Bundle a
 playout stops after a round's worth of plays (eight) and counts the bundles as they stand: what one
 move changes is settled by then, and later rounds only add the noise of random trails and
-steals."""
+steals. In Animals a playout stops after two more cards faced and counts the cards held: the
+game is chaotic (one card more or less and every later race changes), so longer playouts
+only add noise to what a call changes at once (docs/strategy.md)."""
 
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
+    "cuckoo": cuckoo_threshold, "animals": animals_caller,
 }
 
 
-SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond")
+SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "cuckoo", "animals")
 """The games whose package supplies a sampler."""
 
 
@@ -194,12 +200,23 @@ class SearchBot(Bot):
             for i, action in enumerate(legal):
                 for _ in range(self.rollouts):
                     twin = self.sampler.clone(state)
-                    twin.apply(seat, action)
+                    self.step(twin, seat, action)
                     self.play_out(twin)
                     totals[i] += margin(twin, seat)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return totals
+
+    def step(self, state: State, seat: int, action: Action) -> None:
+        """The seat's action; where several seats decide at once (`apply_joint`), the others'
+        actions come from the playout policy."""
+        seats = state.to_act()
+        if len(seats) == 1:
+            state.apply(seat, action)
+            return
+        joint = {s: self.choose(state, s) for s in seats if s != seat}
+        joint[seat] = action
+        state.apply_joint(joint)
 
     def play_out(self, state: State) -> None:
         """Play `state` to its end (or where the sampler says a playout may stop) with the
