@@ -101,6 +101,14 @@ steals. In Animals a playout stops after two more cards faced and counts the car
 game is chaotic (one card more or less and every later race changes), so longer playouts
 only add noise to what a call changes at once (docs/strategy.md)."""
 
+DEFAULT_SAMPLES = 24
+"""Hidden states sampled a decision, unless the game has its own (`SAMPLES`)."""
+
+SAMPLES: dict[str, int] = {"cuckoo": 100}
+"""Each game's own number of samples a decision. A Cuckoo playout is a few turns to the end of
+the deal, so 100 samples cost about what 24 do elsewhere, and the choice between standing and
+changing is often close (docs/strategy.md)."""
+
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
     "cuckoo": cuckoo_threshold, "animals": animals_caller,
@@ -140,21 +148,23 @@ class SearchBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = SEARCH_GAMES
 
-    def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0,
+    def __init__(self, samples: int = -1, rollouts: int = 1, budget: float = 0.0,
                  policy: str = "default", depth: int = -1) -> None:
-        """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
-        each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
-        deterministic); `policy`: the playouts' policy: `default` (the game's own, see
-        `PLAYOUT_POLICIES`), `simple` (the game's simple bot), `greedy` or `random`; `depth`:
+        """`samples`: hidden states sampled a decision (-1: the game's own, `SAMPLES`);
+        `rollouts`: playouts of each action on each sample; `budget`: ms a decision may take
+        before it stops sampling (0: no limit, deterministic); `policy`: the playouts' policy:
+        `default` (the game's own, see `PLAYOUT_POLICIES`), `simple` (the game's simple bot),
+        `greedy` or `random`; `depth`:
         the plies a playout plays before it is scored as it stands (0: to the end; -1: the
         game's own, `PLAYOUT_DEPTHS`)."""
-        if samples < 1 or rollouts < 1 or budget < 0 or depth < -1:
-            raise ValueError("samples and rollouts must be at least 1, budget at least 0, "
-                             "depth at least -1")
+        if (samples < 1 and samples != -1) or rollouts < 1 or budget < 0 or depth < -1:
+            raise ValueError("samples (or -1) and rollouts must be at least 1, budget at least "
+                             "0, depth at least -1")
         if policy not in ("default", "simple", "greedy", "random"):
             raise ValueError(f"policy is default, simple, greedy or random, not {policy!r}")
         self.policy = policy
-        self.samples = samples
+        self.asked = samples
+        self.samples = samples if samples != -1 else DEFAULT_SAMPLES
         self.rollouts = rollouts
         self.budget = budget
         self.depth = depth
@@ -173,6 +183,8 @@ class SearchBot(Bot):
         chosen = PLAYOUT_POLICIES.get(game.name, "random") if self.policy == "default" \
             else self.policy
         self.plies = PLAYOUT_DEPTHS.get(game.name, 0) if self.depth == -1 else self.depth
+        if self.asked == -1:
+            self.samples = SAMPLES.get(game.name, DEFAULT_SAMPLES)
         self.greedy = _GREEDY.get(game.name) if chosen == "greedy" else None
         simple = _simple_bots().get(game.name) if chosen == "simple" else None
         if chosen in ("simple", "greedy") and simple is None and self.greedy is None:

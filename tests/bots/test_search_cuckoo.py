@@ -12,7 +12,7 @@ from arena.cards import parse_card
 from arena.engine import Knowledge, find_game
 from arena.games.cuckoo import CuckooParams, CuckooState, Phase, Say, Stack
 from arena.match import bot_rng
-from bots.search import SearchBot
+from bots.search import DEFAULT_SAMPLES, SAMPLES, SearchBot
 from bots.search_cuckoo import cuckoo_threshold
 
 SEATS = 6
@@ -87,3 +87,17 @@ def test_a_player_handed_a_card_above_the_one_it_gave_keeps_it() -> None:
     state = table({1: "2D", 2: "AH"})
     state.apply(1, Say.CHANGE)
     assert decide(state) is Say.STAND
+
+
+def test_search_samples_cuckoo_more_than_other_games_unless_told() -> None:
+    variant = find_game("cuckoo").variant()
+    counts = []
+    for samples in (-1, 7):
+        bot = SearchBot(samples=samples)
+        bot.start(GameInfo("cuckoo", variant.label, variant.params_view, 0, SEATS,
+                           bot_rng(1, 0)))
+        counts.append(bot.samples)
+    dig = SearchBot()
+    dig.start(GameInfo("dig", "standard", {}, 0, 2, bot_rng(1, 0)))
+    assert counts == [SAMPLES["cuckoo"], 7]
+    assert dig.samples == DEFAULT_SAMPLES < SAMPLES["cuckoo"]
