@@ -46,8 +46,8 @@ def test_search_refuses_a_game_without_a_sampler() -> None:
         bot.start(GameInfo("concentration", "standard", {}, 0, 2, bot_rng(1, 0)))
 
 
-@pytest.mark.parametrize("params", [{"samples": 0}, {"samples": -2}, {"rollouts": 0}, {"budget": -1.0},
-                                    {"depth": -2}, {"policy": "clever"}])
+@pytest.mark.parametrize("params", [{"samples": 0}, {"samples": -2}, {"rollouts": 0},
+                                    {"budget": -1.0}, {"depth": -2}, {"policy": "clever"}])
 def test_search_rejects_parameters_out_of_range(params: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         SearchBot(**params)  # type: ignore[arg-type]
