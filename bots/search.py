@@ -26,6 +26,8 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
+from bots.search_animals import animals_caller
+from bots.search_cuckoo import cuckoo_threshold
 from bots.search_paved import paved_greedy
 
 
@@ -87,24 +89,41 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
-    "paved-with-gold": "greedy",
+    "paved-with-gold": "greedy", "cuckoo": "greedy", "animals": "greedy",
 }
 """Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
 
-PLAYOUT_DEPTHS: dict[str, int] = {"old-mans-bundle": 8}
+PLAYOUT_DEPTHS: dict[str, int] = {"old-mans-bundle": 8, "animals": 2}
 """Each game's default playout length in plies (0: to the end). In the Old Man's Bundle a
 playout stops after a round's worth of plays (eight) and counts the bundles as they stand: what one
 move changes is settled by then, and later rounds only add the noise of random trails and
-steals."""
+steals. In Animals a playout stops after two more cards faced and counts the cards held: the
+game is chaotic (one card more or less and every later race changes), so longer playouts
+only add noise to what a call changes at once (docs/strategy.md)."""
+
+DEFAULT_SAMPLES = 24
+"""Hidden states sampled a decision, unless the game has its own (`SAMPLES`)."""
+
+SAMPLES: dict[str, int] = {"cuckoo": 100}
+"""Each game's own number of samples a decision. A Cuckoo playout is a few turns to the end of
+the deal, so 100 samples cost about what 24 do elsewhere, and the choice between standing and
+changing is often close (docs/strategy.md)."""
 
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
-    "paved-with-gold": paved_greedy,
+    "paved-with-gold": paved_greedy, "cuckoo": cuckoo_threshold, "animals": animals_caller,
 }
 
 
-SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold")
+POLICY_BREAKS_TIES: frozenset[str] = frozenset({"animals"})
+"""Games where actions of equal value go to the playout policy's choice, not the first legal
+action. In Animals the lots of races decide many playouts alike, so keeping quiet ties with
+calling a match on every sample more often than the count suggests; calling is never worse."""
+
+
+SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold", "cuckoo",
+                "animals")
 """The games whose package supplies a sampler."""
 
 
@@ -131,21 +150,23 @@ class SearchBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = SEARCH_GAMES
 
-    def __init__(self, samples: int = 24, rollouts: int = 1, budget: float = 0.0,
+    def __init__(self, samples: int = -1, rollouts: int = 1, budget: float = 0.0,
                  policy: str = "default", depth: int = -1) -> None:
-        """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
-        each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
-        deterministic); `policy`: the playouts' policy: `default` (the game's own, see
-        `PLAYOUT_POLICIES`), `simple` (the game's simple bot), `greedy` or `random`; `depth`:
+        """`samples`: hidden states sampled a decision (-1: the game's own, `SAMPLES`);
+        `rollouts`: playouts of each action on each sample; `budget`: ms a decision may take
+        before it stops sampling (0: no limit, deterministic); `policy`: the playouts' policy:
+        `default` (the game's own, see `PLAYOUT_POLICIES`), `simple` (the game's simple bot),
+        `greedy` or `random`; `depth`:
         the plies a playout plays before it is scored as it stands (0: to the end; -1: the
         game's own, `PLAYOUT_DEPTHS`)."""
-        if samples < 1 or rollouts < 1 or budget < 0 or depth < -1:
-            raise ValueError("samples and rollouts must be at least 1, budget at least 0, "
-                             "depth at least -1")
+        if (samples < 1 and samples != -1) or rollouts < 1 or budget < 0 or depth < -1:
+            raise ValueError("samples (or -1) and rollouts must be at least 1, budget at least "
+                             "0, depth at least -1")
         if policy not in ("default", "simple", "greedy", "random"):
             raise ValueError(f"policy is default, simple, greedy or random, not {policy!r}")
         self.policy = policy
-        self.samples = samples
+        self.asked = samples
+        self.samples = samples if samples != -1 else DEFAULT_SAMPLES
         self.rollouts = rollouts
         self.budget = budget
         self.depth = depth
@@ -164,6 +185,8 @@ class SearchBot(Bot):
         chosen = PLAYOUT_POLICIES.get(game.name, "random") if self.policy == "default" \
             else self.policy
         self.plies = PLAYOUT_DEPTHS.get(game.name, 0) if self.depth == -1 else self.depth
+        if self.asked == -1:
+            self.samples = SAMPLES.get(game.name, DEFAULT_SAMPLES)
         self.greedy = _GREEDY.get(game.name) if chosen == "greedy" else None
         simple = _simple_bots().get(game.name) if chosen == "simple" else None
         if chosen in ("simple", "greedy") and simple is None and self.greedy is None:
@@ -185,8 +208,19 @@ class SearchBot(Bot):
         knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen),
                               obs.view)
         totals = self.evaluate(knowledge, obs.legal)
-        best = max(range(len(obs.legal)), key=lambda i: (totals[i], -i))
+        first = self.tie_break(obs)
+        best = max(range(len(obs.legal)), key=lambda i: (totals[i], i == first, -i))
         return obs.legal[best]
+
+    def tie_break(self, obs: Observation[Any]) -> int:
+        """The index of the action preferred among equals: the playout policy's own where the
+        game asks for it (`POLICY_BREAKS_TIES`), else none (-1: the first legal action)."""
+        if self.info.game not in POLICY_BREAKS_TIES or self.greedy is None:
+            return -1
+        state = self.sampler.sample(
+            Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen), obs.view), 1,
+            random.Random(0))[0]
+        return obs.legal.index(self.greedy(state, obs.seat, random.Random(0)))
 
     def evaluate(self, knowledge: Knowledge, legal: tuple[Action, ...]) -> list[float]:
         """The total margin of each legal action over the samples and rollouts."""
@@ -197,12 +231,23 @@ class SearchBot(Bot):
             for i, action in enumerate(legal):
                 for _ in range(self.rollouts):
                     twin = self.sampler.clone(state)
-                    twin.apply(seat, action)
+                    self.step(twin, seat, action)
                     self.play_out(twin)
                     totals[i] += margin(twin, seat)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return totals
+
+    def step(self, state: State, seat: int, action: Action) -> None:
+        """The seat's action; where several seats decide at once (`apply_joint`), the others'
+        actions come from the playout policy."""
+        seats = state.to_act()
+        if len(seats) == 1:
+            state.apply(seat, action)
+            return
+        joint = {s: self.choose(state, s) for s in seats if s != seat}
+        joint[seat] = action
+        state.apply_joint(joint)
 
     def play_out(self, state: State) -> None:
         """Play `state` to its end (or where the sampler says a playout may stop) with the

@@ -11,8 +11,13 @@ from arena.match import bot_rng, play_game
 from bots.search import SEARCH_GAMES, SearchBot, params_of
 
 VARIANTS = {"dig": ("standard", {}), "old-mans-bundle": ("standard", {}),
-            "frogs-in-the-pond": ("standard", {"target": "15"})}
-"""A short game of each (frogs to 15 points), so a whole game takes a fraction of a second."""
+            "frogs-in-the-pond": ("standard", {"target": "15"}), "cuckoo": ("one-chip", {}),
+            "animals": ("standard", {"limit": "40"})}
+"""A short game of each (frogs to 15 points, cuckoo with one chip each, animals stopped after
+40 cards), so a whole game takes a fraction of a second."""
+
+PLAYERS = {"cuckoo": 6, "animals": 3}
+"""The table of a game that seats more than two (the others are played by two)."""
 
 
 @pytest.mark.parametrize("game", SEARCH_GAMES)
@@ -21,7 +26,9 @@ def test_search_plays_whole_games_without_fault_and_replays_them(game: str) -> N
     variant = find_game(game).variant(preset, overrides)
     spec = resolve_bot("search:samples=2", game)
     other = resolve_bot("random", game)
-    records = [play_game(variant, [spec.make(), other.make()], ["search", "random"], 4)
+    others = PLAYERS.get(game, 2) - 1
+    records = [play_game(variant, [spec.make(), *[other.make() for _ in range(others)]],
+                         ["search", *["random"] * others], 4)
                for _ in range(2)]
     assert records[0].faults == ()
     assert records[0].to_json() == records[1].to_json()
@@ -39,8 +46,8 @@ def test_search_refuses_a_game_without_a_sampler() -> None:
         bot.start(GameInfo("concentration", "standard", {}, 0, 2, bot_rng(1, 0)))
 
 
-@pytest.mark.parametrize("params", [{"samples": 0}, {"rollouts": 0}, {"budget": -1.0},
-                                    {"depth": -2}, {"policy": "clever"}])
+@pytest.mark.parametrize("params", [{"samples": 0}, {"samples": -2}, {"rollouts": 0},
+                                    {"budget": -1.0}, {"depth": -2}, {"policy": "clever"}])
 def test_search_rejects_parameters_out_of_range(params: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         SearchBot(**params)  # type: ignore[arg-type]

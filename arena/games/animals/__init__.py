@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.animals.calls import Settlement, clockwise, settle
 from arena.games.animals.dealing import Stack, Table, deal_round, dealer_of, shuffled_table
 from arena.games.animals.state import AnimalsState
@@ -94,6 +94,12 @@ class Animals(Game):
         """A new game for `players` seats; the deal and every lot come from `rng`."""
         assert isinstance(params, AnimalsParams)
         return AnimalsState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the unseen cards into the packs from the public events (`sampler.py`)."""
+        from arena.games.animals.sampler import AnimalsSampler
+
+        return AnimalsSampler()
 
 
 GAME = register(Animals())

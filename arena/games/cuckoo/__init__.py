@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.cuckoo.dealing import PACK, Stack, next_dealer, turn_order
 from arena.games.cuckoo.scoring import payers, survival_scores
 from arena.games.cuckoo.state import CuckooState
@@ -76,6 +76,13 @@ class Cuckoo(Game):
         """A new game for `players` seats; every deal is shuffled from `rng`."""
         assert isinstance(params, CuckooParams)
         return CuckooState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the others' cards and the rest of the pack from what a seat knows
+        (`sampler.py`)."""
+        from arena.games.cuckoo.sampler import CuckooSampler
+
+        return CuckooSampler()
 
 
 GAME = register(Cuckoo())
