@@ -1,0 +1,369 @@
+"""`dig-search`: determinized search for Dig, with a fast playout engine and a sharp playout
+policy.
+
+The generic `search` (bots/search.py) plays Dig's playouts on the engine's own `DigState`, which
+logs every event and re-checks every action, and with a weak policy (a random card other than an
+eight). Here a sampled state is copied once into `FastDig`, a bare Dig of small ints (the same
+rules: follow suit or rank, eights wild, dig until a card follows, pass when the stock is out, two
+passes in a row block the game), and played out by `sharp_move`: a cheap version of
+`dig-sharp`'s rules that can look at both hands, since a sampled deal has no hidden cards left.
+Each player keeps its eights until nothing else follows, and leaves on the pile the card (or
+names the suit or rank) that the other hand cannot follow, else the one its own hand follows
+most. Playouts that fast allow many more samples a decision.
+
+Search itself is PIMC as in `search`: at a decision with more than one legal action, the game's
+sampler (`DigSampler`) deals the hidden cards again `samples` times; on every sample each legal
+action is played and then played out `rollouts` times; the action of best mean final margin (cards
+left in the opponent's hand less one's own, the game's score) is played. The same samples serve
+every action (common random numbers). All chance comes from the bot's rng; `budget` (ms, 0 =
+none) stops adding samples once a decision has used that much time.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, ClassVar
+
+from arena.api import Action, Bot, Event, GameInfo, Observation
+from arena.cards import Card, Rank, Suit
+from arena.engine import Knowledge, find_game
+from arena.games.dig import WILD, Phase, Target
+from arena.games.dig import actions as act
+from arena.games.dig.sampler import DigSampler
+from arena.games.dig.state import DigState
+from arena.games.dig.variants import DigParams, Naming, StockOut
+from bots.search import params_of
+
+NONE = -1
+"""A target's suit or rank that is not asked."""
+
+EIGHT = WILD.value - 1
+"""The rank index of an eight (ranks are 0 for the ace to 12 for the king)."""
+
+_SUITS = tuple(Suit)
+_SUIT_INDEX = {s: i for i, s in enumerate(_SUITS)}
+SUIT_OF = tuple(c // 13 for c in range(52))
+"""The suit index of each card number."""
+RANK_OF = tuple(c % 13 for c in range(52))
+"""The rank index of each card number."""
+
+SHARP_WEIGHT = 3
+"""What a card the other hand cannot follow is worth in the playout policy, in cards of one's own
+hand that follow (`dig-sharp`'s `pressure`, and likewise doubled near the end)."""
+
+
+def number(card: Card) -> int:
+    """A card's number in `FastDig`: suit index times 13 plus rank index."""
+    assert card.suit is not None
+    return _SUIT_INDEX[card.suit] * 13 + card.rank.value - 1
+
+
+def card_of(n: int) -> Card:
+    """The card of a `FastDig` number."""
+    return Card(Rank(RANK_OF[n] + 1), _SUITS[SUIT_OF[n]])
+
+
+class FastDig:
+    """A bare game of Dig on card numbers, for playouts: no events, no checks."""
+
+    __slots__ = (
+        "hands",
+        "max_turns",
+        "naming",
+        "over",
+        "passes",
+        "pile",
+        "rank",
+        "ranks_named",
+        "reshuffle",
+        "rng",
+        "seat",
+        "stock",
+        "suit",
+        "turns",
+    )
+
+    def __init__(self, hands: list[list[int]], stock: list[int], pile: list[int], suit: int,
+                 rank: int, seat: int, naming: bool, passes: int, turns: int, ranks_named: bool,
+                 reshuffle: bool, max_turns: int, rng: random.Random) -> None:
+        """The position: hands, stock (the next card dug is last), pile (top last), what the pile
+        asks for (`NONE` where a part is not asked), the seat to act, whether it must name,
+        passes in a row, turns played, and the variant's rules."""
+        self.hands = hands
+        self.stock = stock
+        self.pile = pile
+        self.suit = suit
+        self.rank = rank
+        self.seat = seat
+        self.naming = naming
+        self.passes = passes
+        self.turns = turns
+        self.over = False
+        self.ranks_named = ranks_named
+        self.reshuffle = reshuffle
+        self.max_turns = max_turns
+        self.rng = rng
+
+    @classmethod
+    def of(cls, state: DigState, rng: random.Random) -> FastDig:
+        """The engine's state as a `FastDig` (a sampled state: the seat to act has a choice)."""
+        params: DigParams = state.params
+        target = state.target
+        game = cls([[number(c) for c in h] for h in state.hands],
+                   [number(c) for c in state.stock], [number(c) for c in state.pile],
+                   _SUIT_INDEX[target.suit] if target.suit is not None else NONE,
+                   target.rank.value - 1 if target.rank is not None else NONE,
+                   state.seat, state.phase is Phase.NAME, state.passes, state.turns,
+                   params.naming is Naming.SUIT_OR_RANK, params.stock_out is StockOut.RESHUFFLE,
+                   params.max_turns, rng)
+        game.over = state.phase is Phase.OVER
+        return game
+
+    def copy(self) -> FastDig:
+        """An independent copy (the rng is shared)."""
+        twin = FastDig([self.hands[0][:], self.hands[1][:]], self.stock[:], self.pile[:],
+                       self.suit, self.rank, self.seat, self.naming, self.passes, self.turns,
+                       self.ranks_named, self.reshuffle, self.max_turns, self.rng)
+        twin.over = self.over
+        return twin
+
+    def follows(self, card: int) -> bool:
+        """Whether `card` may be played now."""
+        r = RANK_OF[card]
+        return r == EIGHT or r == self.rank or SUIT_OF[card] == self.suit
+
+    def margin(self, seat: int) -> int:
+        """Cards in the other hand less cards in the seat's own: the seat's score."""
+        return len(self.hands[1 - seat]) - len(self.hands[seat])
+
+    def play(self, card: int) -> None:
+        """The seat to act plays `card` (it must follow)."""
+        hand = self.hands[self.seat]
+        hand.remove(card)
+        self.pile.append(card)
+        if not hand:
+            self.turns += 1
+            self.over = True
+        elif RANK_OF[card] == EIGHT:
+            self.naming = True
+        else:
+            self.suit, self.rank = SUIT_OF[card], RANK_OF[card]
+            self._end_turn()
+
+    def name(self, suit: int, rank: int) -> None:
+        """The seat to act, having played an eight, names a suit or a rank (the other `NONE`)."""
+        self.suit, self.rank = suit, rank
+        self.naming = False
+        self._end_turn()
+
+    def begin(self) -> None:
+        """Dig (or pass) for the seat to act until it can play: for a position whose seat to act
+        may not have a playable card yet."""
+        self._begin_turn()
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.passes = 0
+        self.seat = 1 - self.seat
+        if self.turns >= self.max_turns:
+            self.over = True
+        else:
+            self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        while True:
+            hand = self.hands[self.seat]
+            suit, rank = self.suit, self.rank
+            for c in hand:
+                r = RANK_OF[c]
+                if r in (EIGHT, rank) or SUIT_OF[c] == suit:
+                    return
+            if self._dig(hand):
+                return
+            self.turns += 1
+            self.passes += 1
+            self.seat = 1 - self.seat
+            if self.passes >= 2 or self.turns >= self.max_turns:
+                self.over = True
+                return
+
+    def _dig(self, hand: list[int]) -> bool:
+        stock = self.stock
+        suit, rank = self.suit, self.rank
+        while True:
+            if not stock:
+                if not self.reshuffle or len(self.pile) < 2:
+                    return False
+                top = self.pile.pop()
+                stock = self.stock = self.pile
+                self.rng.shuffle(stock)
+                self.pile = [top]
+            c = stock.pop()
+            hand.append(c)
+            r = RANK_OF[c]
+            if r in (EIGHT, rank) or SUIT_OF[c] == suit:
+                return True
+
+
+def _blocks(hand: list[int], suit: int, rank: int) -> bool:
+    """Whether no card of `hand` follows a pile asking for `suit` or `rank`."""
+    for c in hand:
+        r = RANK_OF[c]
+        if r in (EIGHT, rank) or SUIT_OF[c] == suit:
+            return False
+    return True
+
+
+def sharp_play(game: FastDig) -> int:
+    """The playout policy's card: an eight only when nothing else follows (or it is the last
+    card); else the card the other hand cannot follow, then the one its own hand follows most
+    (ties at random)."""
+    seat = game.seat
+    hand = game.hands[seat]
+    suit, rank = game.suit, game.rank
+    plays = [c for c in hand if RANK_OF[c] == EIGHT or RANK_OF[c] == rank or SUIT_OF[c] == suit]
+    if len(plays) == 1:
+        return plays[0]
+    others = [c for c in plays if RANK_OF[c] != EIGHT]
+    if not others:
+        return plays[0]
+    if len(hand) == 1:
+        return hand[0]
+    opp = game.hands[1 - seat]
+    weight = SHARP_WEIGHT * (2 if len(opp) <= 2 else 1)
+    best, value, ties = others[0], -1, 0
+    for c in others:
+        s, r = SUIT_OF[c], RANK_OF[c]
+        v = 0
+        for d in hand:
+            rd = RANK_OF[d]
+            if d != c and rd != EIGHT and (rd == r or SUIT_OF[d] == s):
+                v += 1
+        if _blocks(opp, s, r):
+            v += weight
+        if v > value:
+            best, value, ties = c, v, 1
+        elif v == value:
+            ties += 1
+            if game.rng.randrange(ties) == 0:
+                best = c
+    return best
+
+
+def sharp_name(game: FastDig) -> tuple[int, int]:
+    """The playout policy's naming: the suit (or rank, where allowed) the other hand cannot
+    follow, then the one its own hand holds most of; as (suit, rank), one of them `NONE`."""
+    seat = game.seat
+    hand = game.hands[seat]
+    opp = game.hands[1 - seat]
+    weight = SHARP_WEIGHT * (2 if len(opp) <= 2 else 1)
+    suits = [0, 0, 0, 0]
+    ranks = [0] * 13
+    for c in hand:
+        if RANK_OF[c] != EIGHT:
+            suits[SUIT_OF[c]] += 1
+            ranks[RANK_OF[c]] += 1
+    opp_eight = any(RANK_OF[c] == EIGHT for c in opp)
+    opp_suits = [False] * 4
+    opp_ranks = [False] * 13
+    for c in opp:
+        opp_suits[SUIT_OF[c]] = True
+        opp_ranks[RANK_OF[c]] = True
+    best, value = (0, NONE), -1
+    for s in range(4):
+        v = suits[s] + (0 if opp_eight or opp_suits[s] else weight)
+        if v > value:
+            best, value = (s, NONE), v
+    if game.ranks_named:
+        for r in range(13):
+            if r == EIGHT:
+                continue
+            v = ranks[r] + (0 if opp_eight or opp_ranks[r] else weight)
+            if v > value:
+                best, value = (NONE, r), v
+    return best
+
+
+def play_out(game: FastDig) -> None:
+    """Play `game` to its end with the sharp playout policy for both seats."""
+    while not game.over:
+        if game.naming:
+            suit, rank = sharp_name(game)
+            game.name(suit, rank)
+        else:
+            game.play(sharp_play(game))
+
+
+def apply_action(game: FastDig, action: Action) -> None:
+    """Apply one of Dig's plain actions (a play or a naming) to `game`."""
+    if action[0] == act.PLAY:  # type: ignore[index]
+        game.play(number(act.read_play(action)))
+        return
+    choice = act.read_name(action)
+    if isinstance(choice, Suit):
+        game.name(_SUIT_INDEX[choice], NONE)
+    else:
+        game.name(NONE, choice.value - 1)
+
+
+class DigSearchBot(Bot):
+    """PIMC for Dig: samples the hidden cards, tries every action on each sample, plays out with
+    a fast sharp policy, and plays the action of best mean margin."""
+
+    games: ClassVar[tuple[str, ...]] = ("dig",)
+
+    def __init__(self, samples: int = 40, rollouts: int = 1, budget: float = 0.0) -> None:
+        """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
+        each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
+        deterministic)."""
+        if samples < 1 or rollouts < 1 or budget < 0:
+            raise ValueError("samples and rollouts must be at least 1, budget at least 0")
+        self.samples = samples
+        self.rollouts = rollouts
+        self.budget = budget
+
+    def start(self, info: GameInfo) -> None:
+        """Nothing seen yet."""
+        super().start(info)
+        sampler = find_game(info.game).sampler()
+        assert isinstance(sampler, DigSampler)
+        self.sampler = sampler
+        self.params = params_of(info)
+        self.seen: list[Event] = []
+
+    def act(self, obs: Observation[Any]) -> Action:
+        """The legal action of best mean margin over the sampled deals."""
+        self.seen += obs.events
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen),
+                              obs.view)
+        totals = self.evaluate(knowledge, obs.legal)
+        best = max(range(len(obs.legal)), key=lambda i: (totals[i], -i))
+        return obs.legal[best]
+
+    def evaluate(self, knowledge: Knowledge, legal: tuple[Action, ...]) -> list[float]:
+        """The total margin of each legal action over the samples and rollouts."""
+        deadline = time.perf_counter() + self.budget / 1000 if self.budget else None
+        totals = [0.0] * len(legal)
+        seat = knowledge.seat
+        rng = self.rng
+        for state in self.sampler.sample(knowledge, self.samples, rng):
+            assert isinstance(state, DigState)
+            root = FastDig.of(state, rng)
+            for i, action in enumerate(legal):
+                for _ in range(self.rollouts):
+                    game = root.copy()
+                    apply_action(game, action)
+                    play_out(game)
+                    totals[i] += game.margin(seat)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return totals
+
+
+def target_numbers(target: Target) -> tuple[int, int]:
+    """A `Target` as `FastDig`'s (suit, rank) numbers."""
+    return (_SUIT_INDEX[target.suit] if target.suit is not None else NONE,
+            target.rank.value - 1 if target.rank is not None else NONE)
