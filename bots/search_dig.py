@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.cards import Card, Rank, Suit
-from arena.engine import Knowledge, find_game
+from arena.engine import Knowledge
 from arena.games.dig import WILD, Phase, Target
 from arena.games.dig import actions as act
 from arena.games.dig.sampler import DigSampler
@@ -313,22 +313,23 @@ class DigSearchBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = ("dig",)
 
-    def __init__(self, samples: int = 40, rollouts: int = 1, budget: float = 0.0) -> None:
+    def __init__(self, samples: int = 40, rollouts: int = 1, budget: float = 0.0,
+                 eights_last: bool = True) -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
-        deterministic)."""
+        deterministic); `eights_last`: the sampler reads an eight the opponent plays with cards
+        left as "nothing else followed" (true of `dig-sharp`, see `DigBelief`)."""
         if samples < 1 or rollouts < 1 or budget < 0:
             raise ValueError("samples and rollouts must be at least 1, budget at least 0")
         self.samples = samples
         self.rollouts = rollouts
         self.budget = budget
+        self.eights_last = eights_last
 
     def start(self, info: GameInfo) -> None:
         """Nothing seen yet."""
         super().start(info)
-        sampler = find_game(info.game).sampler()
-        assert isinstance(sampler, DigSampler)
-        self.sampler = sampler
+        self.sampler = DigSampler(self.eights_last)
         self.params = params_of(info)
         self.seen: list[Event] = []
 

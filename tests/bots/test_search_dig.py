@@ -1,0 +1,134 @@
+"""`dig-search`: its bare playout engine plays Dig's rules, its playout policy plays as
+`dig-sharp` would with both hands in view, and the bot plays whole games legally and replayably."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.cards import parse_card
+from arena.engine import find_game
+from arena.games.dig.state import DigState
+from arena.loader import resolve_bot
+from arena.match import play_game
+from bots.search_dig import (
+    NONE,
+    DigSearchBot,
+    FastDig,
+    apply_action,
+    card_of,
+    number,
+    play_out,
+    sharp_name,
+    sharp_play,
+)
+
+
+def cards(text: str) -> list[int]:
+    """Card numbers from short forms: '5H 9C'."""
+    return [number(parse_card(c)) for c in text.split()]
+
+
+def position(mine: str, theirs: str, suit: str, rank: str, stock: str = "2C 3C 4C",
+             ranks_named: bool = True) -> FastDig:
+    """Seat 0 to play `mine` against `theirs`, the pile asking for `suit` or `rank`."""
+    suits = "CDHS"
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return FastDig([cards(mine), cards(theirs)], cards(stock), cards("KD"),
+                   suits.index(suit) if suit else NONE, ranks.index(rank) if rank else NONE, 0,
+                   False, 0, 0, ranks_named, False, 300, random.Random(1))
+
+
+def fast_state(game: FastDig) -> tuple[object, ...]:
+    """What the bare engine says of its position, as cards."""
+    return (tuple(sorted(map(str, map(card_of, game.hands[0])))),
+            tuple(sorted(map(str, map(card_of, game.hands[1])))),
+            tuple(map(str, map(card_of, game.stock))), game.seat, game.naming, game.over,
+            game.margin(0))
+
+
+def engine_state(state: DigState) -> tuple[object, ...]:
+    """The same of the engine's own state."""
+    left = [len(h) for h in state.hands]
+    return (tuple(sorted(map(str, state.hands[0]))), tuple(sorted(map(str, state.hands[1]))),
+            tuple(map(str, state.stock)), state.seat, state.phase.name == "NAME",
+            state.phase.name == "OVER", left[1] - left[0])
+
+
+@pytest.mark.parametrize("preset", ["standard", "suit-only"])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bare_engine_plays_as_the_game_does(preset: str, seed: int) -> None:
+    variant = find_game("dig").variant(preset)
+    state = variant.game.new_state(variant.params, 2, random.Random(seed))
+    assert isinstance(state, DigState)
+    game = FastDig.of(state, random.Random(0))
+    rng = random.Random(seed)
+    steps = 0
+    while state.to_act():
+        assert fast_state(game) == engine_state(state)
+        (seat,) = state.to_act()
+        legal = state.legal(seat)
+        action = legal[rng.randrange(len(legal))]
+        state.apply(seat, action)
+        apply_action(game, action)
+        steps += 1
+    assert fast_state(game) == engine_state(state)
+    assert game.over and steps > 10
+
+
+def test_a_playout_ends_with_every_card_where_it_was_dealt() -> None:
+    variant = find_game("dig").variant("reshuffle")
+    state = variant.game.new_state(variant.params, 2, random.Random(3))
+    assert isinstance(state, DigState)
+    game = FastDig.of(state, random.Random(0))
+    play_out(game)
+    assert game.over
+    everything = [*game.hands[0], *game.hands[1], *game.stock, *game.pile]
+    assert sorted(everything) == list(range(52))
+
+
+def test_the_policy_keeps_its_eights_while_another_card_follows() -> None:
+    game = position("8S 5H", "2C 3C", "H", "5")
+    assert card_of(sharp_play(game)) == parse_card("5H")
+
+
+def test_the_policy_plays_an_eight_when_nothing_else_follows() -> None:
+    game = position("8S 5C", "2C 3C", "H", "6")
+    assert card_of(sharp_play(game)) == parse_card("8S")
+
+
+def test_the_policy_leaves_what_the_other_hand_cannot_follow() -> None:
+    # 5H leaves hearts or fives, which the other hand follows with 7H; KS leaves spades or kings,
+    # which it cannot follow. Without that pressure, 5H (which 5C would follow) would score higher.
+    game = position("5H KS 5C", "7H 2D", "H", "K")
+    assert card_of(sharp_play(game)) == parse_card("KS")
+
+
+def test_the_policy_sheds_from_its_longest_suit_when_the_other_hand_can_follow_all() -> None:
+    game = position("5H 9C 2C 3C", "8D 4S", "H", "9")
+    assert card_of(sharp_play(game)) == parse_card("9C")
+
+
+def test_the_policy_names_what_the_other_hand_lacks() -> None:
+    game = position("2C 3C 4H", "7C 9S 9H", "", "")
+    game.naming = True
+    assert sharp_name(game) == (NONE, 1)  # a two: it holds no two, while it holds C, S and H
+    game.ranks_named = False
+    assert sharp_name(game) == (1, NONE)  # suits only: diamonds, which it lacks
+
+
+def test_dig_search_plays_whole_games_without_fault_and_replays_them() -> None:
+    variant = find_game("dig").variant()
+    spec = resolve_bot("dig-search:samples=3", "dig")
+    other = resolve_bot("dig-sharp", "dig")
+    records = [play_game(variant, [spec.make(), other.make()], ["dig-search", "dig-sharp"], 4)
+               for _ in range(2)]
+    assert records[0].faults == ()
+    assert records[0].to_json() == records[1].to_json()
+
+
+@pytest.mark.parametrize("params", [{"samples": 0}, {"rollouts": 0}, {"budget": -1.0}])
+def test_dig_search_rejects_parameters_out_of_range(params: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        DigSearchBot(**params)  # type: ignore[arg-type]
