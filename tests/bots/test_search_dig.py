@@ -45,7 +45,7 @@ def fast_state(game: FastDig) -> tuple[object, ...]:
     return (tuple(sorted(map(str, map(card_of, game.hands[0])))),
             tuple(sorted(map(str, map(card_of, game.hands[1])))),
             tuple(map(str, map(card_of, game.stock))), game.seat, game.naming, game.over,
-            game.margin(0))
+            game.margin(0), game.turns)
 
 
 def engine_state(state: DigState) -> tuple[object, ...]:
@@ -53,7 +53,7 @@ def engine_state(state: DigState) -> tuple[object, ...]:
     left = [len(h) for h in state.hands]
     return (tuple(sorted(map(str, state.hands[0]))), tuple(sorted(map(str, state.hands[1]))),
             tuple(map(str, state.stock)), state.seat, state.phase.name == "NAME",
-            state.phase.name == "OVER", left[1] - left[0])
+            state.phase.name == "OVER", left[1] - left[0], state.turns)
 
 
 @pytest.mark.parametrize("preset", ["standard", "suit-only"])
@@ -86,6 +86,15 @@ def test_a_playout_ends_with_every_card_where_it_was_dealt() -> None:
     assert game.over
     everything = [*game.hands[0], *game.hands[1], *game.stock, *game.pile]
     assert sorted(everything) == list(range(52))
+
+
+def test_an_eight_alone_is_enough_not_to_dig() -> None:
+    game = position("8S 5C", "2C 3C", "H", "6")
+    game.begin()
+    assert (game.hands[0], game.stock, game.seat) == (cards("8S 5C"), cards("2C 3C 4C"), 0)
+    game = position("9S 5C", "2C 3C", "H", "6", stock="2D 4H 3C")
+    game.begin()
+    assert (game.hands[0], game.stock, game.seat) == (cards("9S 5C 3C 4H"), cards("2D"), 0)
 
 
 def test_the_policy_keeps_its_eights_while_another_card_follows() -> None:
