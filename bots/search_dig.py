@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.cards import Card, Rank, Suit
 from arena.engine import Knowledge
-from arena.games.dig import WILD, Phase, Target
+from arena.games.dig import WILD, Phase
 from arena.games.dig import actions as act
 from arena.games.dig.sampler import DigSampler
 from arena.games.dig.state import DigState
@@ -307,6 +307,152 @@ def apply_action(game: FastDig, action: Action) -> None:
         game.name(NONE, choice.value - 1)
 
 
+_EIGHTS = sum(1 << c for c in range(52) if RANK_OF[c] == EIGHT)
+_SUIT_MASK = tuple(sum(1 << c for c in range(52) if SUIT_OF[c] == s) for s in range(4))
+_RANK_MASK = tuple(sum(1 << c for c in range(52) if RANK_OF[c] == r) for r in range(13))
+
+
+def accepted(suit: int, rank: int) -> int:
+    """The mask of the cards a pile asking for `suit` or `rank` accepts (eights always)."""
+    mask = _EIGHTS
+    if suit != NONE:
+        mask |= _SUIT_MASK[suit]
+    if rank != NONE:
+        mask |= _RANK_MASK[rank]
+    return mask
+
+
+class TooBig(Exception):
+    """The endgame solver met more positions than it may."""
+
+
+class Endgame:
+    """Exact play of a Dig position with nothing hidden (a sample, or the real game once the
+    stock is out): alpha-beta negamax on the final margin over every play and naming, digs taken
+    from the stock in its order. Positions are remembered (with bounds) by the hands, the stock
+    left, and which live cards the pile accepts, so namings that accept the same live cards are
+    one. Standard Dig only: the stock never comes back."""
+
+    def __init__(self, limit: int = 20000) -> None:
+        """`limit`: the positions it may search before it gives up (`TooBig`)."""
+        self.limit = limit
+        self.visits = 0
+        self.memo: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+        self.stock: tuple[int, ...] = ()
+        self.below: list[int] = [0]
+
+    def value(self, game: FastDig) -> int:
+        """The margin of the seat to act in `game` with exact play from here by both; `TooBig`
+        once the positions searched (over every call on the same stock) pass the limit."""
+        if game.over:
+            return game.margin(game.seat)
+        seat = game.seat
+        me = sum(1 << c for c in game.hands[seat])
+        opp = sum(1 << c for c in game.hands[1 - seat])
+        stock = tuple(game.stock)
+        if stock != self.stock or not self.memo:
+            self.stock = stock
+            self.below = [0]  # below[k]: the mask of the stock's first k cards
+            for c in stock:
+                self.below.append(self.below[-1] | 1 << c)
+            self.memo = {}
+        if game.naming:
+            return self._name(me, opp, len(stock), -99, 99)
+        return self._play(me, opp, len(stock), accepted(game.suit, game.rank), game.passes,
+                          -99, 99)
+
+    def _name(self, me: int, opp: int, k: int, alpha: int, beta: int) -> int:
+        """The seat to act has played an eight and keeps `me`: its best naming."""
+        live = me | opp | self.below[k]
+        seen: set[int] = set()
+        best = -99
+        for mask in (*_SUIT_MASK, *_RANK_MASK):
+            acc = (mask | _EIGHTS) & live
+            if acc in seen:
+                continue
+            seen.add(acc)
+            value = -self._play(opp, me, k, acc, 0, -beta, -alpha)
+            if value > best:
+                best = value
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _play(self, me: int, opp: int, k: int, acc: int, passes: int, alpha: int,
+              beta: int) -> int:
+        key = (me, opp, k, acc & (me | opp | self.below[k]), passes)
+        low, high = self.memo.get(key, (-99, 99))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        self.visits += 1
+        if self.visits > self.limit:
+            raise TooBig
+        start = alpha
+        playable = me & acc
+        if not playable:
+            while k:
+                k -= 1
+                bit = 1 << self.stock[k]
+                me |= bit
+                if bit & acc:
+                    break
+            playable = me & acc
+        if not playable:
+            # blocked after the other's pass, else a pass
+            best = (opp.bit_count() - me.bit_count() if passes
+                    else -self._play(opp, me, k, acc, 1, -beta, -alpha))
+            self.memo[key] = (best, best) if passes else self._bounds(best, start, beta)
+            return best
+        if playable == me and not me & (me - 1):
+            self.memo[key] = (opp.bit_count(), opp.bit_count())
+            return opp.bit_count()  # its last card: out
+        best = -99
+        for bit in self._order(playable, opp):
+            rest = me ^ bit
+            if bit & _EIGHTS:
+                value = self._name(rest, opp, k, alpha, beta)
+            else:
+                c = bit.bit_length() - 1
+                value = -self._play(opp, rest, k, accepted(SUIT_OF[c], RANK_OF[c]), 0,
+                                    -beta, -alpha)
+            if value > best:
+                best = value
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        self.memo[key] = self._bounds(best, start, beta)
+        return best
+
+    @staticmethod
+    def _bounds(best: int, alpha: int, beta: int) -> tuple[int, int]:
+        """What a search in the window (alpha, beta) that found `best` proves."""
+        if best <= alpha:
+            return (-99, best)
+        if best >= beta:
+            return (best, 99)
+        return (best, best)
+
+    @staticmethod
+    def _order(playable: int, opp: int) -> list[int]:
+        """The cards to try, as bits: first those the other hand cannot follow, eights last."""
+        first, then, eights = [], [], []
+        while playable:
+            bit = playable & -playable
+            playable ^= bit
+            if bit & _EIGHTS:
+                eights.append(bit)
+                continue
+            c = bit.bit_length() - 1
+            (then if opp & accepted(SUIT_OF[c], RANK_OF[c]) else first).append(bit)
+        return first + then + eights
+
+
 class DigSearchBot(Bot):
     """PIMC for Dig: samples the hidden cards, tries every action on each sample, plays out with
     a fast sharp policy, and plays the action of best mean margin."""
@@ -314,23 +460,29 @@ class DigSearchBot(Bot):
     games: ClassVar[tuple[str, ...]] = ("dig",)
 
     def __init__(self, samples: int = 40, rollouts: int = 1, budget: float = 0.0,
-                 eights_last: bool = True) -> None:
+                 eights_last: bool = True, exact: int = 0, limit: int = 20000) -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
         deterministic); `eights_last`: the sampler reads an eight the opponent plays with cards
-        left as "nothing else followed" (true of `dig-sharp`, see `DigBelief`)."""
-        if samples < 1 or rollouts < 1 or budget < 0:
-            raise ValueError("samples and rollouts must be at least 1, budget at least 0")
+        left as "nothing else followed" (true of `dig-sharp`, see `DigBelief`); `exact`: with
+        at most this many cards in the stock (-1: never), each sample is solved exactly
+        (`Endgame`) instead of played out, where that takes at most `limit` positions (with
+        the stock out nothing is hidden, so one sample is the real game)."""
+        if samples < 1 or rollouts < 1 or budget < 0 or exact < -1 or limit < 1:
+            raise ValueError("samples, rollouts and limit must be at least 1, budget at least "
+                             "0, exact at least -1")
         self.samples = samples
         self.rollouts = rollouts
         self.budget = budget
         self.eights_last = eights_last
+        self.exact = exact
+        self.limit = limit
 
     def start(self, info: GameInfo) -> None:
         """Nothing seen yet."""
         super().start(info)
         self.sampler = DigSampler(self.eights_last)
-        self.params = params_of(info)
+        self.params: DigParams = params_of(info)  # type: ignore[assignment]
         self.seen: list[Event] = []
 
     def act(self, obs: Observation[Any]) -> Action:
@@ -350,9 +502,18 @@ class DigSearchBot(Bot):
         totals = [0.0] * len(legal)
         seat = knowledge.seat
         rng = self.rng
-        for state in self.sampler.sample(knowledge, self.samples, rng):
+        stock = knowledge.view.stock
+        solve = (self.params.stock_out is StockOut.PASS and stock <= self.exact)
+        count = 1 if solve and stock == 0 else self.samples
+        for state in self.sampler.sample(knowledge, count, rng):
             assert isinstance(state, DigState)
             root = FastDig.of(state, rng)
+            if solve:
+                values = self.solved(root, legal, seat)
+                if values is not None:
+                    for i, value in enumerate(values):
+                        totals[i] += value
+                    continue
             for i, action in enumerate(legal):
                 for _ in range(self.rollouts):
                     game = root.copy()
@@ -363,8 +524,16 @@ class DigSearchBot(Bot):
                 break
         return totals
 
-
-def target_numbers(target: Target) -> tuple[int, int]:
-    """A `Target` as `FastDig`'s (suit, rank) numbers."""
-    return (_SUIT_INDEX[target.suit] if target.suit is not None else NONE,
-            target.rank.value - 1 if target.rank is not None else NONE)
+    def solved(self, root: FastDig, legal: tuple[Action, ...], seat: int) -> list[int] | None:
+        """The exact margin of each legal action on one sample, or None if that is too big."""
+        solver = Endgame(self.limit)
+        values = []
+        for action in legal:
+            game = root.copy()
+            apply_action(game, action)
+            try:
+                value = solver.value(game)
+            except TooBig:
+                return None
+            values.append(value if game.seat == seat else -value)
+        return values

@@ -15,7 +15,9 @@ from arena.match import play_game
 from bots.search_dig import (
     NONE,
     DigSearchBot,
+    Endgame,
     FastDig,
+    TooBig,
     apply_action,
     card_of,
     number,
@@ -141,3 +143,49 @@ def test_dig_search_plays_whole_games_without_fault_and_replays_them() -> None:
 def test_dig_search_rejects_parameters_out_of_range(params: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         DigSearchBot(**params)  # type: ignore[arg-type]
+
+
+def brute_force(game: FastDig) -> int:
+    """The margin of the seat to act with exact play, by trying every play and naming (slow)."""
+    if game.over:
+        return game.margin(game.seat)
+    seat = game.seat
+    if game.naming:
+        options = [(s, NONE) for s in range(4)] + [(NONE, r) for r in range(13) if r != 7]
+        moves = [lambda g, o=o: g.name(*o) for o in options]
+    else:
+        moves = [lambda g, c=c: g.play(c) for c in game.hands[seat] if game.follows(c)]
+    best = -99
+    for move in moves:
+        twin = game.copy()
+        move(twin)
+        value = brute_force(twin)
+        best = max(best, value if twin.seat == seat else -value)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_endgame_solver_finds_the_exact_margin(seed: int) -> None:
+    rng = random.Random(seed)
+    pack = list(range(52))
+    rng.shuffle(pack)
+    mine, theirs = pack[:rng.randint(1, 4)], pack[4:4 + rng.randint(1, 4)]
+    stock = pack[8:8 + rng.randint(0, 3)]
+    top = pack[20]
+    game = FastDig([mine, theirs], stock, [top], top // 13, top % 13, 0, False, 0, 0, True,
+                   False, 300, random.Random(0))
+    game.begin()
+    if game.over:
+        return
+    assert Endgame(10**6).value(game) == brute_force(game)
+
+
+def test_the_endgame_solver_gives_up_past_its_limit() -> None:
+    rng = random.Random(5)
+    pack = list(range(52))
+    rng.shuffle(pack)
+    game = FastDig([pack[:9], pack[9:18]], pack[18:22], [pack[30]], 0, NONE, 0, False, 0, 0,
+                   True, False, 300, random.Random(0))
+    game.begin()
+    with pytest.raises(TooBig):
+        Endgame(5).value(game)
