@@ -145,10 +145,15 @@ def test_dig_search_rejects_parameters_out_of_range(params: dict[str, float]) ->
         DigSearchBot(**params)  # type: ignore[arg-type]
 
 
-def brute_force(game: FastDig) -> int:
-    """The margin of the seat to act with exact play, by trying every play and naming (slow)."""
+def brute_force(game: FastDig, memo: dict[tuple[object, ...], int]) -> int:
+    """The margin of the seat to act with exact play, by trying every play and naming (memo on
+    the whole position, no pruning)."""
     if game.over:
         return game.margin(game.seat)
+    key = (tuple(sorted(game.hands[0])), tuple(sorted(game.hands[1])), tuple(game.stock),
+           game.suit, game.rank, game.seat, game.naming, game.passes)
+    if key in memo:
+        return memo[key]
     seat = game.seat
     if game.naming:
         options = [(s, NONE) for s in range(4)] + [(NONE, r) for r in range(13) if r != 7]
@@ -159,25 +164,36 @@ def brute_force(game: FastDig) -> int:
     for move in moves:
         twin = game.copy()
         move(twin)
-        value = brute_force(twin)
+        value = brute_force(twin, memo)
         best = max(best, value if twin.seat == seat else -value)
+    memo[key] = best
     return best
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(40))
 def test_the_endgame_solver_finds_the_exact_margin(seed: int) -> None:
     rng = random.Random(seed)
     pack = list(range(52))
     rng.shuffle(pack)
-    mine, theirs = pack[:rng.randint(1, 4)], pack[4:4 + rng.randint(1, 4)]
-    stock = pack[8:8 + rng.randint(0, 3)]
+    mine, theirs = pack[:rng.randint(1, 6)], pack[6:6 + rng.randint(1, 6)]
+    stock = pack[12:12 + rng.randint(0, 4)]
     top = pack[20]
-    game = FastDig([mine, theirs], stock, [top], top // 13, top % 13, 0, False, 0, 0, True,
-                   False, 300, random.Random(0))
-    game.begin()
-    if game.over:
-        return
-    assert Endgame(10**6).value(game) == brute_force(game)
+    naming = seed % 2 == 1  # seat 0 has just played an eight and names
+    game = FastDig([mine, theirs], stock, [top], top // 13, top % 13, 0, naming, 0, 0,
+                   seed % 4 != 3, False, 300, random.Random(0))
+    if not naming:
+        game.begin()
+    solver = Endgame(10**6)
+    assert solver.value(game) == brute_force(game, {})
+    for card in game.hands[game.seat] if not game.naming and not game.over else ():
+        if game.follows(card):  # the same solver again, on the same stock: memo kept
+            twin = game.copy()
+            twin.play(card)
+            value = solver.value(twin)
+            assert value == brute_force(twin, {})
+    other = game.copy()  # the same solver on another stock: nothing remembered may serve
+    other.stock.reverse()
+    assert solver.value(other) == brute_force(other, {})
 
 
 def test_the_endgame_solver_gives_up_past_its_limit() -> None:
