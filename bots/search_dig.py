@@ -53,6 +53,26 @@ SHARP_WEIGHT = 3
 hand that follow (`dig-sharp`'s `pressure`, and likewise doubled near the end)."""
 
 
+EIGHTS = sum(1 << c for c in range(52) if RANK_OF[c] == EIGHT)
+"""The mask of the four eights (card number c is bit c)."""
+SUIT_MASK = tuple(sum(1 << c for c in range(52) if SUIT_OF[c] == s) for s in range(4))
+RANK_MASK = tuple(sum(1 << c for c in range(52) if RANK_OF[c] == r) for r in range(13))
+
+
+def accepted(suit: int, rank: int) -> int:
+    """The mask of the cards a pile asking for `suit` or `rank` accepts (eights always)."""
+    mask = EIGHTS
+    if suit != NONE:
+        mask |= SUIT_MASK[suit]
+    if rank != NONE:
+        mask |= RANK_MASK[rank]
+    return mask
+
+
+FOLLOWS = tuple(accepted(SUIT_OF[c], RANK_OF[c]) for c in range(52))
+"""The mask of the cards that may follow card number c (eights included)."""
+
+
 def number(card: Card) -> int:
     """A card's number in `FastDig`: suit index times 13 plus rank index."""
     assert card.suit is not None
@@ -64,10 +84,30 @@ def card_of(n: int) -> Card:
     return Card(Rank(RANK_OF[n] + 1), _SUITS[SUIT_OF[n]])
 
 
+def mask_of(numbers: list[int]) -> int:
+    """The mask of some card numbers."""
+    mask = 0
+    for c in numbers:
+        mask |= 1 << c
+    return mask
+
+
+def numbers_of(mask: int) -> list[int]:
+    """The card numbers of a mask, in hand order."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit.bit_length() - 1)
+        mask ^= bit
+    return out
+
+
 class FastDig:
-    """A bare game of Dig on card numbers, for playouts: no events, no checks."""
+    """A bare game of Dig on card numbers, for playouts: hands as bit masks, no events, no
+    checks."""
 
     __slots__ = (
+        "accept",
         "hands",
         "max_turns",
         "naming",
@@ -84,17 +124,18 @@ class FastDig:
         "turns",
     )
 
-    def __init__(self, hands: list[list[int]], stock: list[int], pile: list[int], suit: int,
+    def __init__(self, hands: list[int], stock: list[int], pile: list[int], suit: int,
                  rank: int, seat: int, naming: bool, passes: int, turns: int, ranks_named: bool,
                  reshuffle: bool, max_turns: int, rng: random.Random) -> None:
-        """The position: hands, stock (the next card dug is last), pile (top last), what the pile
-        asks for (`NONE` where a part is not asked), the seat to act, whether it must name,
-        passes in a row, turns played, and the variant's rules."""
+        """The position: hands (masks), stock (card numbers, the next card dug last), pile (top
+        last), what the pile asks for (`NONE` where a part is not asked), the seat to act,
+        whether it must name, passes in a row, turns played, and the variant's rules."""
         self.hands = hands
         self.stock = stock
         self.pile = pile
         self.suit = suit
         self.rank = rank
+        self.accept = accepted(suit, rank)
         self.seat = seat
         self.naming = naming
         self.passes = passes
@@ -110,7 +151,7 @@ class FastDig:
         """The engine's state as a `FastDig` (a sampled state: the seat to act has a choice)."""
         params: DigParams = state.params
         target = state.target
-        game = cls([[number(c) for c in h] for h in state.hands],
+        game = cls([mask_of([number(c) for c in h]) for h in state.hands],
                    [number(c) for c in state.stock], [number(c) for c in state.pile],
                    _SUIT_INDEX[target.suit] if target.suit is not None else NONE,
                    target.rank.value - 1 if target.rank is not None else NONE,
@@ -122,25 +163,37 @@ class FastDig:
 
     def copy(self) -> FastDig:
         """An independent copy (the rng is shared)."""
-        twin = FastDig([self.hands[0][:], self.hands[1][:]], self.stock[:], self.pile[:],
-                       self.suit, self.rank, self.seat, self.naming, self.passes, self.turns,
-                       self.ranks_named, self.reshuffle, self.max_turns, self.rng)
+        twin = FastDig.__new__(FastDig)
+        twin.hands = self.hands[:]
+        twin.stock = self.stock[:]
+        twin.pile = self.pile[:]
+        twin.suit = self.suit
+        twin.rank = self.rank
+        twin.accept = self.accept
+        twin.seat = self.seat
+        twin.naming = self.naming
+        twin.passes = self.passes
+        twin.turns = self.turns
         twin.over = self.over
+        twin.ranks_named = self.ranks_named
+        twin.reshuffle = self.reshuffle
+        twin.max_turns = self.max_turns
+        twin.rng = self.rng
         return twin
 
     def follows(self, card: int) -> bool:
         """Whether `card` may be played now."""
-        r = RANK_OF[card]
-        return r == EIGHT or r == self.rank or SUIT_OF[card] == self.suit
+        return bool(self.accept >> card & 1)
 
     def margin(self, seat: int) -> int:
         """Cards in the other hand less cards in the seat's own: the seat's score."""
-        return len(self.hands[1 - seat]) - len(self.hands[seat])
+        return self.hands[1 - seat].bit_count() - self.hands[seat].bit_count()
 
     def play(self, card: int) -> None:
         """The seat to act plays `card` (it must follow)."""
-        hand = self.hands[self.seat]
-        hand.remove(card)
+        seat = self.seat
+        hand = self.hands[seat] ^ (1 << card)
+        self.hands[seat] = hand
         self.pile.append(card)
         if not hand:
             self.turns += 1
@@ -149,11 +202,13 @@ class FastDig:
             self.naming = True
         else:
             self.suit, self.rank = SUIT_OF[card], RANK_OF[card]
+            self.accept = FOLLOWS[card]
             self._end_turn()
 
     def name(self, suit: int, rank: int) -> None:
         """The seat to act, having played an eight, names a suit or a rank (the other `NONE`)."""
         self.suit, self.rank = suit, rank
+        self.accept = accepted(suit, rank)
         self.naming = False
         self._end_turn()
 
@@ -172,15 +227,7 @@ class FastDig:
             self._begin_turn()
 
     def _begin_turn(self) -> None:
-        while True:
-            hand = self.hands[self.seat]
-            suit, rank = self.suit, self.rank
-            for c in hand:
-                r = RANK_OF[c]
-                if r in (EIGHT, rank) or SUIT_OF[c] == suit:
-                    return
-            if self._dig(hand):
-                return
+        while not self.hands[self.seat] & self.accept and not self._dig():
             self.turns += 1
             self.passes += 1
             self.seat = 1 - self.seat
@@ -188,31 +235,26 @@ class FastDig:
                 self.over = True
                 return
 
-    def _dig(self, hand: list[int]) -> bool:
+    def _dig(self) -> bool:
+        """Dig for the seat to act until a card follows; False if none came."""
         stock = self.stock
-        suit, rank = self.suit, self.rank
-        while True:
-            if not stock:
-                if not self.reshuffle or len(self.pile) < 2:
-                    return False
-                top = self.pile.pop()
-                stock = self.stock = self.pile
-                self.rng.shuffle(stock)
-                self.pile = [top]
-            c = stock.pop()
-            hand.append(c)
-            r = RANK_OF[c]
-            if r in (EIGHT, rank) or SUIT_OF[c] == suit:
-                return True
-
-
-def _blocks(hand: list[int], suit: int, rank: int) -> bool:
-    """Whether no card of `hand` follows a pile asking for `suit` or `rank`."""
-    for c in hand:
-        r = RANK_OF[c]
-        if r in (EIGHT, rank) or SUIT_OF[c] == suit:
-            return False
-    return True
+        accept = self.accept
+        hand = self.hands[self.seat]
+        try:
+            while True:
+                if not stock:
+                    if not self.reshuffle or len(self.pile) < 2:
+                        return False
+                    top = self.pile.pop()
+                    stock = self.stock = self.pile
+                    self.rng.shuffle(stock)
+                    self.pile = [top]
+                bit = 1 << stock.pop()
+                hand |= bit
+                if bit & accept:
+                    return True
+        finally:
+            self.hands[self.seat] = hand
 
 
 def sharp_play(game: FastDig) -> int:
@@ -221,26 +263,21 @@ def sharp_play(game: FastDig) -> int:
     (ties at random)."""
     seat = game.seat
     hand = game.hands[seat]
-    suit, rank = game.suit, game.rank
-    plays = [c for c in hand if RANK_OF[c] == EIGHT or RANK_OF[c] == rank or SUIT_OF[c] == suit]
-    if len(plays) == 1:
-        return plays[0]
-    others = [c for c in plays if RANK_OF[c] != EIGHT]
-    if not others:
-        return plays[0]
-    if len(hand) == 1:
-        return hand[0]
+    plays = hand & game.accept
+    others = plays & ~EIGHTS
+    if not others or not plays & (plays - 1):
+        return (plays & -plays).bit_length() - 1
     opp = game.hands[1 - seat]
-    weight = SHARP_WEIGHT * (2 if len(opp) <= 2 else 1)
-    best, value, ties = others[0], -1, 0
-    for c in others:
-        s, r = SUIT_OF[c], RANK_OF[c]
-        v = 0
-        for d in hand:
-            rd = RANK_OF[d]
-            if d != c and rd != EIGHT and (rd == r or SUIT_OF[d] == s):
-                v += 1
-        if _blocks(opp, s, r):
+    weight = SHARP_WEIGHT * (2 if opp.bit_count() <= 2 else 1)
+    plain = hand & ~EIGHTS
+    best, value, ties = 0, -1, 0
+    while others:
+        bit = others & -others
+        others ^= bit
+        c = bit.bit_length() - 1
+        follows = FOLLOWS[c]
+        v = (plain & follows).bit_count()  # the card itself counts: the same for every card
+        if not opp & follows:
             v += weight
         if v > value:
             best, value, ties = c, v, 1
@@ -255,31 +292,21 @@ def sharp_name(game: FastDig) -> tuple[int, int]:
     """The playout policy's naming: the suit (or rank, where allowed) the other hand cannot
     follow, then the one its own hand holds most of; as (suit, rank), one of them `NONE`."""
     seat = game.seat
-    hand = game.hands[seat]
+    plain = game.hands[seat] & ~EIGHTS
     opp = game.hands[1 - seat]
-    weight = SHARP_WEIGHT * (2 if len(opp) <= 2 else 1)
-    suits = [0, 0, 0, 0]
-    ranks = [0] * 13
-    for c in hand:
-        if RANK_OF[c] != EIGHT:
-            suits[SUIT_OF[c]] += 1
-            ranks[RANK_OF[c]] += 1
-    opp_eight = any(RANK_OF[c] == EIGHT for c in opp)
-    opp_suits = [False] * 4
-    opp_ranks = [False] * 13
-    for c in opp:
-        opp_suits[SUIT_OF[c]] = True
-        opp_ranks[RANK_OF[c]] = True
+    weight = 0 if opp & EIGHTS else SHARP_WEIGHT * (2 if opp.bit_count() <= 2 else 1)
     best, value = (0, NONE), -1
     for s in range(4):
-        v = suits[s] + (0 if opp_eight or opp_suits[s] else weight)
+        mask = SUIT_MASK[s]
+        v = (plain & mask).bit_count() + (0 if opp & mask else weight)
         if v > value:
             best, value = (s, NONE), v
     if game.ranks_named:
         for r in range(13):
             if r == EIGHT:
                 continue
-            v = ranks[r] + (0 if opp_eight or opp_ranks[r] else weight)
+            mask = RANK_MASK[r]
+            v = (plain & mask).bit_count() + (0 if opp & mask else weight)
             if v > value:
                 best, value = (NONE, r), v
     return best
@@ -307,21 +334,6 @@ def apply_action(game: FastDig, action: Action) -> None:
         game.name(NONE, choice.value - 1)
 
 
-_EIGHTS = sum(1 << c for c in range(52) if RANK_OF[c] == EIGHT)
-_SUIT_MASK = tuple(sum(1 << c for c in range(52) if SUIT_OF[c] == s) for s in range(4))
-_RANK_MASK = tuple(sum(1 << c for c in range(52) if RANK_OF[c] == r) for r in range(13))
-
-
-def accepted(suit: int, rank: int) -> int:
-    """The mask of the cards a pile asking for `suit` or `rank` accepts (eights always)."""
-    mask = _EIGHTS
-    if suit != NONE:
-        mask |= _SUIT_MASK[suit]
-    if rank != NONE:
-        mask |= _RANK_MASK[rank]
-    return mask
-
-
 class TooBig(Exception):
     """The endgame solver met more positions than it may."""
 
@@ -347,8 +359,8 @@ class Endgame:
         if game.over:
             return game.margin(game.seat)
         seat = game.seat
-        me = sum(1 << c for c in game.hands[seat])
-        opp = sum(1 << c for c in game.hands[1 - seat])
+        me = game.hands[seat]
+        opp = game.hands[1 - seat]
         stock = tuple(game.stock)
         if stock != self.stock or not self.memo:
             self.stock = stock
@@ -358,16 +370,15 @@ class Endgame:
             self.memo = {}
         if game.naming:
             return self._name(me, opp, len(stock), -99, 99)
-        return self._play(me, opp, len(stock), accepted(game.suit, game.rank), game.passes,
-                          -99, 99)
+        return self._play(me, opp, len(stock), game.accept, game.passes, -99, 99)
 
     def _name(self, me: int, opp: int, k: int, alpha: int, beta: int) -> int:
         """The seat to act has played an eight and keeps `me`: its best naming."""
         live = me | opp | self.below[k]
         seen: set[int] = set()
         best = -99
-        for mask in (*_SUIT_MASK, *_RANK_MASK):
-            acc = (mask | _EIGHTS) & live
+        for mask in (*SUIT_MASK, *RANK_MASK):
+            acc = (mask | EIGHTS) & live
             if acc in seen:
                 continue
             seen.add(acc)
@@ -414,12 +425,11 @@ class Endgame:
         best = -99
         for bit in self._order(playable, opp):
             rest = me ^ bit
-            if bit & _EIGHTS:
+            if bit & EIGHTS:
                 value = self._name(rest, opp, k, alpha, beta)
             else:
                 c = bit.bit_length() - 1
-                value = -self._play(opp, rest, k, accepted(SUIT_OF[c], RANK_OF[c]), 0,
-                                    -beta, -alpha)
+                value = -self._play(opp, rest, k, FOLLOWS[c], 0, -beta, -alpha)
             if value > best:
                 best = value
                 if best > alpha:
@@ -445,11 +455,11 @@ class Endgame:
         while playable:
             bit = playable & -playable
             playable ^= bit
-            if bit & _EIGHTS:
+            if bit & EIGHTS:
                 eights.append(bit)
                 continue
             c = bit.bit_length() - 1
-            (then if opp & accepted(SUIT_OF[c], RANK_OF[c]) else first).append(bit)
+            (then if opp & FOLLOWS[c] else first).append(bit)
         return first + then + eights
 
 

@@ -20,7 +20,9 @@ from bots.search_dig import (
     TooBig,
     apply_action,
     card_of,
+    mask_of,
     number,
+    numbers_of,
     play_out,
     sharp_name,
     sharp_play,
@@ -37,15 +39,15 @@ def position(mine: str, theirs: str, suit: str, rank: str, stock: str = "2C 3C 4
     """Seat 0 to play `mine` against `theirs`, the pile asking for `suit` or `rank`."""
     suits = "CDHS"
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    return FastDig([cards(mine), cards(theirs)], cards(stock), cards("KD"),
+    return FastDig([mask_of(cards(mine)), mask_of(cards(theirs))], cards(stock), cards("KD"),
                    suits.index(suit) if suit else NONE, ranks.index(rank) if rank else NONE, 0,
                    False, 0, 0, ranks_named, False, 300, random.Random(1))
 
 
 def fast_state(game: FastDig) -> tuple[object, ...]:
     """What the bare engine says of its position, as cards."""
-    return (tuple(sorted(map(str, map(card_of, game.hands[0])))),
-            tuple(sorted(map(str, map(card_of, game.hands[1])))),
+    return (tuple(sorted(map(str, map(card_of, numbers_of(game.hands[0]))))),
+            tuple(sorted(map(str, map(card_of, numbers_of(game.hands[1]))))),
             tuple(map(str, map(card_of, game.stock))), game.seat, game.naming, game.over,
             game.margin(0), game.turns)
 
@@ -86,17 +88,20 @@ def test_a_playout_ends_with_every_card_where_it_was_dealt() -> None:
     game = FastDig.of(state, random.Random(0))
     play_out(game)
     assert game.over
-    everything = [*game.hands[0], *game.hands[1], *game.stock, *game.pile]
+    everything = [*numbers_of(game.hands[0]), *numbers_of(game.hands[1]), *game.stock,
+                  *game.pile]
     assert sorted(everything) == list(range(52))
 
 
 def test_an_eight_alone_is_enough_not_to_dig() -> None:
     game = position("8S 5C", "2C 3C", "H", "6")
     game.begin()
-    assert (game.hands[0], game.stock, game.seat) == (cards("8S 5C"), cards("2C 3C 4C"), 0)
+    assert (numbers_of(game.hands[0]), game.stock, game.seat) == (cards("5C 8S"), cards("2C 3C 4C"),
+                                                                  0)
     game = position("9S 5C", "2C 3C", "H", "6", stock="2D 4H 3C")
     game.begin()
-    assert (game.hands[0], game.stock, game.seat) == (cards("9S 5C 3C 4H"), cards("2D"), 0)
+    assert game.hands[0] == mask_of(cards("9S 5C 3C 4H"))
+    assert (game.stock, game.seat) == (cards("2D"), 0)
 
 
 def test_the_policy_keeps_its_eights_while_another_card_follows() -> None:
@@ -150,7 +155,7 @@ def brute_force(game: FastDig, memo: dict[tuple[object, ...], int]) -> int:
     the whole position, no pruning)."""
     if game.over:
         return game.margin(game.seat)
-    key = (tuple(sorted(game.hands[0])), tuple(sorted(game.hands[1])), tuple(game.stock),
+    key = (game.hands[0], game.hands[1], tuple(game.stock),
            game.suit, game.rank, game.seat, game.naming, game.passes)
     if key in memo:
         return memo[key]
@@ -159,7 +164,8 @@ def brute_force(game: FastDig, memo: dict[tuple[object, ...], int]) -> int:
         options = [(s, NONE) for s in range(4)] + [(NONE, r) for r in range(13) if r != 7]
         moves = [lambda g, o=o: g.name(*o) for o in options]
     else:
-        moves = [lambda g, c=c: g.play(c) for c in game.hands[seat] if game.follows(c)]
+        moves = [lambda g, c=c: g.play(c) for c in numbers_of(game.hands[seat])
+                 if game.follows(c)]
     best = -99
     for move in moves:
         twin = game.copy()
@@ -179,13 +185,13 @@ def test_the_endgame_solver_finds_the_exact_margin(seed: int) -> None:
     stock = pack[12:12 + rng.randint(0, 4)]
     top = pack[20]
     naming = seed % 2 == 1  # seat 0 has just played an eight and names
-    game = FastDig([mine, theirs], stock, [top], top // 13, top % 13, 0, naming, 0, 0,
-                   seed % 4 != 3, False, 300, random.Random(0))
+    game = FastDig([mask_of(mine), mask_of(theirs)], stock, [top], top // 13, top % 13, 0,
+                   naming, 0, 0, seed % 4 != 3, False, 300, random.Random(0))
     if not naming:
         game.begin()
     solver = Endgame(10**6)
     assert solver.value(game) == brute_force(game, {})
-    for card in game.hands[game.seat] if not game.naming and not game.over else ():
+    for card in numbers_of(game.hands[game.seat]) if not game.naming and not game.over else ():
         if game.follows(card):  # the same solver again, on the same stock: memo kept
             twin = game.copy()
             twin.play(card)
@@ -200,8 +206,8 @@ def test_the_endgame_solver_gives_up_past_its_limit() -> None:
     rng = random.Random(5)
     pack = list(range(52))
     rng.shuffle(pack)
-    game = FastDig([pack[:9], pack[9:18]], pack[18:22], [pack[30]], 0, NONE, 0, False, 0, 0,
-                   True, False, 300, random.Random(0))
+    game = FastDig([mask_of(pack[:9]), mask_of(pack[9:18])], pack[18:22], [pack[30]], 0, NONE,
+                   0, False, 0, 0, True, False, 300, random.Random(0))
     game.begin()
     with pytest.raises(TooBig):
         Endgame(5).value(game)
