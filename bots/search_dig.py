@@ -1,22 +1,26 @@
-"""`dig-search`: determinized search for Dig, with a fast playout engine and a sharp playout
-policy.
+"""`dig-search`: determinized search for Dig, with a fast playout engine, a sharp playout
+policy, and an exact endgame.
 
 The generic `search` (bots/search.py) plays Dig's playouts on the engine's own `DigState`, which
 logs every event and re-checks every action, and with a weak policy (a random card other than an
-eight). Here a sampled state is copied once into `FastDig`, a bare Dig of small ints (the same
+eight). Here a sampled state is copied once into `FastDig`, a bare Dig on bit masks (the same
 rules: follow suit or rank, eights wild, dig until a card follows, pass when the stock is out, two
-passes in a row block the game), and played out by `sharp_move`: a cheap version of
-`dig-sharp`'s rules that can look at both hands, since a sampled deal has no hidden cards left.
+passes in a row block the game), and played out by `sharp_play` and `sharp_name`: a cheap
+version of `dig-sharp`'s rules that may look at both hands, since a sampled deal hides nothing.
 Each player keeps its eights until nothing else follows, and leaves on the pile the card (or
 names the suit or rank) that the other hand cannot follow, else the one its own hand follows
 most. Playouts that fast allow many more samples a decision.
 
-Search itself is PIMC as in `search`: at a decision with more than one legal action, the game's
-sampler (`DigSampler`) deals the hidden cards again `samples` times; on every sample each legal
-action is played and then played out `rollouts` times; the action of best mean final margin (cards
-left in the opponent's hand less one's own, the game's score) is played. The same samples serve
-every action (common random numbers). All chance comes from the bot's rng; `budget` (ms, 0 =
-none) stops adding samples once a decision has used that much time.
+Search itself is PIMC as in `search`: at a decision with more than one legal action, the
+sampler (`DigSampler`, here reading an eight the opponent plays with cards left as "nothing
+else followed", which is how `dig-sharp` plays) deals the hidden cards again `samples` times; on
+every sample each legal action is played and then played out `rollouts` times; the action of
+best mean final margin (cards left in the opponent's hand less one's own, the game's score) is
+played. The same samples serve every action (common random numbers). Once the stock is out
+(`exact`), nothing is hidden any more (the unseen cards are the opponent's hand): `Endgame`
+then solves the position exactly, when it can within `limit` positions. All chance comes from
+the bot's rng; `budget` (ms, 0 = none) stops adding samples once a decision has used that much
+time.
 """
 
 from __future__ import annotations
@@ -469,8 +473,8 @@ class DigSearchBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = ("dig",)
 
-    def __init__(self, samples: int = 40, rollouts: int = 1, budget: float = 0.0,
-                 eights_last: bool = True, exact: int = 0, limit: int = 20000) -> None:
+    def __init__(self, samples: int = 100, rollouts: int = 1, budget: float = 0.0,
+                 eights_last: bool = True, exact: int = 0, limit: int = 5000) -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
         deterministic); `eights_last`: the sampler reads an eight the opponent plays with cards
