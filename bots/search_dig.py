@@ -18,9 +18,9 @@ every sample each legal action is played and then played out `rollouts` times; t
 best mean final margin (cards left in the opponent's hand less one's own, the game's score) is
 played. The same samples serve every action (common random numbers). Once the stock is out
 (`exact`), nothing is hidden any more (the unseen cards are the opponent's hand): `Endgame`
-then solves the position exactly, when it can within `limit` positions. All chance comes from
-the bot's rng; `budget` (ms, 0 = none) stops adding samples once a decision has used that much
-time.
+then solves the position exactly, when it can within `limit` positions (else it plays it out
+`samples` times). All chance comes from the bot's rng; `budget` (ms, 0 = none) stops adding
+samples once a decision has used that much time.
 """
 
 from __future__ import annotations
@@ -474,7 +474,7 @@ class DigSearchBot(Bot):
     games: ClassVar[tuple[str, ...]] = ("dig",)
 
     def __init__(self, samples: int = 100, rollouts: int = 1, budget: float = 0.0,
-                 eights_last: bool = True, exact: int = 0, limit: int = 5000) -> None:
+                 eights_last: bool = True, exact: int = 0, limit: int = 10000) -> None:
         """`samples`: hidden states sampled a decision; `rollouts`: playouts of each action on
         each sample; `budget`: ms a decision may take before it stops sampling (0: no limit,
         deterministic); `eights_last`: the sampler reads an eight the opponent plays with cards
@@ -518,8 +518,9 @@ class DigSearchBot(Bot):
         rng = self.rng
         stock = knowledge.view.stock
         solve = (self.params.stock_out is StockOut.PASS and stock <= self.exact)
-        count = 1 if solve and stock == 0 else self.samples
-        for state in self.sampler.sample(knowledge, count, rng):
+        known = solve and stock == 0  # nothing hidden: one sample is the game itself
+        rollouts = self.rollouts * (self.samples if known else 1)
+        for state in self.sampler.sample(knowledge, 1 if known else self.samples, rng):
             assert isinstance(state, DigState)
             root = FastDig.of(state, rng)
             if solve:
@@ -529,7 +530,7 @@ class DigSearchBot(Bot):
                         totals[i] += value
                     continue
             for i, action in enumerate(legal):
-                for _ in range(self.rollouts):
+                for _ in range(rollouts):
                     game = root.copy()
                     apply_action(game, action)
                     play_out(game)
