@@ -211,3 +211,38 @@ def test_the_endgame_solver_gives_up_past_its_limit() -> None:
     game.begin()
     with pytest.raises(TooBig):
         Endgame(5).value(game)
+
+
+def test_with_the_stock_out_dig_search_scores_each_action_by_exact_play() -> None:
+    from arena.api import GameInfo
+    from arena.engine import Knowledge
+    from tests.games.test_samplers import knowledge
+
+    variant = find_game("dig").variant()
+    found = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = variant.game.new_state(variant.params, 2, random.Random(seed))
+        assert isinstance(state, DigState)
+        while state.to_act():
+            (seat,) = state.to_act()
+            legal = state.legal(seat)
+            if seat == 0 and not state.stock and len(legal) > 1:
+                break
+            state.apply(seat, legal[rng.randrange(len(legal))])
+        else:
+            continue
+        bot = DigSearchBot(samples=5, limit=10**6)
+        bot.start(GameInfo("dig", "standard", {}, 0, 2, random.Random(1)))
+        known: Knowledge = knowledge(variant, state, 0)
+        exact = []
+        for action in legal:
+            game = FastDig.of(state, random.Random(0))
+            apply_action(game, action)
+            value = Endgame(10**6).value(game)
+            exact.append(value if game.seat == 0 else -value)
+        assert bot.evaluate(known, legal) == exact
+        found += 1
+        if found == 3:
+            break
+    assert found == 3
