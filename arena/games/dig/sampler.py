@@ -5,7 +5,9 @@ into the stock at a reshuffle), the hand sizes, and what the opponent's digs and
 A player digs (or passes) only when no card of theirs matches what the pile asks for, and the
 cards dug before the last one did not match it either; an eight always matches. So each card
 of the opponent's hand is a *slot* carrying the targets it failed. When the opponent plays a
-card, the newest slot that card could fill leaves the hand (after a dig, that is the dug card).
+card, the oldest slot that card could fill leaves the hand: the slots are nested (an older slot
+failed every target a newer one failed), so that leaves the weakest behind, which admit every
+hand the events allow (after a dig only the dug card's slot fits).
 The sample then deals the unseen cards to the slots, the most constrained first, and the rest
 to the stock in random order.
 """
@@ -14,10 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from arena.cards import Card, standard_deck
 from arena.engine import Knowledge, Sampler, State
-from arena.games.dig.matching import Target
+from arena.games.dig.matching import WILD, Target
 from arena.games.dig.state import DigState, hand_order
 from arena.games.dig.table import (
     DigView,
@@ -34,7 +37,23 @@ PACK = tuple(standard_deck())
 _TRIES = 20
 
 
-def fits(card: Card, failed: Sequence[Target]) -> bool:
+@dataclass(frozen=True, slots=True)
+class NoneButEights:
+    """A reading of a player who keeps its eights: the hand held no card but an eight that
+    `target` accepts (a slot failing it may still be an eight)."""
+
+    target: Target
+
+    def accepts(self, card: Card) -> bool:
+        """Whether `card` is one the hand did not hold: a card `target` accepts, not an eight."""
+        return card.rank is not WILD and self.target.accepts(card)
+
+
+Failed = Target | NoneButEights
+"""What a slot of the opponent's hand is known not to be: a card that one of these accepts."""
+
+
+def fits(card: Card, failed: Sequence[Failed]) -> bool:
     """Whether `card` could be a card that matched none of `failed`."""
     return not any(t.accepts(card) for t in failed)
 
@@ -42,11 +61,14 @@ def fits(card: Card, failed: Sequence[Target]) -> bool:
 class DigBelief:
     """What a seat's events say of the hidden cards: the pile, and the opponent's slots."""
 
-    def __init__(self, knowledge: Knowledge) -> None:
-        """Read the events in order."""
+    def __init__(self, knowledge: Knowledge, eights_last: bool = False) -> None:
+        """Read the events in order. With `eights_last`, read the opponent as a player who plays
+        an eight only when nothing else follows (or it is its last card), as `dig-sharp` does:
+        an eight it plays with cards left says the rest of its hand held no other card that
+        followed. That is a model of the opponent, not a rule: off by default."""
         me = knowledge.seat
         self.pile: list[Card] = []
-        self.slots: list[list[Target]] = [[] for _ in range(7)]  # the opponent's hand
+        self.slots: list[list[Failed]] = [[] for _ in range(7)]  # the opponent's hand
         target: Target | None = None
         passes = 0
         for event in knowledge.events:
@@ -58,6 +80,9 @@ class DigBelief:
                 self.pile.append(event.card)
                 if event.seat != me:
                     self._played(event.card)
+                    if eights_last and event.card.rank is WILD and event.left and target:
+                        for slot in self.slots:
+                            slot.append(NoneButEights(target))
                 target = Target.of(event.card)
             elif isinstance(event, Named):
                 target = Target(event.suit, event.rank)
@@ -76,8 +101,13 @@ class DigBelief:
         self.passes = passes
 
     def _played(self, card: Card) -> None:
-        for i in range(len(self.slots) - 1, -1, -1):
-            if fits(card, self.slots[i]):
+        # The slots are nested: an older one failed every target a newer one failed, and more.
+        # Any slot the card fits may be the one it came from; taking the oldest leaves the
+        # weakest slots behind, which admit every hand the other choices would (taking the
+        # newest would keep a target the hand may well hold cards of). After a dig only the
+        # newest slot, the card dug last, fits.
+        for i, failed in enumerate(self.slots):
+            if fits(card, failed):
                 del self.slots[i]
                 return
         if self.slots:  # no slot fits: our reading was too strict; drop the weakest
@@ -87,11 +117,16 @@ class DigBelief:
 class DigSampler(Sampler):
     """Deals the opponent's hand and the stock from what a seat knows."""
 
+    def __init__(self, eights_last: bool = False) -> None:
+        """`eights_last`: read the opponent as a player who keeps its eights (see
+        `DigBelief`); the game's own sampler reads only the rules."""
+        self.eights_last = eights_last
+
     def sample(self, knowledge: Knowledge, count: int, rng: random.Random) -> list[State]:
         """`count` states: the unseen cards dealt to the opponent's slots, then the stock."""
         view: DigView = knowledge.view
         assert isinstance(knowledge.params, DigParams)
-        belief = DigBelief(knowledge)
+        belief = DigBelief(knowledge, self.eights_last)
         seen = set(view.hand) | set(belief.pile)
         unseen = [c for c in PACK if c not in seen]
         opp = 1 - knowledge.seat
@@ -102,7 +137,7 @@ class DigSampler(Sampler):
         return [self._deal(knowledge, belief, unseen, slots, rng) for _ in range(count)]
 
     def _deal(self, knowledge: Knowledge, belief: DigBelief, unseen: list[Card],
-              slots: list[list[Target]], rng: random.Random) -> DigState:
+              slots: list[list[Failed]], rng: random.Random) -> DigState:
         view: DigView = knowledge.view
         hand: list[Card] = []
         pool = list(unseen)

@@ -1,0 +1,1 @@
+"""Tests of Dig (`arena.games.dig`)."""
