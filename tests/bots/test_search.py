@@ -11,8 +11,10 @@ from arena.match import bot_rng, play_game
 from bots.search import SEARCH_GAMES, SearchBot, params_of
 
 VARIANTS = {"dig": ("standard", {}), "old-mans-bundle": ("standard", {}),
-            "frogs-in-the-pond": ("standard", {"target": "15"})}
-"""A short game of each (frogs to 15 points), so a whole game takes a fraction of a second."""
+            "frogs-in-the-pond": ("standard", {"target": "15"}),
+            "paved-with-gold": ("standard", {"max-turns": "12"})}
+"""A short game of each (frogs to 15 points, Paved with Gold 12 turns), so a whole game takes a
+fraction of a second."""
 
 
 @pytest.mark.parametrize("game", SEARCH_GAMES)
