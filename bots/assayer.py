@@ -9,9 +9,13 @@ possible, two looks a turn, the end claim when certain) and adds:
 - **denial.** When it claims, it chooses the cards of the claim (and, between equal claims, the
   claim) that the others know, keeping the cards only it knows for later: a card an opponent
   knows is one the opponent could claim first;
-- **where to look** (`looks`): `theirs` (default) looks first at places an opponent knows and
-  it does not, learning the cards that race its own; `fresh` looks first where nobody has;
-  `any` picks among its unknown places at random, as `prospector` does;
+- **where to look** (`looks`): `any` (default) picks among its unknown places at random, as
+  `prospector` does; `fresh` looks first where nobody has (measured the same); `theirs` looks
+  first at places an opponent knows and it does not (measured worse: the opponent often claims
+  the cards both know first);
+- **a look before a sure claim** (`gamble`): holding a sure claim, it first looks at a place it
+  does not know when the chance that the card seen makes a claim of the same value is at least
+  `gamble`; the card then stands in for one of the claim's, which is kept for later;
 - **colour deductions.** Once the stock is empty the cards in the square are known as a set
   (everything not yet won or given); if the ones it has not seen are all of one colour (or one
   suit), it knows the colour (or suit) of every place it has not seen, and uses those places in

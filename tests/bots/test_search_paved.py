@@ -9,9 +9,6 @@ from typing import Any
 from arena.engine import Knowledge, find_game
 from arena.games.paved_with_gold import Failed, PavedState, Won
 from arena.games.paved_with_gold.sampler import PavedSampler
-from arena.loader import resolve_bot
-from arena.session import play_series
-from bots.search import SEARCH_GAMES
 from bots.search_paved import paved_greedy
 
 GAME = find_game("paved-with-gold")
@@ -77,10 +74,3 @@ def test_a_seat_that_knows_nothing_looks_rather_than_claims() -> None:
             action = paved_greedy(state, 0, rng)
             assert action[0] == "look"
             state.apply(0, action)
-
-
-def test_search_plays_a_game_of_paved_with_gold() -> None:
-    assert "paved-with-gold" in SEARCH_GAMES
-    bots = [resolve_bot("search:samples=2", GAME.name), resolve_bot("random", GAME.name)]
-    (game,) = play_series(GAME.variant(), bots, 1, 1)
-    assert not game.record.faults
