@@ -35,25 +35,35 @@ from arena.session import play_series
 
 @dataclass(frozen=True)
 class Pairing:
-    """What one game's rows measure: its strongest bot against the best bundled bot before it
+    """One bot's rows: against the best bundled bot before it (none where the bot is that bot)
     and against random, on how many deals, at how many seats (the others all the opponent)."""
 
-    strongest: str
-    best: str
+    bot: str
+    best: str | None
     deals_best: int
     deals_random: int
     seats: int = 2
 
 
-GAMES: dict[str, Pairing] = {
-    "dig": Pairing("search", "dig-sharp", 100, 30),
-    "old-mans-bundle": Pairing("search", "bundle-sharp", 60, 20),
-    "frogs-in-the-pond": Pairing("search", "frogs-sharp", 30, 12),
+GAMES: dict[str, tuple[Pairing, ...]] = {
+    "dig": (Pairing("dig-search", "dig-sharp", 400, 100), Pairing("search", "dig-sharp", 100, 0)),
+    "old-mans-bundle": (Pairing("bundle-search", "bundle-sharp", 400, 100),
+                        Pairing("search", "bundle-sharp", 60, 0)),
+    "frogs-in-the-pond": (Pairing("frogs-search", "frogs-sharp", 200, 100),
+                          Pairing("search", "frogs-sharp", 30, 0)),
+    "paved-with-gold": (Pairing("assayer", "prospector", 2000, 200),
+                        Pairing("search", "prospector", 12, 6)),
+    "animals": (Pairing("search", "animals-sharp", 60, 20, seats=3),),
+    "cuckoo": (Pairing("search", "cuckoo-sharp", 60, 20, seats=6),),
+    "memorandum": (Pairing("chancer", None, 0, 100, seats=3),),
+    "cribbage-square": (Pairing("square-search", None, 0, 100),),
 }
-"""Each game's strongest bot, the best bundled bot before it, and the deals played: fewer where
-a game is slow (a game of Frogs is many deals to 100 points), and against random, where the
-edge is large. The counts keep each game near ten minutes on a loaded two-core machine (run
-the games side by side with `--games`); `--deals 400` gives 400 deals where time allows."""
+"""Each game's bots measured: its strongest first, against the best bundled bot before it, then
+`search` where another bot is stronger; Memorandum and Cribbage Square have no sampler, so their
+best bundled bot against random only. Fewer deals where a game is slow (a game of Frogs is many
+deals to 100 points; Cuckoo seats six) or the edge is large (against random, 0: not measured); a
+whole run takes about an hour on a quiet two-core machine with `--jobs 2`, and `--games` picks
+games (Concentration's rows: `concentration`)."""
 
 
 @dataclass(frozen=True)
@@ -144,21 +154,23 @@ def duel(game: str, bot: str, opponent: str, deals: int, seed: int = 1, jobs: in
 
 def rows(games: Sequence[str], deals: int | None, jobs: int = 1,
          done: Callable[[Row], None] | None = None) -> list[Row]:
-    """Every game's two rows: against the previous best, and against random (each passed to
-    `done` as soon as it is measured)."""
+    """Every game's rows: each bot against the previous best, and against random (each passed
+    to `done` as soon as it is measured)."""
     out = []
     for game in games:
-        pairing = GAMES[game]
-        n_best, n_random = (deals, deals) if deals else (pairing.deals_best,
-                                                         pairing.deals_random)
-        for opponent, n in ((pairing.best, n_best), ("random", n_random)):
-            note = "" if n >= 400 else "fewer than 400 deals, to keep the run short"
-            if pairing.seats != 2:
-                note = "; ".join(filter(None, [f"{pairing.seats} seats", note]))
-            out.append(duel(game, pairing.strongest, opponent, n, jobs=jobs, note=note,
-                            seats=pairing.seats))
-            if done is not None:
-                done(out[-1])
+        for pairing in GAMES[game]:
+            n_best, n_random = ((deals, deals) if deals
+                                else (pairing.deals_best, pairing.deals_random))
+            for opponent, n in ((pairing.best, n_best), ("random", n_random)):
+                if opponent is None or not n:
+                    continue
+                note = "" if n >= 400 else "fewer than 400 deals, to keep the run short"
+                if pairing.seats != 2:
+                    note = "; ".join(filter(None, [f"{pairing.seats} seats", note]))
+                out.append(duel(game, pairing.bot, opponent, n, jobs=jobs, note=note,
+                                seats=pairing.seats))
+                if done is not None:
+                    done(out[-1])
     return out
 
 
@@ -183,8 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     chosen = [g for g in args.games.split(",") if g]
     started = time.perf_counter()
-    print("Mean margin per deal (the bot's score less the opponent's), duplicate deals with "
-          "seats rotated, 95% interval (normal, over deals); ms per decision of the bot.")
+    print("Mean margin per deal (the bot's score less the mean of the others'), duplicate deals "
+          "with seats rotated, 95% interval (normal, over deals); ms per decision of the bot.")
     header = table([]).splitlines()
     print("\n".join(header), flush=True)
     rows([g for g in chosen if g in GAMES], args.deals, args.jobs,

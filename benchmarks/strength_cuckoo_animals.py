@@ -4,9 +4,9 @@ copies of another, on duplicate deals.
     python benchmarks/strength_cuckoo_animals.py --game cuckoo --players 6 --deals 100
     python benchmarks/strength_cuckoo_animals.py --game animals --players 3 --opponent random
 
-Both games seat more than two (Cuckoo six to twenty, Animals three to six), so the pairing of
-bench_strength.py (two seats) does not fit: here `bot` takes one seat and `opponent` fills the
-others, and every deal is played once per rotation of the seats (so the bot sits in every
+Both games seat more than two (Cuckoo six to twenty, Animals three to six): `bot` takes one
+seat and `opponent` fills the others (as bench_strength.py's rows do, which this adds the mean
+place to), and every deal is played once per rotation of the seats (so the bot sits in every
 place). The margin of a game is the bot's score less the mean of the others'; the margin of a
 deal is the mean over its rotations, so much of the luck of the cards cancels and deals are
 the independent units: the interval is mean +- 1.96 standard errors over deals. Also the mean
