@@ -36,9 +36,10 @@ def _simple_bots() -> dict[str, type[Bot]]:
     from bots.bundle_bots import BundleSimpleBot
     from bots.dig_bots import DigSimpleBot
     from bots.frogs_bots import FrogsSimpleBot
+    from bots.square_bots import SquareGreedyBot
 
     return {"dig": DigSimpleBot, "old-mans-bundle": BundleSimpleBot,
-            "frogs-in-the-pond": FrogsSimpleBot}
+            "frogs-in-the-pond": FrogsSimpleBot, "cribbage-square": SquareGreedyBot}
 
 
 def bundle_greedy(state: State, seat: int, rng: random.Random) -> Action:
@@ -90,6 +91,7 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
     "paved-with-gold": "greedy", "cuckoo": "greedy", "animals": "greedy",
+    "cribbage-square": "simple",
 }
 """Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
@@ -105,10 +107,12 @@ only add noise to what a call changes at once (docs/strategy.md)."""
 DEFAULT_SAMPLES = 24
 """Hidden states sampled a decision, unless the game has its own (`SAMPLES`)."""
 
-SAMPLES: dict[str, int] = {"cuckoo": 100}
+SAMPLES: dict[str, int] = {"cuckoo": 100, "cribbage-square": 4}
 """Each game's own number of samples a decision. A Cuckoo playout is a few turns to the end of
 the deal, so 100 samples cost about what 24 do elsewhere, and the choice between standing and
-changing is often close (docs/strategy.md)."""
+changing is often close (docs/strategy.md). In Cribbage Square every playout lays the rest of
+the square greedily for every seat, so 4 samples already cost about half a second a decision
+early in a game."""
 
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
@@ -123,7 +127,7 @@ calling a match on every sample more often than the count suggests; calling is n
 
 
 SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold", "cuckoo",
-                "animals")
+                "animals", "cribbage-square")
 """The games whose package supplies a sampler."""
 
 

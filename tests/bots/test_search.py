@@ -13,7 +13,8 @@ from bots.search import SEARCH_GAMES, SearchBot, params_of
 VARIANTS = {"dig": ("standard", {}), "old-mans-bundle": ("standard", {}),
             "frogs-in-the-pond": ("standard", {"target": "15"}), "cuckoo": ("one-chip", {}),
             "animals": ("standard", {"limit": "40"}),
-            "paved-with-gold": ("standard", {"max-turns": "12"})}
+            "paved-with-gold": ("standard", {"max-turns": "12"}),
+            "cribbage-square": ("standard", {})}
 """A short game of each (frogs to 15 points, cuckoo with one chip each, animals stopped after
 40 cards, Paved with Gold 12 turns), so a whole game takes a fraction of a second."""
 

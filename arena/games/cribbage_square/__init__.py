@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.cribbage_square.dealing import LAID, stack_pack
 from arena.games.cribbage_square.placement import (
     ORIGIN,
@@ -90,6 +90,12 @@ class CribbageSquare(Game):
         """Shuffle the pack every seat will play, and turn up the first card."""
         assert isinstance(params, SquareParams)
         return SquareState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Shuffles the cards still to come from what a seat has seen (`sampler.py`)."""
+        from arena.games.cribbage_square.sampler import SquareSampler
+
+        return SquareSampler()
 
 
 GAME = register(CribbageSquare())
