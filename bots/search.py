@@ -28,6 +28,7 @@ from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
 from bots.search_animals import animals_caller
 from bots.search_cuckoo import cuckoo_threshold
+from bots.search_memorandum import memorandum_owner
 from bots.search_paved import paved_greedy
 
 
@@ -91,7 +92,7 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
     "paved-with-gold": "greedy", "cuckoo": "greedy", "animals": "greedy",
-    "cribbage-square": "simple",
+    "cribbage-square": "simple", "memorandum": "greedy",
 }
 """Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
@@ -117,6 +118,7 @@ early in a game."""
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
     "paved-with-gold": paved_greedy, "cuckoo": cuckoo_threshold, "animals": animals_caller,
+    "memorandum": memorandum_owner,
 }
 
 
@@ -127,7 +129,7 @@ calling a match on every sample more often than the count suggests; calling is n
 
 
 SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold", "cuckoo",
-                "animals", "cribbage-square")
+                "animals", "cribbage-square", "memorandum")
 """The games whose package supplies a sampler."""
 
 

@@ -14,11 +14,11 @@ VARIANTS = {"dig": ("standard", {}), "old-mans-bundle": ("standard", {}),
             "frogs-in-the-pond": ("standard", {"target": "15"}), "cuckoo": ("one-chip", {}),
             "animals": ("standard", {"limit": "40"}),
             "paved-with-gold": ("standard", {"max-turns": "12"}),
-            "cribbage-square": ("standard", {})}
+            "cribbage-square": ("standard", {}), "memorandum": ("short-pack", {})}
 """A short game of each (frogs to 15 points, cuckoo with one chip each, animals stopped after
 40 cards, Paved with Gold 12 turns), so a whole game takes a fraction of a second."""
 
-PLAYERS = {"cuckoo": 6, "animals": 3}
+PLAYERS = {"cuckoo": 6, "animals": 3, "memorandum": 3}
 """The table of a game that seats more than two (the others are played by two)."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Game, Params, register
+from arena.engine import Game, Params, Sampler, register
 from arena.games.memorandum.dealing import Deal, Stack, holders_of
 from arena.games.memorandum.scoring import DealScore, score_deal
 from arena.games.memorandum.state import MemorandumState
@@ -78,6 +78,12 @@ class Memorandum(Game):
         """A new game for `players` seats; every deal is shuffled from `rng`."""
         assert isinstance(params, MemorandumParams)
         return MemorandumState(params, players, rng)
+
+    def sampler(self) -> Sampler:
+        """Deals the other hands and the calls to come from what a seat knows (`sampler.py`)."""
+        from arena.games.memorandum.sampler import MemorandumSampler
+
+        return MemorandumSampler()
 
 
 GAME = register(Memorandum())
