@@ -55,12 +55,12 @@ GAMES: dict[str, tuple[Pairing, ...]] = {
                         Pairing("search", "prospector", 12, 6)),
     "animals": (Pairing("search", "animals-sharp", 60, 20, seats=3),),
     "cuckoo": (Pairing("search", "cuckoo-sharp", 60, 20, seats=6),),
-    "memorandum": (Pairing("chancer", None, 0, 100, seats=3),),
-    "cribbage-square": (Pairing("square-search", None, 0, 100),),
+    "memorandum": (Pairing("search", "chancer", 30, 10, seats=3),),
+    "cribbage-square": (Pairing("square-search", None, 0, 100),
+                        Pairing("search", "square-search", 20, 10)),
 }
-"""Each game's bots measured: its strongest first, against the best bundled bot before it, then
-`search` where another bot is stronger; Memorandum and Cribbage Square have no sampler, so their
-best bundled bot against random only. Fewer deals where a game is slow (a game of Frogs is many
+"""Each game's bots measured: its strongest first, against the best bundled bot before it (none
+where the strongest is that bot), then `search` where another bot is stronger. Fewer deals where a game is slow (a game of Frogs is many
 deals to 100 points; Cuckoo seats six) or the edge is large (against random, 0: not measured); a
 whole run takes about an hour on a quiet two-core machine with `--jobs 2`, and `--games` picks
 games (Concentration's rows: `concentration`)."""
