@@ -60,10 +60,11 @@ GAMES: dict[str, tuple[Pairing, ...]] = {
                         Pairing("search", "square-search", 20, 10)),
 }
 """Each game's bots measured: its strongest first, against the best bundled bot before it (none
-where the strongest is that bot), then `search` where another bot is stronger. Fewer deals where a game is slow (a game of Frogs is many
-deals to 100 points; Cuckoo seats six) or the edge is large (against random, 0: not measured); a
-whole run takes about an hour on a quiet two-core machine with `--jobs 2`, and `--games` picks
-games (Concentration's rows: `concentration`)."""
+where the strongest is that bot), then `search` where another bot is stronger. Fewer deals
+where a game is slow (a game of Frogs is many deals to 100 points; Cuckoo seats six) or the
+edge is large (against random; 0: not measured); a whole run takes about an hour on a quiet
+two-core machine with `--jobs 2`, and `--games` picks games (Concentration's rows:
+`concentration`)."""
 
 
 @dataclass(frozen=True)
