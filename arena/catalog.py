@@ -55,6 +55,6 @@ def bot_rows() -> list[list[str]]:
             games = ", ".join(getattr(bot.load(), "games", ("*",)))
         except ArenaError as exc:
             games = f"(cannot load: {exc})"
-        rows.append([bot.name, "any" if games == "*" else games,
+        rows.append([bot.name, "any" if games == "*" else _wrap(games, 40),
                      f"{bot.distribution} ({bot.target})"])
     return rows
