@@ -28,8 +28,9 @@ from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
 from bots.search_animals import animals_caller
 from bots.search_cuckoo import cuckoo_threshold
-from bots.search_memorandum import memorandum_owner
+from bots.search_memorandum import memorandum_recall
 from bots.search_paved import paved_greedy
+from bots.search_square import square_static_greedy
 
 
 def _simple_bots() -> dict[str, type[Bot]]:
@@ -37,10 +38,9 @@ def _simple_bots() -> dict[str, type[Bot]]:
     from bots.bundle_bots import BundleSimpleBot
     from bots.dig_bots import DigSimpleBot
     from bots.frogs_bots import FrogsSimpleBot
-    from bots.square_bots import SquareGreedyBot
 
     return {"dig": DigSimpleBot, "old-mans-bundle": BundleSimpleBot,
-            "frogs-in-the-pond": FrogsSimpleBot, "cribbage-square": SquareGreedyBot}
+            "frogs-in-the-pond": FrogsSimpleBot}
 
 
 def bundle_greedy(state: State, seat: int, rng: random.Random) -> Action:
@@ -92,7 +92,7 @@ def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
 PLAYOUT_POLICIES: dict[str, str] = {
     "dig": "greedy", "old-mans-bundle": "greedy", "frogs-in-the-pond": "simple",
     "paved-with-gold": "greedy", "cuckoo": "greedy", "animals": "greedy",
-    "cribbage-square": "simple", "memorandum": "greedy",
+    "cribbage-square": "greedy", "memorandum": "greedy",
 }
 """Each game's default playout policy, as measured (docs/strategy.md, section 9): `simple` (the
 game's simple bot), `random`, or `greedy` (a policy of this module)."""
@@ -108,17 +108,17 @@ only add noise to what a call changes at once (docs/strategy.md)."""
 DEFAULT_SAMPLES = 24
 """Hidden states sampled a decision, unless the game has its own (`SAMPLES`)."""
 
-SAMPLES: dict[str, int] = {"cuckoo": 100, "cribbage-square": 4}
+SAMPLES: dict[str, int] = {"cuckoo": 100, "cribbage-square": 8}
 """Each game's own number of samples a decision. A Cuckoo playout is a few turns to the end of
 the deal, so 100 samples cost about what 24 do elsewhere, and the choice between standing and
 changing is often close (docs/strategy.md). In Cribbage Square every playout lays the rest of
-the square greedily for every seat, so 4 samples already cost about half a second a decision
-early in a game."""
+the square for every seat, so 8 samples cost about 200 ms a decision early in a game (24 about
+600)."""
 
 _GREEDY: dict[str, Callable[[State, int, random.Random], Action]] = {
     "old-mans-bundle": bundle_greedy, "dig": dig_eights_last,
     "paved-with-gold": paved_greedy, "cuckoo": cuckoo_threshold, "animals": animals_caller,
-    "memorandum": memorandum_owner,
+    "memorandum": memorandum_recall, "cribbage-square": square_static_greedy,
 }
 
 
@@ -126,6 +126,12 @@ POLICY_BREAKS_TIES: frozenset[str] = frozenset({"animals"})
 """Games where actions of equal value go to the playout policy's choice, not the first legal
 action. In Animals the lots of races decide many playouts alike, so keeping quiet ties with
 calling a match on every sample more often than the count suggests; calling is never worse."""
+
+TIES_TO_LAST: frozenset[str] = frozenset({"memorandum"})
+"""Games where actions of equal mean margin go to the last legal one rather than the first. In
+Memorandum that is "pass" over "mine": a claim of a card not held that changes nothing in the
+playouts is still a false claim, which tells the others (`chancer` learns from it) that
+disputing this seat's calls pays."""
 
 
 SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold", "cuckoo",
@@ -215,7 +221,8 @@ class SearchBot(Bot):
                               obs.view)
         totals = self.evaluate(knowledge, obs.legal)
         first = self.tie_break(obs)
-        best = max(range(len(obs.legal)), key=lambda i: (totals[i], i == first, -i))
+        late = 1 if self.info.game in TIES_TO_LAST else -1
+        best = max(range(len(obs.legal)), key=lambda i: (totals[i], i == first, late * i))
         return obs.legal[best]
 
     def tie_break(self, obs: Observation[Any]) -> int:

@@ -1,6 +1,10 @@
-"""Memorandum's playout policy for `search`: each player says "Mine!" to exactly the cards of
-its own hand, as `elephant` does (a sampled state holds every hand, so each seat plays from its
-own)."""
+"""Memorandum's playout policy for `search` (bots/search.py).
+
+In a sampled state every hand is known, so a playout lets every player claim exactly the cards
+of its own hand, as a perfect memory (`elephant`) does: the rest of the deal then plays the
+same whatever the searching seat does now, and the comparison of "mine" and "pass" comes down
+to the called card alone.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ from arena.engine import State
 from arena.games.memorandum import MemorandumState, Say
 
 
-def memorandum_owner(state: State, seat: int, rng: random.Random) -> Action:
-    """"Mine!" for a called card of the seat's own hand, else pass."""
+def memorandum_recall(state: State, seat: int, rng: random.Random) -> Action:
+    """"Mine!" for a called card of the seat's own (sampled) hand, else pass; the dealer deals."""
     assert isinstance(state, MemorandumState)
+    if state.called is None:
+        return Say.DEAL
     return Say.MINE if state.called in state.hands[seat] else Say.PASS

@@ -1,63 +1,49 @@
 """Cribbage Square's hidden cards dealt again from one seat's knowledge: the order of the cards
-still to come off the pack, and the starter.
+still to come (the starter among them).
 
-Nothing is hidden from one seat that another sees: every square is laid face up, and every
-seat lays the same cards. What nobody knows is the rest of the pack. The cards turned up so
-far are those in the seat's own square and the card to lay now, so the unseen cards are the
-rest of the pack, and a sample shuffles them into the order still to come.
+Every seat lays the same cards, and every square is public, so the only thing hidden is the
+order of the pack below the card turned up. The sample keeps the cards already turned up in
+the order they came (read from the `TurnedUp` events), shuffles the unseen ones below them,
+and replays every seat's layout from its view, so the sampled state shows the seat exactly its
+own view and legal places.
 """
 
 from __future__ import annotations
 
 import random
 
-from arena.cards import Card, standard_deck
+from arena.cards import standard_deck
 from arena.engine import Knowledge, Sampler, State
-from arena.games.cribbage_square.placement import Position
 from arena.games.cribbage_square.state import SquareState
-from arena.games.cribbage_square.table import SquareView
-from arena.games.cribbage_square.variants import SquareParams
-
-PACK = tuple(standard_deck())
+from arena.games.cribbage_square.table import SquareView, TurnedUp
+from arena.games.cribbage_square.variants import Placement, SquareParams
 
 
 class SquareSampler(Sampler):
-    """Shuffles the cards not yet turned up into the rest of the pack."""
+    """Shuffles the cards not yet turned up; everything else is public."""
 
     def sample(self, knowledge: Knowledge, count: int, rng: random.Random) -> list[State]:
-        """`count` states: every square as laid, the card to lay now, the rest in a random
-        order."""
+        """`count` states with the seen cards in their order and the rest shuffled below."""
+        params = knowledge.params
+        assert isinstance(params, SquareParams)
         view: SquareView = knowledge.view
-        assert isinstance(knowledge.params, SquareParams)
-        if view.card is None:
-            raise ValueError("the squares are full: nothing is left to decide")
-        turned = [card for _, card in view.layouts[knowledge.seat]] + [view.card]
-        shown = set(turned)
-        unseen = [c for c in PACK if c not in shown]
-        players = len(view.layouts)
+        turned = [e.card for e in knowledge.events if isinstance(e, TurnedUp)]
+        seen = set(turned)
+        unseen = [c for c in standard_deck() if c not in seen]
         out: list[State] = []
         for _ in range(count):
-            rest = list(unseen)
-            rng.shuffle(rest)
-            out.append(_state(knowledge.params, players, view, turned + rest))
+            rng.shuffle(unseen)
+            state = SquareState(params, knowledge.players, random.Random(0), [*turned, *unseen])
+            _replay(state, view, params.placement)
+            state.log.clear()
+            state.private.clear()
+            out.append(state)
         return out
 
 
-def _state(params: SquareParams, players: int, view: SquareView, pack: list[Card]) -> SquareState:
-    """The game as the view shows it, on `pack` (the cards turned up first, in their order)."""
-    state = object.__new__(SquareState)
-    State.__init__(state)
-    state.params = params
-    state.players = players
-    state.pack = pack
-    state.next = view.number
-    state.card = view.card
-    state.starter = None
-    state.cells = [dict[Position, Card](layout) for layout in view.layouts]
-    state.order = [list(layout) for layout in view.layouts]
-    state.scores = []
-    state._seats = tuple(range(players))
-    state._legal = [None] * players
-    state._cells = [None] * players
-    state._views = [None] * players
-    return state
+def _replay(state: SquareState, view: SquareView, placement: Placement) -> None:
+    """Lay every seat's cards where its view shows them, in the order laid."""
+    first = 1 if placement is Placement.ADJACENT else 0  # the table laid the first card
+    laid = len(view.layouts[0])
+    for turn in range(first, laid):
+        state.apply_joint({s: view.layouts[s][turn][0] for s in range(len(view.layouts))})

@@ -1,12 +1,16 @@
-"""Memorandum's hidden cards dealt again from one seat's knowledge, during the calls of a deal:
-the other players' hands, the cards set aside, and the order of the dealer's pack still to call.
+"""Memorandum's hidden cards dealt again from one seat's knowledge: the other players' hands,
+the cards set aside, and the order of the calls still to come.
 
-A player saw its own hand once (the `HandDealt` event); the dealer sees none. Every called card
-is public, and so is the pile it went to. The other players' hands and the cards set aside are
-the rest of the playing pack, dealt at random; the cards still to call are the rest of the
-dealer's pack, in a random order. Who claimed what is not used: a claim says what a player
-believes it holds, which depends on how it plays (a forgetful or bluffing bot claims cards it
-does not hold), and the hands are shown at the end of the deal anyway.
+What the seat knows: its own hand, shown once in a `HandDealt` (a bot may remember it
+perfectly, and the sampler assumes it does: the event is in its knowledge); every card called
+so far and who claimed it; the size of the hands and how many cards were set aside. The calls
+to come are the dealer's pack less the cards called, in an unknown order. The other cards of
+the playing pack lie in the other hands or are set aside; a claim says what a player thinks it
+holds, so a card another player claimed is dealt to that player more often than not: each
+player is taken to claim its own cards with chance `OWN` and others' with chance `FALSE`
+(the priors of `chancer`), and the cards are dealt one at a time, each to a hand (or the
+cards set aside) with a chance proportional to how well that explains the claims made on it,
+times the room left there.
 """
 
 from __future__ import annotations
@@ -15,98 +19,137 @@ import random
 
 from arena.cards import Card
 from arena.engine import Knowledge, Sampler, State
-from arena.games.common import HandDealt
-from arena.games.memorandum.dealing import holders_of
 from arena.games.memorandum.state import MemorandumState
-from arena.games.memorandum.table import Called, DealStarted, MemorandumView, Phase
+from arena.games.memorandum.table import (
+    Called,
+    DealStarted,
+    HandDealt,
+    MemorandumView,
+    Phase,
+    Resolved,
+)
 from arena.games.memorandum.variants import MemorandumParams, pack_cards
+
+OWN = 0.9
+"""The chance, as the sampler models players, that a player claims a card of its own."""
+FALSE = 0.05
+"""The chance that a player claims a card that is not its own."""
 
 
 class MemorandumSampler(Sampler):
-    """Deals the other hands, the cards set aside and the calls to come from what a seat
-    knows."""
+    """Deals the other hands and the set-aside cards weighted by the claims, and shuffles the
+    calls to come."""
 
     def sample(self, knowledge: Knowledge, count: int, rng: random.Random) -> list[State]:
-        """`count` states of the deal in progress, each playable to the end of the game."""
-        view: MemorandumView = knowledge.view
+        """`count` states of the deal in progress as the seat knows it."""
         params = knowledge.params
         assert isinstance(params, MemorandumParams)
+        view: MemorandumView = knowledge.view
         if view.phase is not Phase.CALL:
-            raise ValueError("nothing is hidden that matters before a deal's calls")
-        own, called = _this_deal(knowledge)
+            return [self._between(knowledge, params, rng) for _ in range(count)]
+        me = knowledge.seat
+        events = knowledge.events
+        begun = max(i for i, e in enumerate(events) if isinstance(e, DealStarted))
+        started = events[begun]
+        assert isinstance(started, DealStarted)
+        own: tuple[Card, ...] = ()
+        called: list[Card] = []
+        claims: dict[Card, tuple[int, ...]] = {}
+        for event in events[begun:]:
+            if isinstance(event, HandDealt) and event.seat == me:
+                own = event.cards
+            elif isinstance(event, Called):
+                called.append(event.card)
+            elif isinstance(event, Resolved):
+                claims[event.card] = event.claimants
+        holders = tuple(sorted(started.holders))
+        others = [s for s in holders if s != me]
         pack = pack_cards(params.pack)
-        holders = holders_of(view.dealer, view.players)
-        others = [s for s in holders if s != knowledge.seat]
-        hidden = [c for c in pack if c not in set(own)]
-        calls_left = [c for c in pack if c not in set(called)]
+        mine = set(own)
+        unknown = [c for c in pack if c not in mine]
+        gone = set(called)
+        to_come = [c for c in pack if c not in gone]
+        groups = [*others, -1]  # -1: set aside
+        room0 = [started.hand_size] * len(others) + [started.set_aside]
+        weights = {c: _weights(claims.get(c, ()), others) for c in unknown}
         out: list[State] = []
         for _ in range(count):
-            playing, to_call = list(hidden), list(calls_left)
-            rng.shuffle(playing)
-            rng.shuffle(to_call)
-            hands: list[tuple[Card, ...]] = [() for _ in range(view.players)]
-            if knowledge.seat in holders:
-                hands[knowledge.seat] = own
-            for i, seat in enumerate(others):
-                hands[seat] = tuple(playing[i * view.hand_size:(i + 1) * view.hand_size])
-            aside = tuple(playing[len(others) * view.hand_size:])
-            out.append(_state(params, view, holders, hands, aside, called, to_call,
-                              random.Random(rng.getrandbits(64))))
+            state = MemorandumState(params, knowledge.players,
+                                    random.Random(rng.getrandbits(64)))
+            hands: list[list[Card]] = [[] for _ in range(knowledge.players)]
+            aside: list[Card] = []
+            room = list(room0)
+            order = list(unknown)
+            rng.shuffle(order)
+            # the claimed cards first: their weights matter most while there is room
+            order.sort(key=lambda c: c not in claims)
+            for card in order:
+                w = weights[card]
+                chances = [w[g] * room[g] for g in range(len(groups))]
+                pick = _choose(chances, rng)
+                room[pick] -= 1
+                (aside if groups[pick] == -1 else hands[groups[pick]]).append(card)
+            hands[me] = list(own)
+            rng.shuffle(to_come)
+            key = state.order.__getitem__
+            state.deal_no, state.dealer = view.deal, view.dealer
+            state.totals = list(view.totals)
+            state.phase = Phase.CALL
+            state.holders = holders
+            state.hands = [tuple(sorted(h, key=key)) for h in hands]
+            state.set_aside = tuple(sorted(aside, key=key))
+            state.to_call = list(to_come)  # the next call is the last
+            state.called = view.called
+            state.number = view.number
+            state.called_cards = list(called)
+            state.received = [list(r) for r in view.received]
+            state.unclaimed, state.disputed = list(view.unclaimed), list(view.disputed)
+            state.undealt = ([], [])
+            state.shown = ()
+            state._to_act = holders
+            state._view = None
+            out.append(state)
         return out
 
     def playout_over(self, state: State) -> bool:
-        """A playout may stop once the deal in progress is scored: what one answer changes is
-        in the totals by then, and later deals are dealt afresh."""
+        """A playout stops when the deal in progress is scored: the next deals are dealt afresh
+        whatever is decided now."""
         assert isinstance(state, MemorandumState)
         return state.phase is not Phase.CALL
 
-
-def _this_deal(knowledge: Knowledge) -> tuple[tuple[Card, ...], list[Card]]:
-    """The seat's own hand in the deal in progress (empty for the dealer) and the cards called
-    in it so far, the current one last."""
-    own: tuple[Card, ...] = ()
-    called: list[Card] = []
-    for event in knowledge.events:
-        if isinstance(event, DealStarted):
-            own, called = (), []
-        elif isinstance(event, HandDealt) and event.seat == knowledge.seat:
-            own = event.cards
-        elif isinstance(event, Called):
-            called.append(event.card)
-    return own, called
+    def _between(self, knowledge: Knowledge, params: MemorandumParams,
+                 rng: random.Random) -> MemorandumState:
+        """A state waiting for the next deal (nothing hidden yet: the deal is still to come)."""
+        view: MemorandumView = knowledge.view
+        state = MemorandumState(params, knowledge.players, random.Random(rng.getrandbits(64)))
+        state.deal_no, state.dealer = view.deal, view.dealer
+        state.totals = list(view.totals)
+        state.phase = view.phase
+        state._to_act = (view.dealer,) if view.phase is Phase.DEAL else ()
+        state._view = None
+        return state
 
 
-def _state(params: MemorandumParams, view: MemorandumView, holders: tuple[int, ...],
-           hands: list[tuple[Card, ...]], aside: tuple[Card, ...], called: list[Card],
-           to_call: list[Card], rng: random.Random) -> MemorandumState:
-    """The deal in progress as `view` shows it, with these hidden cards."""
-    state = object.__new__(MemorandumState)
-    State.__init__(state)
-    state.params = params
-    state.seats = view.players
-    state.rng = rng
-    state.stacks = {}
-    state.pack = pack_cards(params.pack)
-    state.order = {card: i for i, card in enumerate(state.pack)}
-    state.hand_size = view.hand_size
-    state.totals = list(view.totals)
-    state.summaries = []
-    state.calls_total = 0
-    state.deal_no = view.deal
-    state.dealer = view.dealer
-    state.phase = Phase.CALL
-    state.holders = tuple(sorted(holders))
-    state.hands = hands
-    state.set_aside = aside
-    state.to_call = to_call
-    state.called = view.called
-    state.number = view.number
-    state.called_cards = list(called)
-    state.received = [list(r) for r in view.received]
-    state.unclaimed = list(view.unclaimed)
-    state.disputed = list(view.disputed)
-    state.undealt = ([], [])
-    state.shown = ()
-    state._to_act = state.holders
-    state._view = None
-    return state
+def _weights(claimants: tuple[int, ...], others: list[int]) -> list[float]:
+    """How well each owner (each other player, then the set-aside cards) explains who claimed a
+    card: the chance of those claims given that owner, up to a common factor."""
+    base = 1.0
+    for s in others:
+        base *= FALSE if s in claimants else 1.0 - FALSE
+    out = []
+    for s in others:
+        ratio = OWN / FALSE if s in claimants else (1.0 - OWN) / (1.0 - FALSE)
+        out.append(base * ratio)
+    out.append(base)
+    return out
+
+
+def _choose(chances: list[float], rng: random.Random) -> int:
+    """An index drawn with probability proportional to `chances` (some positive)."""
+    total = sum(chances)
+    x = rng.random() * total
+    for i, c in enumerate(chances):
+        x -= c
+        if x < 0 and c > 0:
+            return i
+    return max(i for i, c in enumerate(chances) if c > 0)
