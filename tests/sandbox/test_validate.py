@@ -34,7 +34,7 @@ def test_every_bundled_bot_plays_it_in_every_preset() -> None:
     game = find_game("paved-with-gold")
     assert {cell.variant for cell in verdict.cells} == set(game.presets)
     assert {cell.opponent for cell in verdict.cells} == {"prospector", "prospector-forgetful",
-                                                         "random"}
+                                                         "assayer", "random"}
     assert all(cell.faults == 0 and cell.decisions > 0 for cell in verdict.cells)
     assert verdict.lines[0] == (f"PASS: {verdict.games} sandboxed games of paved-with-gold "
                                 f"(presets {', '.join(game.presets)}; 2 players), no faults")
