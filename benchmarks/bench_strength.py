@@ -30,6 +30,7 @@ from typing import Any
 from arena.api import Action, Bot, Observation
 from arena.engine import ScoreOrder, find_game
 from arena.loader import BotSpec, resolve_bot
+from arena.record import GameRecord
 from arena.session import play_series
 
 
@@ -112,6 +113,13 @@ class Timed:
         return self.spec.name
 
 
+def entry_margin(record: GameRecord, seat: int) -> float:
+    """The seat's score less the mean of the others' (negated where lower wins)."""
+    scores = record.scores
+    value = scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+    return -value if record.order is ScoreOrder.LOWER_WINS else value
+
+
 def _margins(task: tuple[str, str, str, int, int, int]) -> tuple[list[float], float, int]:
     """One chunk of deals: the margin of each deal, and the bot's decision time and count."""
     game, bot, opponent, seed, deals, seats = task
@@ -122,13 +130,8 @@ def _margins(task: tuple[str, str, str, int, int, int]) -> tuple[list[float], fl
     per_deal: dict[int, list[float]] = {}
     for played in play_series(variant, field, seed, deals,  # type: ignore[arg-type]
                               rotate=True):
-        record = played.record
-        me = played.entries.index(0)
-        scores = record.scores
-        value = scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
-        if record.order is ScoreOrder.LOWER_WINS:
-            value = -value
-        per_deal.setdefault(record.seed, []).append(value)
+        per_deal.setdefault(played.record.seed, []).append(
+            entry_margin(played.record, played.entries.index(0)))
     return [statistics.fmean(v) for v in per_deal.values()], timed.seconds, timed.decisions
 
 

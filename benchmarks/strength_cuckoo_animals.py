@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.engine import ScoreOrder, find_game
+from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.session import play_series
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_strength import Timed  # beside this file
+from bench_strength import Timed, entry_margin  # beside this file
 
 
 @dataclass(frozen=True)
@@ -76,11 +76,7 @@ def measure(game: str, players: int, bot: str, opponent: str, deals: int, seed: 
     for played in play_series(variant, entries, seed, deals, rotate=True):  # type: ignore[arg-type]
         record = played.record
         me = played.entries.index(0)
-        scores = record.scores
-        value = scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
-        if record.order is ScoreOrder.LOWER_WINS:
-            value = -value
-        margins.setdefault(record.seed, []).append(value)
+        margins.setdefault(record.seed, []).append(entry_margin(record, me))
         places.setdefault(record.seed, []).append(float(record.ranks[me]))
     per_deal = [statistics.fmean(v) for v in margins.values()]
     per_place = [statistics.fmean(v) for v in places.values()]

@@ -17,9 +17,9 @@ import math
 import statistics
 import sys
 
-from bench_strength import Timed  # the benchmarks folder is on the path when run
+from bench_strength import Timed, entry_margin  # the benchmarks folder is on the path when run
 
-from arena.engine import ScoreOrder, find_game
+from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.session import play_series
 
@@ -36,10 +36,7 @@ def margins(game: str, bot: str, opponent: str, seed: int, deals: int, variant: 
     for start in range(seed, seed + deals):
         values = []
         for played in play_series(chosen, specs, start, 1, rotate=True):  # type: ignore[arg-type]
-            scores = played.record.scores
-            at = played.entries.index(0)
-            value = scores[at] - (sum(scores) - scores[at]) / (len(scores) - 1)
-            values.append(-value if played.record.order is ScoreOrder.LOWER_WINS else value)
+            values.append(entry_margin(played.record, played.entries.index(0)))
         out.append(statistics.fmean(values))
         print(f"deal {start} {out[-1]:+.3f}", flush=True)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_strength import Timed
+from bench_strength import Timed, entry_margin
 
 from arena.engine import find_game
 from arena.loader import resolve_bot
@@ -38,10 +38,8 @@ def margins(bots: list[str], deals: int, seed: int, preset: str) -> tuple[list[f
     entries = [timed, *(resolve_bot(b, GAME) for b in bots[1:])]
     per_deal: dict[int, list[float]] = {}
     for played in play_series(variant, entries, seed, deals, rotate=True):  # type: ignore[arg-type]
-        scores = played.record.scores
-        me = played.entries.index(0)
-        value = scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
-        per_deal.setdefault(played.record.seed, []).append(value)
+        per_deal.setdefault(played.record.seed, []).append(
+            entry_margin(played.record, played.entries.index(0)))
     return [statistics.fmean(v) for v in per_deal.values()], timed
 
 
