@@ -117,6 +117,20 @@ def policy(seat: int, hands: Sequence[Hand], trick: Sequence[tuple[int, int]],
     return min(legal, key=lambda c: (pts[c], c % 13))
 
 
+def trick_won(trick: Sequence[tuple[int, int]], pts: Sequence[int],
+              frog: float) -> tuple[int, float]:
+    """A completed trick's winner (the highest card of the suit led) and its points, the frog
+    included."""
+    led = trick[0][1] // 13
+    winner, top = trick[0]
+    value = frog
+    for s, c in trick:
+        value += pts[c]
+        if c // 13 == led and c > top:
+            winner, top = s, c
+    return winner, value
+
+
 def play_out(hands: list[Hand], trick: list[tuple[int, int]], to_play: int,
              side: Sequence[int], sides: int, players: int, pts: Sequence[int],
              frog: float) -> list[float]:
@@ -131,13 +145,7 @@ def play_out(hands: list[Hand], trick: list[tuple[int, int]], to_play: int,
         if len(trick) < players:
             seat = (seat + 1) % players
             continue
-        led = trick[0][1] // 13
-        winner, top = trick[0]
-        value = frog
-        for s, c in trick:
-            value += pts[c]
-            if c // 13 == led and c > top:
-                winner, top = s, c
+        winner, value = trick_won(trick, pts, frog)
         won[side[winner]] += value
         trick.clear()
         if not any(hands[winner]):
@@ -258,13 +266,7 @@ def _finish_trick(trick: list[tuple[int, int]], hands: list[Hand], sides: int,
                   side: Sequence[int], players: int, pts: Sequence[int],
                   frog: float) -> list[float]:
     """The points of a completed trick for its winner's side, then the rest of the deal."""
-    led = trick[0][1] // 13
-    winner, top = trick[0]
-    value = frog
-    for s, c in trick:
-        value += pts[c]
-        if c // 13 == led and c > top:
-            winner, top = s, c
+    winner, value = trick_won(trick, pts, frog)
     won = [0.0] * sides
     won[side[winner]] += value
     if any(hands[winner]):
