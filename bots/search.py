@@ -220,20 +220,18 @@ class SearchBot(Bot):
         knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen),
                               obs.view)
         totals = self.evaluate(knowledge, obs.legal)
-        first = self.tie_break(obs)
+        first = self.tie_break(knowledge, obs.legal)
         late = 1 if self.info.game in TIES_TO_LAST else -1
         best = max(range(len(obs.legal)), key=lambda i: (totals[i], i == first, late * i))
         return obs.legal[best]
 
-    def tie_break(self, obs: Observation[Any]) -> int:
+    def tie_break(self, knowledge: Knowledge, legal: tuple[Action, ...]) -> int:
         """The index of the action preferred among equals: the playout policy's own where the
         game asks for it (`POLICY_BREAKS_TIES`), else none (-1: the first legal action)."""
         if self.info.game not in POLICY_BREAKS_TIES or self.greedy is None:
             return -1
-        state = self.sampler.sample(
-            Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen), obs.view), 1,
-            random.Random(0))[0]
-        return obs.legal.index(self.greedy(state, obs.seat, random.Random(0)))
+        state = self.sampler.sample(knowledge, 1, random.Random(0))[0]
+        return legal.index(self.greedy(state, knowledge.seat, random.Random(0)))
 
     def evaluate(self, knowledge: Knowledge, legal: tuple[Action, ...]) -> list[float]:
         """The total margin of each legal action over the samples and rollouts."""
