@@ -25,8 +25,9 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
-from arena.engine import Knowledge, Params, Sampler, ScoreOrder, State, find_game
+from arena.engine import Knowledge, Sampler, State, find_game
 from bots.search_animals import animals_caller
+from bots.search_base import margin, params_of
 from bots.search_cuckoo import cuckoo_threshold
 from bots.search_memorandum import memorandum_recall
 from bots.search_paved import paved_greedy
@@ -137,23 +138,6 @@ disputing this seat's calls pays."""
 SEARCH_GAMES = ("dig", "old-mans-bundle", "frogs-in-the-pond", "paved-with-gold", "cuckoo",
                 "animals", "cribbage-square", "memorandum")
 """The games whose package supplies a sampler."""
-
-
-def params_of(info: GameInfo) -> Params:
-    """The variant's parameters, read back from its label (preset and overrides)."""
-    game = find_game(info.game)
-    preset, *rest = info.variant.split(",")
-    overrides = dict(item.split("=", 1) for item in rest)
-    return game.variant(preset, overrides).params
-
-
-def margin(state: State, seat: int) -> float:
-    """The seat's score less the mean of the others' (negated where lower wins)."""
-    outcome = state.outcome()
-    scores = outcome.scores
-    others = (sum(scores) - scores[seat]) / max(1, len(scores) - 1)
-    value = scores[seat] - others
-    return value if outcome.order is ScoreOrder.HIGHER_WINS else -value
 
 
 class SearchBot(Bot):

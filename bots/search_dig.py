@@ -37,7 +37,7 @@ from arena.games.dig import actions as act
 from arena.games.dig.sampler import DigSampler
 from arena.games.dig.state import DigState
 from arena.games.dig.variants import DigParams, Naming, StockOut
-from bots.search import params_of
+from bots.search_base import params_of
 
 NONE = -1
 """A target's suit or rank that is not asked."""

@@ -37,7 +37,7 @@ from arena.cards import Card, standard_deck
 from arena.engine import Knowledge
 from arena.games.frogs_in_the_pond import FrogsParams, FrogsState, FrogsView, Say, power
 from arena.games.frogs_in_the_pond.sampler import FrogsSampler
-from bots.search import params_of
+from bots.search_base import params_of
 
 CARDS: tuple[Card, ...] = tuple(sorted(
     standard_deck(), key=lambda c: (list(type(c.suit)).index(c.suit), power(c))))
