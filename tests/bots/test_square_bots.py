@@ -18,6 +18,7 @@ from arena.games.cribbage_square import PRESETS, SquareState, stack_pack
 from arena.games.cribbage_square.scoring import RANK_POINTS, hand_points
 from arena.match import bot_rng, play_game
 from bots.random_bot import RandomBot
+from bots.search_square import SquarePimcBot
 from bots.square_bots import (
     EMPTY,
     LineValues,
@@ -29,8 +30,9 @@ from bots.square_bots import (
 from bots.square_expert import SquareExpertBot
 from bots.square_values import LearnedValues, Residuals, abstract, coarse, learned
 
-SquareBot = SquareGreedyBot | SquareSearchBot | SquareExpertBot
-BOTS = [SquareGreedyBot(), SquareSearchBot(), SquareExpertBot(), SquareExpertBot(samples=8)]
+SquareBot = SquareGreedyBot | SquareSearchBot | SquareExpertBot | SquarePimcBot
+BOTS = [SquareGreedyBot(), SquareSearchBot(), SquareExpertBot(), SquareExpertBot(samples=8),
+        SquarePimcBot(samples=8)]
 
 GAME = find_game("cribbage-square")
 
@@ -154,6 +156,8 @@ def test_the_search_bot_needs_a_sensible_budget() -> None:
         SquareExpertBot(samples=-1)
     with pytest.raises(ValueError, match="width"):
         SquareExpertBot(width=0)
+    with pytest.raises(ValueError, match="horizon"):
+        SquarePimcBot(horizon=0)
 
 
 def mean_scores(factory: type[SquareBot | RandomBot], deals: int,
@@ -180,6 +184,7 @@ def test_every_bot_plays_every_preset_without_faults(preset: str) -> None:
     variant = GAME.variant(preset)
     for seed, bots in enumerate([[SquareSearchBot(samples=4)], [SquareGreedyBot()],
                                  [SquareExpertBot()], [SquareExpertBot(samples=4)],
+                                 [SquarePimcBot(samples=4, horizon=3)],
                                  [SquareGreedyBot(), SquareSearchBot(samples=4, width=2),
                                   SquareExpertBot(samples=2, width=2)]]):
         record = play_game(variant, bots, [str(i) for i in range(len(bots))], seed)
@@ -187,7 +192,9 @@ def test_every_bot_plays_every_preset_without_faults(preset: str) -> None:
 
 
 @pytest.mark.parametrize("make", [lambda: SquareSearchBot(samples=8),
-                                  lambda: SquareExpertBot(samples=8)], ids=["search", "expert"])
+                                  lambda: SquareExpertBot(samples=8),
+                                  lambda: SquarePimcBot(samples=8)],
+                         ids=["search", "expert", "pimc"])
 def test_the_sampling_bots_replay_identically(make: Callable[[], SquareBot]) -> None:
     variant = GAME.variant()
     lines = [play_game(variant, [make()], ["s"], 5).to_line() for _ in range(2)]

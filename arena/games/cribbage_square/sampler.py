@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from arena.cards import standard_deck
+from arena.cards import Card, standard_deck
 from arena.engine import Knowledge, Sampler, State
 from arena.games.cribbage_square.state import SquareState
 from arena.games.cribbage_square.table import SquareView, TurnedUp
@@ -27,18 +27,31 @@ class SquareSampler(Sampler):
         params = knowledge.params
         assert isinstance(params, SquareParams)
         view: SquareView = knowledge.view
-        turned = [e.card for e in knowledge.events if isinstance(e, TurnedUp)]
-        seen = set(turned)
-        unseen = [c for c in standard_deck() if c not in seen]
+        turned = turned_up(knowledge)
         out: list[State] = []
-        for _ in range(count):
-            rng.shuffle(unseen)
-            state = SquareState(params, knowledge.players, random.Random(0), [*turned, *unseen])
+        for order in self.orders(knowledge, count, rng):
+            state = SquareState(params, knowledge.players, random.Random(0), [*turned, *order])
             _replay(state, view, params.placement)
             state.log.clear()
             state.private.clear()
             out.append(state)
         return out
+
+    def orders(self, knowledge: Knowledge, count: int, rng: random.Random) -> list[list[Card]]:
+        """`count` orders of the cards still to come (the cards to lay after this one, then the
+        starter): the one hidden thing, without building the states around it."""
+        seen = set(turned_up(knowledge))
+        unseen = [c for c in standard_deck() if c not in seen]
+        out = []
+        for _ in range(count):
+            rng.shuffle(unseen)
+            out.append(list(unseen))
+        return out
+
+
+def turned_up(knowledge: Knowledge) -> list[Card]:
+    """The cards turned up so far, in order (the one to lay now last)."""
+    return [e.card for e in knowledge.events if isinstance(e, TurnedUp)]
 
 
 def _replay(state: SquareState, view: SquareView, placement: Placement) -> None:
