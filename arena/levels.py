@@ -39,8 +39,7 @@ LEVELS: Mapping[str, Mapping[Level, str]] = MappingProxyType({
     "dig": _levels("dig-simple", "dig-sharp:pressure=0", "dig-sharp", "dig-search"),
     "frogs-in-the-pond": _levels("random", "frogs-simple", "frogs-sharp", "frogs-search"),
     "old-mans-bundle": _levels("random", "bundle-simple", "bundle-sharp", "bundle-search"),
-    "cribbage-square": _levels("random", "square-greedy", "square-search:samples=8,width=4",
-                               "square-search"),
+    "cribbage-square": _levels("random", "square-greedy", "square-search", "square-pimc"),
 })
 """Game -> level -> the bot spec that plays at that level."""
 

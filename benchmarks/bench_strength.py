@@ -57,7 +57,7 @@ GAMES: dict[str, tuple[Pairing, ...]] = {
     "animals": (Pairing("search", "animals-sharp", 60, 20, seats=3),),
     "cuckoo": (Pairing("search", "cuckoo-sharp", 60, 20, seats=6),),
     "memorandum": (Pairing("search", "chancer", 30, 10, seats=3),),
-    "cribbage-square": (Pairing("square-search", None, 0, 100),
+    "cribbage-square": (Pairing("square-pimc", "square-search", 400, 100),
                         Pairing("search", "square-search", 20, 10)),
 }
 """Each game's bots measured: its strongest first, against the best bundled bot before it (none

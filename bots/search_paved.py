@@ -1,23 +1,37 @@
-"""Paved with Gold's playout policy for `search`: `prospector`'s rules on a sampled state.
+"""Paved with Gold's search: the playout policy of `search`, and `paved-search`.
 
-A sampled state (`arena.games.paved_with_gold.sampler.PavedSample`) follows which places each
-seat knows, so each seat plays out from its own memory, not from the true cards: it claims a
-sure combination of the most valuable kind still possible, else looks at places it does not
-know, two a turn, and puts them back; it makes the end claim when it is right.
+The playout policy is `prospector`'s rules on a sampled state. A sampled state
+(`arena.games.paved_with_gold.sampler.PavedSample`) follows which places each seat knows, so
+each seat plays out from its own memory, not from the true cards: it claims a sure combination
+of the most valuable kind still possible, else looks at places it does not know, two a turn,
+and puts them back; it makes the end claim when it is right.
+
+`paved-search` is `assayer` with the claims it would not make searched. In Paved with Gold
+gathering information is the game, which determinized search cannot judge (the generic `search`
+loses to `prospector`), so the search does not choose where to look: it plays `assayer`'s move
+unless one of these plays out better on the sampled deals, each played to the end of the deal by
+the policy above, by at least `margin` points on average: at the start of a turn, a sure claim
+of any kind (`assayer` claims only the most valuable kind still possible); holding cards, a
+claim one card short, completed by a place whose card it does not know (one at random), where at
+least `chance` of the cards unaccounted for would complete it (`assayer` never claims unsure).
+The margin guards against the best of a few noisy means: without it the bot lost to `assayer`
+(docs/strategy.md, section 9).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from typing import Any, ClassVar
 
 from arena.api import Action, Event, GameInfo, Observation
 from arena.cards import Card
 from arena.engine import Knowledge, State
-from arena.games.paved_with_gold import BEST_FIRST, Combo, PavedView, Phase, actions
+from arena.games.paved_with_gold import BEST_FIRST, Combo, PavedView, Phase, Spot, actions
 from arena.games.paved_with_gold.sampler import PavedSampler
 from bots.assayer import AssayerBot
+from bots.prospector import FULL_PACK
 from bots.search_base import margin, params_of
 
 
@@ -77,20 +91,24 @@ def paved_greedy(state: State, seat: int, rng: random.Random) -> Action:
 
 
 class PavedSearchBot(AssayerBot):
-    """`assayer` whose start of a turn is searched: its own move against each sure claim it
-    could make now, by determinized playouts to the end of the deal."""
+    """`assayer` with the claims it would not make weighed against its move by determinized
+    playouts to the end of the deal (see the module docstring)."""
 
     games: ClassVar[tuple[str, ...]] = ("paved-with-gold",)
 
-    def __init__(self, samples: int = 16, margin: float = 0.0, budget: float = 0.0) -> None:
+    def __init__(self, samples: int = 32, margin: float = 3.0, chance: float = 0.2,
+                 budget: float = 0.0) -> None:
         """`samples`: deals sampled a searched decision; `margin`: how much more a claim's mean
-        playout must gain than `assayer`'s own move to be played instead; `budget`: ms a
-        decision may take before it stops sampling (0: no limit, deterministic)."""
-        if samples < 1 or margin < 0 or budget < 0:
-            raise ValueError("samples must be at least 1, margin and budget at least 0")
+        playout must gain than `assayer`'s own move to be played instead; `chance`: the least
+        chance of coming good for a claim one card short to be tried (above 1: none);
+        `budget`: ms a decision may take before it stops sampling (0: no limit,
+        deterministic)."""
+        if samples < 1 or margin < 0 or chance < 0 or budget < 0:
+            raise ValueError("samples must be at least 1, margin, chance and budget at least 0")
         super().__init__()
         self.samples = samples
         self.margin = margin
+        self.chance = chance
         self.budget = budget
         self.sampler = PavedSampler(horizon=0)
 
@@ -104,13 +122,17 @@ class PavedSearchBot(AssayerBot):
         self.search_rng = random.Random(repr(self.rng.getstate()))
 
     def act(self, obs: Observation[Any]) -> Action:
-        """`assayer`'s move, unless at the start of a turn a sure claim plays out better."""
+        """`assayer`'s move, unless a claim it would not make plays out better: at the start
+        of a turn a sure claim of any kind, holding cards a claim one card short."""
         self.seen += obs.events
         choice = super().act(obs)
         view: PavedView = obs.view
-        if view.phase is not Phase.LOOK or choice == actions.END_ACTION:
+        if view.phase is Phase.LOOK and choice != actions.END_ACTION:
+            plans = self.claims(view)
+        elif view.phase is Phase.HOLD and actions.verb(choice) != actions.CLAIM:
+            plans = self.one_short(view)
+        else:
             return choice
-        plans = self.claims(view)
         if not plans:
             return choice
         knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen), view)
@@ -118,8 +140,10 @@ class PavedSearchBot(AssayerBot):
         best = max(range(1, len(totals)), key=totals.__getitem__)
         if totals[best] <= totals[0] + self.margin * self.done:
             return choice
-        self.plan = plans[best - 1][1]
-        return actions.look(self.plan[0])
+        combo, self.plan = plans[best - 1]
+        if view.phase is Phase.LOOK:
+            return actions.look(self.plan[0])
+        return actions.claim(combo, tuple(p for p, _ in view.hand))
 
     def claims(self, view: PavedView) -> list[tuple[Combo, tuple[int, ...]]]:
         """The sure claim of each kind the bot could make now from the cards it knows (the one
@@ -134,6 +158,36 @@ class PavedSearchBot(AssayerBot):
             plan = (first, *[p for p in found[1] if p != first])
             if set(plan) != set(self.plan):
                 out.append((combo, plan))
+        return out
+
+    def one_short(self, view: PavedView) -> list[tuple[Combo, tuple[int, ...]]]:
+        """Claims with the cards in hand that the known cards leave one card short, of each
+        kind no sure claim makes: completed by a place the bot does not know (one drawn at
+        random), with the known cards most of the cards unaccounted for would complete, where
+        at least `chance` of them would. The places: those in hand, the known, that place."""
+        known = self.known(view)
+        held = tuple(p for p, _ in view.hand)
+        unknown = [p for p, cell in enumerate(view.cells)
+                   if cell is Spot.DOWN and p not in known]
+        if not unknown:
+            return []
+        place = unknown[self.search_rng.randrange(len(unknown))]
+        pool = Counter(FULL_PACK) - Counter(view.out) - Counter(known.values())
+        total = sum(pool.values())
+        out = []
+        for combo in BEST_FIRST:
+            if combo.size <= len(held) or self.best_claim(view, known, held, (combo,)):
+                continue
+            hits: Counter[tuple[int, ...]] = Counter()
+            for card, count in pool.items():
+                found = self.best_claim(view, {**known, place: card}, held, (combo,))
+                if found is not None and place in found[1]:
+                    hits[found[1]] += count
+            if hits:
+                places, count = hits.most_common(1)[0]
+                if count >= self.chance * total:
+                    rest = [p for p in places if p not in held and p != place]
+                    out.append((combo, (*held, *rest, place)))
         return out
 
     def evaluate(self, knowledge: Knowledge, plans: list[tuple[Combo, tuple[int, ...]] | None],
@@ -151,9 +205,11 @@ class PavedSearchBot(AssayerBot):
                     twin.apply(seat, own)
                 else:
                     combo, places = plan
-                    twin.apply(seat, actions.look(places[0]))
-                    twin.apply(seat, actions.claim(combo, places[:1]))
-                    for place in places[1:]:
+                    if twin.phase is Phase.LOOK:
+                        twin.apply(seat, actions.look(places[0]))
+                    held = tuple(twin.held)
+                    twin.apply(seat, actions.claim(combo, held))
+                    for place in places[len(held):]:
                         if twin.to_act() != (seat,) or twin.phase is not Phase.TURN_UP:
                             break
                         twin.apply(seat, actions.turn_up(place))

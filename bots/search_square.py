@@ -12,9 +12,8 @@ the cards to come. At each decision the bot asks the game's sampler (`SquareSamp
 it gains most then. A playout is scored by what it adds to the layout's value (each line's
 expected final points against the unseen cards, as `square-search` reckons them); the place of
 best gain now plus mean playout gain wins. The same orders serve every place. With `horizon=1`
-this is `square-search`'s one-card expectimax; the default two cards sees a card further, where
-a whole greedy playout to the end of the square misjudges what is kept open
-(docs/rules/cribbage-square.md).
+this is `square-search`'s one-card expectimax; seeing four cards on (the default) gained about
+a point a square over it, six no more (docs/rules/cribbage-square.md).
 """
 
 from __future__ import annotations
@@ -65,7 +64,7 @@ class SquarePimcBot(Bot):
 
     games: ClassVar[tuple[str, ...]] = ("cribbage-square",)
 
-    def __init__(self, samples: int = 32, width: int = 8, horizon: int = 2) -> None:
+    def __init__(self, samples: int = 32, width: int = 8, horizon: int = 4) -> None:
         """`samples` orders of the cards to come a decision, tried on the best `width` places
         by the gain now, each played out `horizon` cards (1 or more) further."""
         self.samples, self.width = check_budget(samples, width)

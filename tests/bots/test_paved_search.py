@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 
 from arena.api import Action, GameInfo, Observation
+from arena.cards import parse_card
 from arena.engine import Knowledge, find_game
-from arena.games.paved_with_gold import PavedState, Phase
+from arena.games.paved_with_gold import Combo, PavedState, Phase, actions
 from arena.games.paved_with_gold.sampler import PavedBelief
+from arena.games.paved_with_gold.scenarios import play as do
+from arena.games.paved_with_gold.scenarios import stacked_state as deal
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.session import play_series
@@ -129,7 +132,7 @@ def test_it_plays_as_assayer_when_no_claim_clears_the_margin() -> None:
 
 
 def test_bad_parameters_are_refused() -> None:
-    for bad in ({"samples": 0}, {"margin": -1.0}, {"budget": -1.0}):
+    for bad in ({"samples": 0}, {"margin": -1.0}, {"chance": -0.1}, {"budget": -1.0}):
         with pytest.raises(ValueError, match="samples"):
             PavedSearchBot(**bad)  # type: ignore[arg-type]
 
@@ -146,3 +149,21 @@ def test_whole_games_without_faults(players: int) -> None:
             *[resolve_bot("prospector", GAME.name)] * (players - 1)]
     for game in play_series(VARIANT, bots, 11, 2, rotate=True):
         assert not game.record.faults, game.record.faults
+
+
+def test_holding_a_card_it_finds_the_claims_one_card_short() -> None:
+    # 2H in hand, 5D 9H JD known: five reds lack one red (22 of the 48 cards unaccounted for),
+    # a flush of hearts one heart (11 of 48); a prime lacks two cards, a pair 3 twos in 48
+    state = deal({0: "2H", 1: "5D", 2: "9H", 3: "JD"})
+    bot = started(PavedSearchBot(samples=2), 0)
+    for p, text in {1: "5D", 2: "9H", 3: "JD"}.items():
+        bot.memory.remember(p, parse_card(text))
+    do(state, actions.look(0))
+    bot.act(Observation(0, state.legal(0), state.seen_by(0, 0, len(state.log)), state.view(0)))
+    plans = dict(bot.one_short(state.view(0)))
+    assert set(plans) == {Combo.FIVE_OF_A_COLOUR, Combo.FLUSH}
+    five, flush = plans[Combo.FIVE_OF_A_COLOUR], plans[Combo.FLUSH]
+    assert five[:4] == (0, 1, 2, 3) and five[4] > 3
+    assert flush[:2] == (0, 2) and flush[2] > 3
+    bot.chance = 0.3
+    assert set(dict(bot.one_short(state.view(0)))) == {Combo.FIVE_OF_A_COLOUR}

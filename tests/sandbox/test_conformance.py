@@ -16,7 +16,7 @@ from arena.sandbox import Limits, sandboxed
 SEEDS = (1,)
 
 CHEAP = {"search": "samples=1", "dig-search": "samples=2", "bundle-search": "samples=2",
-         "frogs-search": "samples=2"}
+         "frogs-search": "samples=2", "paved-search": "samples=2", "square-pimc": "samples=2"}
 """The search bots with as few samples as they take: what crosses the sandbox is the same, and
 at their defaults they think for minutes over every preset of a game."""
 
