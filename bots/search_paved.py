@@ -136,9 +136,9 @@ class PavedSearchBot(AssayerBot):
         if not plans:
             return choice
         knowledge = Knowledge(self.params, self.info.players, obs.seat, tuple(self.seen), view)
-        totals = self.evaluate(knowledge, [None, *plans], choice)
-        best = max(range(1, len(totals)), key=totals.__getitem__)
-        if totals[best] <= totals[0] + self.margin * self.done:
+        means = self.evaluate(knowledge, [None, *plans], choice)
+        best = max(range(1, len(means)), key=means.__getitem__)
+        if means[best] <= means[0] + self.margin:
             return choice
         combo, self.plan = plans[best - 1]
         if view.phase is Phase.LOOK:
@@ -192,12 +192,12 @@ class PavedSearchBot(AssayerBot):
 
     def evaluate(self, knowledge: Knowledge, plans: list[tuple[Combo, tuple[int, ...]] | None],
                  own: Action) -> list[float]:
-        """The total final margin of each plan (None: `own`, the move `assayer` chose) over
-        the samples, each played out to the end of the deal with `prospector`'s rules."""
+        """The mean final margin of each plan (None: `own`, the move `assayer` chose) over the
+        samples, each played out to the end of the deal with `prospector`'s rules."""
         deadline = time.perf_counter() + self.budget / 1000 if self.budget else None
         totals = [0.0] * len(plans)
         seat = knowledge.seat
-        self.done = 0
+        done = 0
         for state in self.sampler.sample(knowledge, self.samples, self.search_rng):
             for i, plan in enumerate(plans):
                 twin: Any = self.sampler.clone(state)
@@ -217,7 +217,7 @@ class PavedSearchBot(AssayerBot):
                     actor = twin.to_act()[0]
                     twin.apply(actor, paved_greedy(twin, actor, self.search_rng))
                 totals[i] += margin(twin, seat)
-            self.done += 1
+            done += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        return totals
+        return [total / done for total in totals]
