@@ -65,8 +65,8 @@ GAMES: dict[str, tuple[Pairing, ...]] = {
 where the strongest is that bot), then its other search bots (in Paved with Gold
 `paved-search`, which ties `assayer`) and `search` where another bot is stronger. Fewer deals
 where a game is slow (a game of Frogs is many deals to 100 points; Cuckoo seats six) or the
-edge is large (against random; 0: not measured); a whole run takes about an hour on a quiet
-two-core machine with `--jobs 2`, and `--games` picks games (Concentration's rows:
+edge is large (against random; 0: not measured); a whole run takes about an hour and a half on
+a quiet two-core machine with `--jobs 2`, and `--games` picks games (Concentration's rows:
 `concentration`)."""
 
 

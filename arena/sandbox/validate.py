@@ -191,11 +191,12 @@ def _cell_text(cell: Cell | None) -> str:
     return f"{cell.games} g, {cell.faults} f, {cell.ms_per_decision:.1f} ms"
 
 
-NOT_OPPONENTS = frozenset({"search"})
+NOT_OPPONENTS = frozenset({"search", "paved-search"})
 """Bundled bots that validation does not play against: the generic determinized search plays
 every game with hidden cards by no game's own rules, and thinks up to a fraction of a second a
-decision (it made one game's battery take minutes); each game's own bots, search bots
-included, still play."""
+decision (it made one game's battery take minutes); `paved-search` plays as `assayer`, which
+validation plays, but for a few claims, and thinks a thousand times longer. Each game's other
+bots, search bots included, still play."""
 
 
 def _opponents(game: str) -> list[BotSpec]:
