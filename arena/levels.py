@@ -30,7 +30,7 @@ LEVELS: Mapping[str, Mapping[Level, str]] = MappingProxyType({
     "concentration": _levels("forgetful:recall=0.4,capacity=4",
                              "forgetful:recall=0.7,capacity=10", "greedy", "optimal"),
     "paved-with-gold": _levels("prospector:recall=0.3,capacity=3",
-                               "prospector:recall=0.7,capacity=8", "prospector", "assayer"),
+                               "prospector:recall=0.7,capacity=8", "prospector", "paved-search"),
     "memorandum": _levels("goldfish:capacity=10", "goldfish:capacity=18", "elephant",
                           "chancer"),
     "animals": _levels("animals-simple:alertness=0.2,slip=0.05", "animals-simple",

@@ -52,8 +52,8 @@ GAMES: dict[str, tuple[Pairing, ...]] = {
                         Pairing("search", "bundle-sharp", 60, 0)),
     "frogs-in-the-pond": (Pairing("frogs-search", "frogs-sharp", 200, 100),
                           Pairing("search", "frogs-sharp", 30, 0)),
-    "paved-with-gold": (Pairing("assayer", "prospector", 2000, 200),
-                        Pairing("paved-search", "prospector", 400, 50),
+    "paved-with-gold": (Pairing("paved-search", "prospector", 400, 50),
+                        Pairing("assayer", "prospector", 2000, 200),
                         Pairing("search", "prospector", 12, 6)),
     "animals": (Pairing("search", "animals-sharp", 60, 20, seats=3),),
     "cuckoo": (Pairing("search", "cuckoo-sharp", 60, 20, seats=6),),
@@ -62,8 +62,8 @@ GAMES: dict[str, tuple[Pairing, ...]] = {
                         Pairing("search", "square-search", 20, 10)),
 }
 """Each game's bots measured: its strongest first, against the best bundled bot before it (none
-where the strongest is that bot), then its other search bots (in Paved with Gold
-`paved-search`, which ties `assayer`) and `search` where another bot is stronger. Fewer deals
+where the strongest is that bot), then its other strong bots (in Paved with Gold `assayer`,
+the memory `paved-search` searches on) and `search` where another bot is stronger. Fewer deals
 where a game is slow (a game of Frogs is many deals to 100 points; Cuckoo seats six) or the
 edge is large (against random; 0: not measured); a whole run takes about an hour and a half on
 a quiet two-core machine with `--jobs 2`, and `--games` picks games (Concentration's rows:

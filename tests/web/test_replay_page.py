@@ -97,7 +97,8 @@ def built(game: str, preset: str, seed: int = 3) -> tuple[str, dict[str, Any], d
     what each seat could see."""
     variant = find_game(game).variant(preset, {})
     seats = table_size(variant, 0)
-    spec = level_spec(game, "hard" if game == "cribbage-square" else "expert")  # quick ones
+    quick = game in ("cribbage-square", "paved-with-gold")  # their experts think 40-100 ms
+    spec = level_spec(game, "hard" if quick else "expert")
     sight = Sight()
     played = play_game(variant, [resolve_bot(spec, game).make() for _ in range(seats)],
                        [f"{spec}[{s}]" for s in range(seats)], seed, sight)
