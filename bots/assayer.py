@@ -182,6 +182,16 @@ class AssayerBot(ProspectorBot):
             return 0.0
         return float(sum(1 for places in self.theirs.values() if place in places))
 
+    def lead(self, places: Iterable[int]) -> int:
+        """The place of a claim to pick up first: the one the others know most (the lowest of
+        equals), so that what they know leaves the square."""
+        return max(places, key=lambda p: (self.weight(p), -p))
+
+    @staticmethod
+    def unaccounted(view: PavedView, known: dict[int, Card]) -> Counter[Card]:
+        """The cards neither out of play nor known at a place: the unknown places and stock."""
+        return Counter(FULL_PACK) - Counter(view.out) - Counter(known.values())
+
     def deduced(self, view: PavedView, known: dict[int, Card]) -> dict[int, object]:
         """Places not known whose colour (or suit) is certain: with the stock empty, when every
         card not accounted for is of one colour (or suit)."""
@@ -191,7 +201,7 @@ class AssayerBot(ProspectorBot):
                    if cell is not Spot.EMPTY and p not in known]
         if not unknown:
             return {}
-        rest = list((Counter(FULL_PACK) - Counter(view.out) - Counter(known.values())).elements())
+        rest = list(self.unaccounted(view, known).elements())
         colours = {c.colour for c in rest}
         suits = {c.suit for c in rest}
         if len(suits) == 1:
@@ -245,7 +255,7 @@ class AssayerBot(ProspectorBot):
                 if unseen >= 0:
                     return actions.look(unseen)
             if sure:
-                first = max(sure, key=lambda p: (self.weight(p), -p))
+                first = self.lead(sure)
                 self.plan = (first, *[p for p in places if p != first])
                 return actions.look(first)
         return actions.look(self.place_to_look(view, known))
@@ -257,11 +267,11 @@ class AssayerBot(ProspectorBot):
         for later; if it makes none, the claim waits a turn."""
         if self.gamble > 1:
             return False
-        unseen = [p for p, cell in enumerate(view.cells) if cell is Spot.DOWN and p not in known]
+        unseen = self.unknown_places(view, known)
         if not unseen:
             return False
         place = unseen[0]
-        pool = Counter(FULL_PACK) - Counter(view.out) - Counter(known.values())
+        pool = self.unaccounted(view, known)
         kinds = [c for c in self.claimable(view, 1) if c.points >= combo.points]
         hits = 0
         for card, count in pool.items():
@@ -317,7 +327,7 @@ class AssayerBot(ProspectorBot):
     def place_to_look(self, view: PavedView, known: dict[int, Card]) -> int:
         """A face-down place whose card this bot does not know (-1 if none): where `looks`
         says, at random among equals."""
-        unseen = [p for p, cell in enumerate(view.cells) if cell is Spot.DOWN and p not in known]
+        unseen = self.unknown_places(view, known)
         if not unseen:
             return -1
         if self.looks != "any":

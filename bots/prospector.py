@@ -204,9 +204,14 @@ class ProspectorBot(Bot):
         live = sum(1 for cell in view.cells if cell is not Spot.EMPTY)
         return len(left) == live and not self.rules.any_combo(left)
 
+    @staticmethod
+    def unknown_places(view: PavedView, known: dict[int, Card]) -> list[int]:
+        """The face-down places whose cards this bot does not know."""
+        return [p for p, cell in enumerate(view.cells) if cell is Spot.DOWN and p not in known]
+
     def _unseen_place(self, view: PavedView, known: dict[int, Card]) -> int:
         """A face-down place whose card this bot does not know, at random (-1 if none)."""
-        unseen = [p for p, cell in enumerate(view.cells) if cell is Spot.DOWN and p not in known]
+        unseen = self.unknown_places(view, known)
         return unseen[self.rng.randrange(len(unseen))] if unseen else -1
 
 

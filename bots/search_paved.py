@@ -28,10 +28,9 @@ from typing import Any, ClassVar
 from arena.api import Action, Event, GameInfo, Observation
 from arena.cards import Card
 from arena.engine import Knowledge, State
-from arena.games.paved_with_gold import BEST_FIRST, Combo, PavedView, Phase, Spot, actions
+from arena.games.paved_with_gold import BEST_FIRST, Combo, PavedView, Phase, actions
 from arena.games.paved_with_gold.sampler import PavedSampler
 from bots.assayer import AssayerBot
-from bots.prospector import FULL_PACK
 from bots.search_base import margin, params_of
 
 
@@ -154,7 +153,7 @@ class PavedSearchBot(AssayerBot):
             found = self.best_claim(view, known, (), (combo,))
             if found is None or any(p not in known for p in found[1]):
                 continue
-            first = max(found[1], key=lambda p: (self.weight(p), -p))
+            first = self.lead(found[1])
             plan = (first, *[p for p in found[1] if p != first])
             if set(plan) != set(self.plan):
                 out.append((combo, plan))
@@ -167,12 +166,11 @@ class PavedSearchBot(AssayerBot):
         at least `chance` of them would. The places: those in hand, the known, that place."""
         known = self.known(view)
         held = tuple(p for p, _ in view.hand)
-        unknown = [p for p, cell in enumerate(view.cells)
-                   if cell is Spot.DOWN and p not in known]
+        unknown = self.unknown_places(view, known)
         if not unknown:
             return []
         place = unknown[self.search_rng.randrange(len(unknown))]
-        pool = Counter(FULL_PACK) - Counter(view.out) - Counter(known.values())
+        pool = self.unaccounted(view, known)
         total = sum(pool.values())
         out = []
         for combo in BEST_FIRST:
