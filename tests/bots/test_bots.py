@@ -36,11 +36,13 @@ def test_the_documented_example_bot_plays_every_pair_variant() -> None:
         assert mine > 0 and greedy > 0
 
 
+@pytest.mark.slow  # a long statistical run
 def test_optimal_beats_greedy_with_seats_swapped() -> None:
     optimal, greedy = mean_scores("standard", ["optimal", "greedy"], deals=150)
     assert optimal - greedy > 1.0  # the exact expectation at 26 pairs is 3.20 (docs/strategy.md)
 
 
+@pytest.mark.slow  # a long statistical run
 @pytest.mark.parametrize("preset", sorted(set(PRESETS) - {"standard", "duel"}))
 @pytest.mark.parametrize("players", [2, 3])
 def test_optimal_plays_at_least_as_well_as_greedy(preset: str, players: int) -> None:
@@ -53,6 +55,7 @@ def test_optimal_holds_its_own_in_the_duel() -> None:
     assert optimal >= greedy - 0.25
 
 
+@pytest.mark.slow  # a long statistical run
 def test_optimal_solitaire_takes_the_known_expected_number_of_turns() -> None:
     variant = find_game("concentration").variant("standard")
     optimal = resolve_bot("optimal")
@@ -93,6 +96,7 @@ def test_optimal_turns_a_known_card_second_when_the_plan_says_so() -> None:
     assert deliberate, "optimal never turned a known card second in 20 games"
 
 
+@pytest.mark.slow  # a long statistical run
 def test_tracker_beats_greedy_when_cards_move() -> None:
     tracker, greedy = mean_scores("moving", ["tracker", "greedy"], deals=150)
     assert tracker - greedy > 0.5  # about 1.5 over 1,200 games

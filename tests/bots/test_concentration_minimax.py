@@ -126,6 +126,7 @@ def edges(specs: list[str], deals: int, preset: str = "standard", seed: int = 20
     return out
 
 
+@pytest.mark.slow  # a long statistical run
 def test_optimal_bot_wins_what_the_minimax_promises_against_the_planner() -> None:
     """Seat-rotated deals: the bot's mean edge over `planner` is the exact 1.126 within 4 standard
     errors (and clearly positive), so it reads the state and plays the strategy."""
