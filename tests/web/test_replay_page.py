@@ -125,7 +125,9 @@ return steps.map(i => {
 """
 
 
-@pytest.fixture(scope="module")
+# a folder per test (no test reads another's page), so that the tests may be shared between
+# test processes (see tests/conftest.py)
+@pytest.fixture
 def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield tmp_path_factory.mktemp("replays")
 
