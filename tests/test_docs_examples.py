@@ -90,6 +90,10 @@ def test_bot_api_lists_every_game_package() -> None:
     (["a", "…", "z"], ["b", "c", "z"], False),
     (["a", "b", "…", "b", "c"], ["a", "b", "c"], False),
     (["…"], [], True),
+    # a run's time estimate, printed or not depending on the machine's speed, on either side
+    (["a", "b"], ["a", "arena: about 5 s to go at 40 games/s (timed on 48 games)", "b"], True),
+    (["a", "arena: about 2 s to go at 140 games/s (timed on 144 games)", "b"], ["a", "b"], True),
+    (["a", "b"], ["a", "arena: about 5 s to go at 40 games/s (timed on 48 games)", "c"], False),
 ])
 def test_matches(shown: list[str], real: list[str], expected: bool) -> None:
     assert script.matches(shown, real) is expected
