@@ -49,3 +49,9 @@ class KeysUsed:
             return real(variant, bots, names, seed, *args, key=key, **kwargs)
 
         monkeypatch.setattr(playing, "play_game", watched)
+
+
+def slow_unless(kept: bool, *values: Any, id: str | None = None) -> Any:
+    """A parametrized case, in the default run if `kept` (a representative one), else only in
+    `pytest -m slow` (the rest of an exhaustive product: see "Testing" in docs/architecture.md)."""
+    return pytest.param(*values, id=id, marks=() if kept else (pytest.mark.slow,))

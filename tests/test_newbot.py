@@ -29,6 +29,7 @@ from arena.newbot import TEMPLATES, NewBotError, class_name, config_path, next_s
 from arena.ratings.verdicts import t_quantile
 from arena.session import play_series
 from arena.tournament.config import load_config
+from tests.helpers import slow_unless
 
 GAMES = [g.name for g in all_games()]
 VARIANTS = [(g.name, preset) for g in all_games() for preset in g.presets]
@@ -208,7 +209,8 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-@pytest.mark.parametrize("game", GAMES)
+# a statistical run: one game in the default run, every game slow
+@pytest.mark.parametrize("game", [slow_unless(game == "concentration", game) for game in GAMES])
 def test_the_template_beats_random_and_loses_to_the_best_bot(game: str, tmp_path: Path) -> None:
     trial = TRIALS[game]
     mine = template_spec(game, tmp_path)

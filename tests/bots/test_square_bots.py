@@ -168,6 +168,7 @@ def mean_scores(factory: type[SquareBot | RandomBot], deals: int,
             for seed in range(1, deals + 1)]
 
 
+@pytest.mark.slow  # a long statistical run
 def test_greedy_and_search_beat_random_on_the_same_deals() -> None:
     rand = mean_scores(RandomBot, 20)
     greedy = mean_scores(SquareGreedyBot, 20)

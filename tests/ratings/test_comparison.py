@@ -285,6 +285,7 @@ def _simulated_run(skills: dict[str, float], games: int, rng: random.Random) -> 
     return rate(records)
 
 
+@pytest.mark.slow  # a long statistical run
 def test_in_simulated_runs_unchanged_bots_stay_unflagged_when_one_bot_improves() -> None:
     """Five bots, 1,000 games a run, fixed seeds; the strongest gains 8 skill points. Plain
     changes of mu flag most unchanged bots (every one drops about 1.6); against the unchanged
@@ -348,6 +349,7 @@ def test_a_move_s_interval_is_the_contrast_s_variance_from_each_run_s_covariance
             t_quantile(min(old.deals, new.deals) - 1) * math.sqrt(variance))
 
 
+@pytest.mark.slow  # a long statistical run
 def test_in_simulated_a_a_runs_unchanged_bots_are_flagged_about_five_percent() -> None:
     """Two runs of the same six bots (every bot the reference): the moves' z keep their level.
     Summing the variances as if the skills were independent flagged 9-10% here."""

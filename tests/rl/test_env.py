@@ -7,6 +7,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,7 +47,17 @@ def _cases() -> list[tuple[str, str, int]]:
     return out
 
 
-CASES = [pytest.param(*c, id=f"{c[0]}-{c[1]}-{c[2]}p") for c in _cases()]
+def _case(name: str, preset: str, players: int) -> Any:
+    """A case; in the default run only if it is the game's default preset (every size) or the
+    fewest players of another preset, so that every preset and every size is encoded there: the
+    whole product is slow (`pytest -m slow`)."""
+    game = find_game(name)
+    kept = preset == game.default_preset or game.presets[preset].players_allowed().start == players
+    return pytest.param(name, preset, players, id=f"{name}-{preset}-{players}p",
+                        marks=() if kept else (pytest.mark.slow,))
+
+
+CASES = [_case(*c) for c in _cases()]
 
 
 def test_every_game_is_encoded() -> None:
@@ -363,6 +374,7 @@ def test_the_example_policy_beats_random() -> None:
     assert wins > 1.5 * losses, (wins, losses)
 
 
+@pytest.mark.slow  # a long statistical run
 def test_training_improves_on_the_untrained_policy() -> None:
     """A short run of the example's training already beats random more often than not."""
     sys.path.insert(0, str(REPO / "docs" / "examples"))

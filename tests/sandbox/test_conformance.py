@@ -12,6 +12,7 @@ from arena.errors import ArenaError
 from arena.loader import BUNDLED_DISTRIBUTION, registered_bots, resolve_bot
 from arena.match import play_game
 from arena.sandbox import Limits, sandboxed
+from tests.helpers import slow_unless
 
 SEEDS = (1,)
 
@@ -42,7 +43,8 @@ def table_size(game: Game, preset: str) -> int:
     return max(allowed.start, 2) if allowed.stop > 2 else allowed.start
 
 
-CASES = [pytest.param(game, bot, id=f"{game.name}-{bot}")
+# every game in the default run, with its first bundled bot; with every bot, slow
+CASES = [slow_unless(bot == bundled_bots(game.name)[0], game, bot, id=f"{game.name}-{bot}")
          for game in all_games() for bot in bundled_bots(game.name)]
 
 

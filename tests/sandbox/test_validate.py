@@ -11,7 +11,7 @@ from arena.engine import all_games, find_game
 from arena.newbot import class_name, write_bot
 from arena.sandbox import confinement_facts, promises_summary
 from arena.sandbox.validate import validate_bot
-from tests.helpers import run
+from tests.helpers import run, slow_unless
 
 HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
 
@@ -49,7 +49,9 @@ def test_the_variants_asked_for_are_the_ones_played() -> None:
     assert opponents == {"forgetful", "greedy", "optimal", "planner", "tracker", "random"}
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
+# one game in the default run (tests/test_newbot.py plays every game's scaffold in-process)
+@pytest.mark.parametrize("game", [slow_unless(game.name == "concentration", game.name)
+                                  for game in all_games()])
 def test_every_game_s_new_bot_scaffold_passes(game: str, tmp_path: Path) -> None:
     path = write_bot("scaffold", game, tmp_path)
     verdict = validate_bot(f"{path}:{class_name('scaffold')}", game, games=1)

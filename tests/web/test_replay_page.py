@@ -21,13 +21,17 @@ from arena.match import play_game
 from arena.tournament.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
 from arena.viewer.replay_page import events_in, page_data, render, view_in
+from tests.helpers import slow_unless
 from tests.web.conftest import Browser
 
 RULE_CARDS = {"frogs-in-the-pond": {"JS"}}
 """Cards the rules name (Frogs in the Pond's tadpole, the jack of spades): any narration may
 name them without showing where one lies."""
 
-CASES = [(game.name, preset) for game in all_games() for preset in game.presets]
+# every game's first preset in the default run; every preset, slow
+CASES = [slow_unless(preset == next(iter(game.presets)), game.name, preset,
+                     id=f"{game.name}-{preset}")
+         for game in all_games() for preset in game.presets]
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z])JK[A-Z]?\b")
 
 
