@@ -10,8 +10,11 @@ code and the last line it printed (pytest's summary):
     python scripts/under_load.py                        # pytest once, beside 8 busy loops
     python scripts/under_load.py --runs 3 --log load/   # three runs; each run's output kept
     python scripts/under_load.py --load 4 -- pytest tests/sandbox -x
+    python scripts/under_load.py --load 8 --top-up      # a load of 8 in all, others' included
 
-The busy loops end with the script (they are its own children, ended by their ids).
+With `--top-up`, only as many loops start as bring the machine's load average (what it already
+carries, from other work) up to `--load`: on a machine already loaded past it, none. The busy
+loops end with the script (they are its own children, ended by their ids).
 """
 
 from __future__ import annotations
@@ -90,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the arguments, run the command beside busy loops, print a line per run."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--load", type=int, default=8, help="busy loops to run (default 8)")
+    parser.add_argument("--top-up", action="store_true",
+                        help="start only the loops that bring the load average up to --load")
     parser.add_argument("--runs", type=int, default=1, help="runs in a row (default 1)")
     parser.add_argument("--log", type=Path, help="a directory for each run's output")
     parser.add_argument("command", nargs="*", help="the command (after --; default: pytest)")
@@ -97,7 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or ["pytest"]
     if args.log is not None:
         args.log.mkdir(parents=True, exist_ok=True)
-    loops = busy_loops(args.load)
+    already = os.getloadavg()[0]
+    count = max(0, args.load - round(already)) if args.top_up else args.load
+    loops = busy_loops(count)
     runs: list[Run] = []
     try:
         time.sleep(2.0)  # let the loops get going before the first run
@@ -109,8 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for loop in loops:
             loop.kill()
             loop.wait()
-    print(f"under a load of {args.load} busy loops ({os.cpu_count()} CPUs), "
-          f"`{' '.join(command)}`:")
+    print(f"beside {count} busy loops (load average {already:.1f} before them; "
+          f"{os.cpu_count()} CPUs), `{' '.join(command)}`:")
     for number, run in enumerate(runs, 1):
         print("  " + run.summary(number))
     return max((run.code for run in runs), default=0)
