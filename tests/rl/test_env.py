@@ -48,11 +48,12 @@ def _cases() -> list[tuple[str, str, int]]:
 
 
 def _case(name: str, preset: str, players: int) -> Any:
-    """A case; in the default run only if it is the game's default preset (every size) or the
-    fewest players of another preset, so that every preset and every size is encoded there: the
-    whole product is slow (`pytest -m slow`)."""
+    """A case; in the default run only if it is the fewest players of a preset, or the game's
+    default preset at its next sizes (not its largest table, LARGEST), so that every preset and
+    most sizes are encoded there: the whole product is slow (`pytest -m slow`)."""
     game = find_game(name)
-    kept = preset == game.default_preset or game.presets[preset].players_allowed().start == players
+    fewest = game.presets[preset].players_allowed().start
+    kept = players == fewest or (preset == game.default_preset and players <= fewest + 2)
     return pytest.param(name, preset, players, id=f"{name}-{preset}-{players}p",
                         marks=() if kept else (pytest.mark.slow,))
 
