@@ -53,7 +53,7 @@ from arena.ratings.posterior import posterior
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import rate
 from arena.ratings.verdicts import Z95, t_quantile
-from arena.tournament.config import load_config
+from arena.tournament.planning.config import load_config
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 

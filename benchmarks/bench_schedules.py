@@ -18,8 +18,8 @@ from itertools import combinations
 from pathlib import Path
 
 from arena.ratings.tables import Ratings, rate
-from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.results import RunDirectory
+from arena.tournament.planning.config import TournamentConfig, load_config
+from arena.tournament.records.results import RunDirectory
 from arena.tournament.run import run_tournament, schedule_of
 
 FIELD = [("random", "random"), ("elephant", "elephant"), ("chancer", "chancer"),

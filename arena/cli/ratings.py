@@ -48,8 +48,8 @@ def compare_command(
     what changed in the field, rank changes, head-to-head edges that changed, new and gone
     bots; a note first when the runs were not played on the same deals."""
     from arena.ratings.comparison import compare, format_comparison
-    from arena.tournament.identity import code_between, deals_differ
     from arena.tournament.run import run_ratings
+    from arena.tournament.update.identity import code_between, deals_differ
 
     try:
         comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after),

@@ -23,19 +23,20 @@ from arena.ratings.tables import Ratings, rate
 from arena.safe_files import check_entry, open_append, write_text
 from arena.sandbox import BACKSTOP_GAME_SECONDS, Isolation, promised_here
 from arena.text import escape_lines
-from arena.tournament.canonical import canonical_toml, config_digest
-from arena.tournament.config import OnFault, Stop, TournamentConfig
-from arena.tournament.identity import (
-    BotCode,
-    DealsLike,
-    bots_code,
-    deals_of,
-    like_deals,
-    read_bots,
-    write_bots,
+from arena.tournament.planning.canonical import canonical_toml, config_digest
+from arena.tournament.planning.config import OnFault, Stop, TournamentConfig
+from arena.tournament.planning.schedule import (
+    FieldStep,
+    Format,
+    GamePlan,
+    Schedule,
+    VariantPlan,
+    challenged,
+    grown_tables,
 )
-from arena.tournament.playing import Entrant, Sandboxing
-from arena.tournament.results import (
+from arena.tournament.playing.runner import Backend, ProgressHook, run_tasks
+from arena.tournament.playing.tasks import Entrant, Sandboxing
+from arena.tournament.records.results import (
     BOT_LOGS,
     BOTS,
     DIGEST,
@@ -53,17 +54,16 @@ from arena.tournament.results import (
     run_config,
     write_draw,
 )
-from arena.tournament.runner import Backend, ProgressHook, run_tasks
-from arena.tournament.schedule import (
-    FieldStep,
-    Format,
-    GamePlan,
-    Schedule,
-    VariantPlan,
-    challenged,
-    grown_tables,
+from arena.tournament.update.identity import (
+    BotCode,
+    DealsLike,
+    bots_code,
+    deals_of,
+    like_deals,
+    read_bots,
+    write_bots,
 )
-from arena.tournament.update import (
+from arena.tournament.update.reconcile import (
     GameIdentities,
     Legacy,
     RunPlan,

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.ratings.tables import Ratings, rate
-from arena.tournament.config import OnFault, Stop, TournamentConfig
-from arena.tournament.identity import deals_of, like_deals
-from arena.tournament.results import RunDirectory
+from arena.tournament.planning.config import OnFault, Stop, TournamentConfig
+from arena.tournament.playing.runner import Backend, ProgressHook
+from arena.tournament.records.results import RunDirectory
 from arena.tournament.run import (
     RunReport,
     note_in_log,
@@ -29,8 +29,8 @@ from arena.tournament.run import (
     run_tournament,
     schedule_of,
 )
-from arena.tournament.runner import Backend, ProgressHook
-from arena.tournament.update import RunPlan
+from arena.tournament.update.identity import deals_of, like_deals
+from arena.tournament.update.reconcile import RunPlan
 
 
 class StopError(ArenaError):

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 import arena.league.rounds as rounds_module
+import arena.tournament.playing.runner as runner_module
 import arena.tournament.run as run_module
-import arena.tournament.runner as runner_module
 from arena.league.folder import League, new_league, parse_game
 from arena.league.rounds import read_round, rounds, update
 from arena.league.submissions import submit
-from arena.tournament.runner import Progress
+from arena.tournament.playing.runner import Progress
 from tests.helpers import run_records
 from tests.league.conftest import passing
 

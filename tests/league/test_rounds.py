@@ -12,8 +12,8 @@ from arena.league.folder import League, LeagueError, new_league, parse_game
 from arena.league.rounds import compare_rounds, history, read_round, rounds, standings, update
 from arena.league.submissions import submit, withdraw
 from arena.ratings.comparison import Code, Presence
-from arena.tournament.results import RunDirectory
-from arena.tournament.runner import Progress
+from arena.tournament.playing.runner import Progress
+from arena.tournament.records.results import RunDirectory
 from tests.league.conftest import FIRST, LAST, passing, write_bot
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from arena.ratings.comparison import Presence, compare
 from arena.ratings.tables import Ratings
-from arena.tournament.config import load_config
+from arena.tournament.planning.config import load_config
 from arena.tournament.run import run_ratings, run_tournament
 
 BOTS = {

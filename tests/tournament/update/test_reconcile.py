@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.tournament import update
-from arena.tournament.config import load_config
-from arena.tournament.results import (
+from arena.tournament.planning.config import load_config
+from arena.tournament.planning.schedule import replay_draw
+from arena.tournament.records.results import (
     GAMES,
     KEY,
     RETIRED,
@@ -28,7 +28,7 @@ from arena.tournament.results import (
     read_draw,
 )
 from arena.tournament.run import RunReport, draw_salt, run_tournament, schedule_of
-from arena.tournament.schedule import replay_draw
+from arena.tournament.update import reconcile as update
 
 FILE_BOT = '''
 from bots.random_bot import RandomBot
