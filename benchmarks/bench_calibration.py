@@ -169,7 +169,8 @@ def real_a_a(config: Path, pairs: int, deals: int | None,
     and really played (only its deals changed), `pairs` pairs of runs."""
     import tempfile
 
-    from arena.tournament.run import run_ratings, run_tournament
+    from arena.tournament.rating import run_ratings
+    from arena.tournament.run import run_tournament
 
     zs: list[float] = []
     flagged = 0

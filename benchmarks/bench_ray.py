@@ -22,7 +22,8 @@ from pathlib import Path
 
 from arena.tournament.planning.config import TournamentConfig, load_config
 from arena.tournament.playing.runner import Backend
-from arena.tournament.run import run_ratings, run_tournament
+from arena.tournament.rating import run_ratings
+from arena.tournament.run import run_tournament
 
 CONFIG = """
 name = "bench-ray"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.tournament.planning.config import TournamentConfig, load_config, parse_config
-from arena.tournament.run import schedule_of
+from arena.tournament.planning.plan import schedule_of
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,8 @@ def run_command(
 
     from arena.tournament.planning.config import Stop, load_config, overridden
     from arena.tournament.playing.runner import Backend
-    from arena.tournament.run import run_tournament, write_ratings
+    from arena.tournament.rating import write_ratings
+    from arena.tournament.run import run_tournament
     from arena.tournament.stopping import (
         RoundState,
         StopReport,
@@ -419,7 +420,7 @@ def report_command(
 ) -> None:
     """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]'),
     or with --html as one page."""
-    from arena.tournament.run import write_report
+    from arena.tournament.rating import write_report
     from arena.tournament.update.identity import changed_code
 
     if (out is not None or replays) and not html:

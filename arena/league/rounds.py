@@ -53,8 +53,9 @@ from arena.tournament.planning.canonical import config_digest
 from arena.tournament.planning.config import TournamentConfig, parse_config
 from arena.tournament.playing.ray_backend import ray_session
 from arena.tournament.playing.runner import Backend, ProgressHook
+from arena.tournament.rating import run_ratings
 from arena.tournament.records.results import DIGEST, GAMES, RunDirectoryError
-from arena.tournament.run import RunReport, run_ratings, run_tournament
+from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.identity import (
     bots_code,
     deals_of,

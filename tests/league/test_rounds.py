@@ -175,7 +175,7 @@ def test_a_round_keeps_its_evidence_so_its_moves_are_measured_as_between_runs(
     update(league, isolation="none")
     (pool,) = compare_rounds(league, 1, 2).pools
     from arena.ratings.comparison import compare
-    from arena.tournament.run import run_ratings
+    from arena.tournament.rating import run_ratings
 
     (run,) = (p for p in (league.path / "pools").iterdir() if p.is_dir())
     ratings = run_ratings(run)

@@ -25,8 +25,8 @@ from arena.tournament.duel import (
     run_duel,
 )
 from arena.tournament.planning.canonical import canonical_toml
+from arena.tournament.planning.plan import schedule_of
 from arena.tournament.records.results import GAMES, RunDirectory
-from arena.tournament.run import schedule_of
 from tests.helpers import KeysUsed
 
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.tournament.planning.config import TournamentConfig, parse_config
+from arena.tournament.planning.plan import schedule_of
 from arena.tournament.records.results import GAMES, LOG, RunDirectory
-from arena.tournament.run import schedule_of
 from arena.tournament.stopping import StopError, StopReason, run_until_confident
 
 

@@ -14,6 +14,7 @@ from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.show import ShowPrinter
 from arena.tournament.planning.config import parse_config
+from arena.tournament.planning.plan import schedule_of
 from arena.tournament.records.replay import (
     ReplayError,
     differences,
@@ -26,7 +27,7 @@ from arena.tournament.records.replay import (
 )
 from arena.tournament.records.results import GAMES, RunDirectoryError
 from arena.tournament.records.seat_view import seat_view, seat_view_lines
-from arena.tournament.run import run_tournament, schedule_of
+from arena.tournament.run import run_tournament
 
 FIRST = '''
 from arena.api import Bot

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.tournament.planning.config import load_config
+from arena.tournament.planning.plan import schedule_of
 from arena.tournament.planning.schedule import replay_draw
 from arena.tournament.records.results import (
     GAMES,
@@ -27,8 +28,9 @@ from arena.tournament.records.results import (
     RunDirectoryError,
     read_draw,
 )
-from arena.tournament.run import RunReport, draw_salt, run_tournament, schedule_of
+from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update import reconcile as update
+from arena.tournament.update.bring import draw_salt
 
 FILE_BOT = '''
 from bots.random_bot import RandomBot
