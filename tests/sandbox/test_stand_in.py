@@ -562,14 +562,17 @@ def test_a_bot_remembers_nothing_between_games(tmp_path: Path) -> None:
     assert "listed next door" not in text and "read a note next door" not in text
 
 
+# 2 s a move and a 2 s bank: the hog reaches its 256 MB before its time is out on a loaded
+# machine too (at 0.5 s and 0.5 s it timed out first at a load of 20), and the sleeper still
+# times out
 CONFIG = """
 name = "hostile"
 [deals]
 count = 2
 base = 5
 [limits]
-move_seconds = 0.5
-overage_seconds = 0.5
+move_seconds = 2
+overage_seconds = 2
 memory_mb = 256
 [[bots]]
 spec = "greedy"
