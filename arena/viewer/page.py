@@ -60,15 +60,18 @@ def data_of(page: str) -> Any:
     return json.loads(found.group(2))
 
 
-def html_page(title: str, css: str, js: str, data: Any, packed: bool = False) -> str:
+def html_page(title: str, css: str, js: str, data: Any, packed: bool = False,
+              connect: str = "") -> str:
     """A whole page: the title (escaped), inline CSS, the data as JSON (`packed`: as
-    `packed_json`), then inline JS that reads it from the element with id `DATA_ID`."""
+    `packed_json`), then inline JS that reads it from the element with id `DATA_ID`. It may
+    fetch nothing, but for `connect` (one address: the live table's WebSocket)."""
     kind, text = (PACKED_TYPE, packed_json(data)) if packed else ("application/json",
                                                                    script_json(data))
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            f"style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+            f"style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+            f"{'; connect-src ' + html.escape(connect) if connect else ''}\">\n"
             f"<title>{html.escape(title)}</title>\n<style>\n{script_text(css)}\n</style>\n"
             f"</head>\n<body>\n"
             f'<script type="{kind}" id="{DATA_ID}">{text}</script>\n'
