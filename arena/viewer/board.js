@@ -191,7 +191,7 @@ var ArenaBoard = (function () {
       var box = seatBox(ctx, wrap, i);
       if (ring) {
         var a = 2 * Math.PI * i / n - Math.PI / 2;
-        box.style.left = (50 + 40 * Math.cos(a)) + "%";
+        box.style.left = (50 + (n > 10 ? 45 : 40) * Math.cos(a)) + "%";
         box.style.top = (50 + 42 * Math.sin(a)) + "%";
       }
       keys.forEach(function (k) {
@@ -364,7 +364,9 @@ var ArenaBoard = (function () {
       var side = add(board, el("div", "center"));
       if ("top" in v) { used.top = 1; field(side, "upcard", card(v.top, "big")); }
       used.suit = used.rank = 1;
-      if (v.suit && v.rank !== null && v.rank !== undefined) {
+      if (v.phase === "name") {
+        field(side, "to follow", el("span", "text", "an eight: its player names a suit or a rank"));
+      } else if (v.suit && v.rank !== null && v.rank !== undefined) {
         field(side, "to follow", el("span", "text", SUITS[v.suit] + " " + SUIT_NAMES[v.suit] + " or rank " + (RANKS[v.rank] || v.rank) + ", or an eight"));
       } else if (v.suit || v.rank) {
         field(side, "named", el("span", "text", (v.suit ? SUITS[v.suit] + " " + SUIT_NAMES[v.suit] : "rank " + (RANKS[v.rank] || v.rank)) + " (or an eight)"));
