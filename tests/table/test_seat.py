@@ -93,3 +93,59 @@ def test_a_person_who_leaves_quits_and_the_game_is_recorded_with_the_quit() -> N
     faults = played.record["faults"]
     assert [f["seat"] for f in faults] == [0] and "left the table" in faults[0]["detail"]
     assert played.table.left and len(played.moves) == 2
+
+
+def test_two_people_at_one_table_each_see_their_own_seat_and_play_a_whole_game() -> None:
+    import json
+    import random
+    import threading
+    import time
+
+    from arena.levels import level_spec
+    from arena.loader import resolve_bot
+    from arena.match import play_game
+    from arena.table.seat import PersonSeat, Table
+    from arena.table.series import TableSeries
+    from tests.table.helpers import Script
+
+    variant = find_game("memorandum").variant(None, {})
+    table = Table("memorandum", "Memorandum", variant.label, [0, 1])
+    table.pace = 0.0
+    series = TableSeries(table)
+    people = [PersonSeat(table.outboxes[0]), PersonSeat(table.outboxes[1])]
+    done = threading.Event()
+
+    def page(seat: int) -> None:
+        box, rng, seen = table.outboxes[seat], random.Random(seat), 0
+        while not done.is_set():
+            with box.lock:
+                new = box.sent[seen:]
+            seen += len(new)
+            for message in new:
+                if message["type"] == "act":
+                    box.answers.put({"move": rng.randrange(len(message["legal"]))})
+            if not new:
+                time.sleep(0.001)
+
+    pages = [threading.Thread(target=page, args=(s,), daemon=True) for s in (0, 1)]
+    for thread in pages:
+        thread.start()
+    spec = level_spec("memorandum", "easy")
+    names = ["ann", "bob", spec]
+    try:
+        record = play_game(variant, [*people, resolve_bot(spec, "memorandum").make()], names, 2,
+                           series)
+    finally:
+        done.set()
+    sight = Sight()
+    again = play_game(variant, [Script(people[0].moves), Script(people[1].moves),
+                                resolve_bot(spec, "memorandum").make()], names, 2, sight)
+    assert json.loads(record.to_line()) == json.loads(again.to_line())
+    for seat in (0, 1):
+        steps = [m for m in table.outboxes[seat].sent if m["type"] == "step"]
+        assert len(steps) == len(sight.now) and all(m["view"] is not None for m in steps)
+        for message in table.outboxes[seat].sent:
+            if message["type"] == "step":
+                extra = cards_in(message) - sight.ever[message["step"]][seat]
+                assert not extra, (seat, message["step"], extra)
+    assert table.outboxes[0].sent[0]["you"] == 0 and table.outboxes[1].sent[0]["you"] == 1

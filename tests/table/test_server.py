@@ -92,3 +92,23 @@ def test_a_second_page_for_a_seat_is_refused_and_a_seat_left_alone_leaves(
     assert run(two_pages()) == (409, 101)  # the other seat's page is its own
     box = server.table.outboxes[0]
     assert box.left.wait(5)  # the page closed and did not come back: the seat leaves
+
+
+def test_the_page_sets_the_bots_pace_from_the_speed_control_only(
+        served: tuple[TableServer, dict[int, str]]) -> None:
+    server, addresses = served
+    here = f"http://127.0.0.1:{server.port}"
+    ws_url = addresses[0].replace("http://", "ws://").replace("/?t=", "/ws?t=")
+
+    async def say(*messages: dict[str, Any]) -> None:
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(ws_url, headers={"Origin": here}) as ws:
+            await ws.receive_json(timeout=5)
+            for message in messages:
+                await ws.send_json(message)
+            await asyncio.sleep(0.3)
+
+    run(say({"pace": 0.15}))
+    assert server.table.pace == 0.15
+    run(say({"pace": 1e9}, {"pace": "fast"}))  # not a pace of the control: ignored
+    assert server.table.pace == 0.15
