@@ -167,6 +167,17 @@ def legal_form(legal: Sequence[Action]) -> Any:
     return " ".join(runs)
 
 
+def legal_actions(form: Any) -> list[Any]:
+    """A decision's legal actions (plain) from the form `legal_form` keeps them in."""
+    if not isinstance(form, str):
+        return list(form)
+    out: list[Any] = []
+    for run in form.split(" "):
+        first, _, last = run.partition("-")
+        out += range(int(first), int(last or first) + 1)
+    return out
+
+
 def _common(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The fields on which every view agrees (what the whole table may see)."""
     first = views[0]

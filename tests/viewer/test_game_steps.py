@@ -53,7 +53,7 @@ def test_each_seat_holds_its_own_view_and_the_table_what_all_agree_on() -> None:
 
 def test_each_decision_keeps_its_legal_actions_and_the_choice_the_bot_made() -> None:
     from arena.engine import plain_action
-    from arena.viewer.game_steps import legal_form
+    from arena.viewer.game_steps import legal_actions, legal_form
 
     for game, seats in (("memorandum", 3), ("old-mans-bundle", 2), ("concentration", 2)):
         variant = find_game(game).variant(None, {})
@@ -72,24 +72,14 @@ def test_each_decision_keeps_its_legal_actions_and_the_choice_the_bot_made() -> 
         for step in recorder.steps:
             for seat, legal, choice in step["decisions"]:
                 form = whole(recorder.pool, legal)
-                actions = expand(form)
+                actions = legal_actions(form)
                 assert choice >= 0, (game, step)
                 kept.append((seat, actions[choice]))
         assert sorted(kept, key=repr) == sorted(answers, key=repr), game
         assert len(kept) == len(answers)
     assert legal_form([0, 1, 2, 5, 7, 8]) == "0-2 5 7-8"
+    assert legal_actions("0-2 5 7-8") == [0, 1, 2, 5, 7, 8]
     assert legal_form([3, 1]) == [3, 1]  # not ascending: kept as a list
-
-
-def expand(form: Any) -> list[Any]:
-    """Legal actions from their kept form (a list, or a text of runs of numbers)."""
-    if not isinstance(form, str):
-        return list(form)
-    out: list[Any] = []
-    for run in form.split(" "):
-        first, _, last = run.partition("-")
-        out += range(int(first), int(last or first) + 1)
-    return out
 
 
 def test_a_standard_concentration_page_is_under_300_kb_and_two_decks_under_1_mb() -> None:

@@ -19,7 +19,7 @@ from arena.levels import level_spec, table_size
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.tournament.seat_view import plain
-from arena.viewer.game_steps import StepRecorder
+from arena.viewer.game_steps import StepRecorder, legal_actions
 from arena.viewer.replay_page import events_in, page_data, pooled, render, step_in, view_in
 from tests.web.conftest import Browser
 
@@ -114,7 +114,7 @@ STEPS_LOOKED_AT = 40
 """In the browser, each seat's drawing is read at about this many steps spread over the game
 (its data is checked at every step)."""
 
-LOOK = """
+AT_STEPS = """
 const [seat, steps] = arguments;
 const view = document.getElementById('view'), slider = document.getElementById('slider');
 view.value = seat;
@@ -123,6 +123,11 @@ return steps.map(i => {
   slider.value = i;
   slider.dispatchEvent(new Event('input'));
   const board = Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card);
+"""
+"""The start of a script run in a replay page: a seat's view (`seat`), then, for each of `steps`,
+the page taken to it and the cards on its board (`board`); the rest says what to return."""
+
+LOOK = AT_STEPS + """
   const lines = Array.from(document.querySelectorAll('#narration a.line:not([hidden])'),
                            a => a.textContent);
   return [Number(slider.value), board,
@@ -216,16 +221,7 @@ def test_a_hostile_name_is_shown_as_text_and_the_controls_answer(
     assert browser.errors() == []
 
 
-SEEN = """
-const [seat, steps] = arguments;
-const view = document.getElementById('view'), slider = document.getElementById('slider');
-view.value = seat;
-view.dispatchEvent(new Event('change'));
-return steps.map(i => {
-  slider.value = i;
-  slider.dispatchEvent(new Event('input'));
-  const board = Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card);
-  const panel = document.getElementById('decision');
+SEEN = AT_STEPS + """  const panel = document.getElementById('decision');
   const moves = panel.hidden ? null : document.querySelectorAll('#decision .move').length;
   const chosen = Array.from(document.querySelectorAll('#decision .move'))
     .findIndex(e => e.classList.contains('chosen'));
@@ -277,23 +273,12 @@ def check_seen_and_decisions(browser: Browser, pages: Path, game: str, preset: s
             if seat in mine:
                 _, legal, choice = mine[seat]
                 form = pooled(data, legal)
-                count = len(legal_list(form))
+                count = len(legal_actions(form))
                 assert (moves, chosen) == (count, choice), f"seat {seat}, step {step}"
                 assert choice >= 0
             else:
                 assert moves is None
     assert browser.errors() == []
-
-
-def legal_list(form: Any) -> list[Any]:
-    """A decision's legal actions from the page's form (see `game_steps.legal_form`)."""
-    if not isinstance(form, str):
-        return list(form)
-    out: list[Any] = []
-    for run in form.split(" "):
-        first, _, last = run.partition("-")
-        out += range(int(first), int(last or first) + 1)
-    return out
 
 
 DEFAULTS = [(game.name, game.presets[0] if "standard" not in game.presets else "standard")
