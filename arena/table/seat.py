@@ -23,7 +23,7 @@ from typing import Any
 
 from arena.api import Bot, Event, GameInfo, Observation, Result
 from arena.engine import State, plain_action
-from arena.tournament.seat_view import plain
+from arena.tournament.records.seat_view import plain
 
 WAIT = 0.1
 """Seconds between looks at a seat's answers while it decides (Ctrl-C is seen within this)."""
