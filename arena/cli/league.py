@@ -233,14 +233,14 @@ def history_command(
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", help="Output format (table, markdown, json).")] = ReportFormat.TABLE,
 ) -> None:
-    """Each bot's rating (mu ± 95% interval, rank) round by round."""
+    """Each bot's rating (mu ± 95% interval, rank) round by round, on one scale."""
     from arena.league.folder import open_league
-    from arena.league.rounds import history
+    from arena.league.history import format_history, league_history
 
     if fmt is ReportFormat.CSV:
         fail("--format csv: the history is a table, markdown or json")
     try:
-        typer.echo(history(open_league(league), fmt.value))
+        typer.echo(format_history(league_history(open_league(league)), fmt.value))
     except ArenaError as exc:
         fail(str(exc))
 
@@ -265,7 +265,7 @@ def compare_command(
     from arena.ratings.comparison import format_comparison
 
     try:
-        comparison = compare_rounds(open_league(league), before, after, anchor or ())
+        comparison = compare_rounds(open_league(league), before, after, anchor or None)
         typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:
         fail(str(exc))
