@@ -26,13 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.league.folder import POOLS, ROUNDS, League, LeagueError
-from arena.league.rounds import (
-    ROUND_FILE,
-    rated_from,
-    read_round,
-    round_ratings,
-    rounds,
-)
+from arena.league.history import History, by_round, league_history
+from arena.league.rounds import ROUND_FILE, rated_from, read_round, round_ratings
 from arena.ratings.formats import format_ratings
 from arena.ratings.plots import (
     DPI,
@@ -44,7 +39,6 @@ from arena.ratings.plots import (
     require_matplotlib,
 )
 from arena.ratings.tables import PoolRatings, Ratings
-from arena.ratings.verdicts import Z95
 from arena.safe_files import check_entry, real_folder, remove, write_bytes, write_text
 from arena.tournament.config import OnFault
 from arena.tournament.results import RunDirectory, run_config
@@ -78,8 +72,9 @@ class PoolReport:
     pictures: tuple[Picture, ...]
     note: str | None = None
     progression: Progression | None = None
-    history: Mapping[str, Mapping[int, tuple[float, float]]] | None = None
-    """Each bot's (mu, half-width of its 95% interval) by round, up to this one."""
+    history: Mapping[str, Mapping[int, tuple[float, float, bool]]] | None = None
+    """Each bot's (mu on the history's scale, half-width of its 95% interval, whether it moved
+    significantly since the round before) by round, up to this one."""
     bots: Mapping[str, BotSection] | None = None
     """Per bot, its faults and worst games (only while the pool's games are the round's)."""
 
@@ -105,7 +100,7 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
         if not isinstance(entry.get("id"), str) or not _POOL_ID.fullmatch(entry["id"]):
             raise LeagueError(f"{league.file(ROUNDS) / str(number) / ROUND_FILE}: damaged "
                               f"(a pool id that is not a file name)")
-    earlier = [read_round(league, n) for n in rounds(league) if n <= number]
+    found = league_history(league, number)
     folder = real_folder(league.file(ROUNDS) / str(number), make=True)
     folder = real_folder(folder / REPORT_FOLDER, make=True)
     # what the report writes must be regular files or nothing, checked before anything is
@@ -115,7 +110,7 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
             check_entry(folder / f"{kind}-{entry['id']}.png")
     for name in ("report.md", "report.html"):
         check_entry(folder / name)
-    parts = [_pool_report(league, entry, earlier, folder) for entry in document["pools"]]
+    parts = [_pool_report(league, entry, found, folder) for entry in document["pools"]]
     written: list[Path] = []
     for part in parts:
         drawn = {p.kind for p in part.pictures}
@@ -131,10 +126,10 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
     return LeagueReport(number, folder, (*written, folder / "report.md", folder / "report.html"))
 
 
-def _pool_report(league: League, entry: Mapping[str, Any],
-                 earlier: Sequence[Mapping[str, Any]], folder: Path) -> PoolReport:
-    """A pool's ratings and pictures in a round (`earlier`: the rounds up to it, in order;
-    `folder`: where its report is written)."""
+def _pool_report(league: League, entry: Mapping[str, Any], found: History,
+                 folder: Path) -> PoolReport:
+    """A pool's ratings and pictures in a round (`found`: the history up to it; `folder`:
+    where its report is written)."""
     (pool,) = round_ratings({"pools": [entry]}).pools
     pictures = [Picture("ratings", f"ratings of {pool.game} / {pool.variant}",
                         _png(plot_ratings(pool)))]
@@ -142,9 +137,9 @@ def _pool_report(league: League, entry: Mapping[str, Any],
     if head is not None:
         pictures.append(Picture("headtohead", f"head to head in {pool.game} / {pool.variant}",
                                 _png(head)))
-    by_round = _by_round(entry["id"], earlier)
+    rows = by_round(found, pool.game, pool.variant)
     pictures.append(Picture("history", f"ratings of {pool.game} / {pool.variant} by round",
-                            _png(plot_history(pool, by_round))))
+                            _png(plot_history(pool, rows, found.last))))
     note = None
     history = progression = bots = None
     run = league.file(POOLS) / str(entry["id"])
@@ -171,29 +166,15 @@ def _pool_report(league: League, entry: Mapping[str, Any],
     else:
         note = ("the progression is drawn only for the latest round of a pool whose games "
                 "have not changed since")
-    return PoolReport(str(entry["id"]), pool, tuple(pictures), note, progression, by_round,
-                      bots)
+    return PoolReport(str(entry["id"]), pool, tuple(pictures), note, progression, rows, bots)
 
 
-def _by_round(pool_id: str, documents: Sequence[Mapping[str, Any]]
-              ) -> dict[str, dict[int, tuple[float, float]]]:
-    """Each bot's (mu, half-width of its 95% interval) by round, in one pool."""
-    out: dict[str, dict[int, tuple[float, float]]] = {}
-    for document in documents:
-        for entry in document["pools"]:
-            if entry["id"] != pool_id:
-                continue
-            for pool in round_ratings({"pools": [entry]}).pools:
-                for row in pool.bots:
-                    out.setdefault(row.bot, {})[int(document["round"])] = \
-                        (row.mu, Z95 * row.sigma)
-    return out
-
-
-def plot_history(pool: PoolRatings, by_round: Mapping[str, Mapping[int, tuple[float, float]]]
-                 ) -> Figure:
-    """Each bot's mu by round with its 95% interval; the bots of this round's table in its
-    order, those who left after them, dashed."""
+def plot_history(pool: PoolRatings,
+                 by_round: Mapping[str, Mapping[int, tuple[float, float, bool]]],
+                 scale: int | None = None) -> Figure:
+    """Each bot's mu by round with its 95% interval, on the scale of round `scale` (the
+    history's: docs/league.md); a ring marks a move significant at 95% since the round before;
+    the bots of this round's table in its order, those who left after them, dashed."""
     from matplotlib import colormaps
     from matplotlib.figure import Figure
 
@@ -217,9 +198,15 @@ def plot_history(pool: PoolRatings, by_round: Mapping[str, Mapping[int, tuple[fl
         ax.errorbar(x, mu, yerr=half, color=colour, marker="o", markersize=5, capsize=3,
                     linestyle="--" if bot in gone else "-", linewidth=1.5,
                     label=_short(bot) + (" (left)" if bot in gone else ""))
+        moved = [(xi, m) for xi, m, n in zip(x, mu, rounds_, strict=True)
+                 if by_round[bot][n][2]]
+        if moved:
+            ax.scatter([xi for xi, _ in moved], [m for _, m in moved], s=150,
+                       facecolors="none", edgecolors=colour, linewidths=1.8, zorder=3)
     ax.set_xticks(numbers, [str(n) for n in numbers])
-    ax.set_xlabel("round")
-    ax.set_ylabel("mu, 95% interval (± 1.96 sigma)")
+    ax.set_xlabel("round (a ring: a move significant at 95% since the round before)")
+    where = f"on round {scale}'s scale" if scale is not None else "on one scale"
+    ax.set_ylabel(f"rating {where}, 95% interval")
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     ax.set_title(f"{pool.game} / {pool.variant}: ratings by round", fontsize=11)
@@ -263,8 +250,10 @@ def report_html(title: str, parts: Sequence[PoolReport], fault_share: float) -> 
     sections = []
     for part in parts:
         rounds_ = sorted({n for rows in (part.history or {}).values() for n in rows})
-        history = tuple(ProgressPoint(n, {bot: rows[n] for bot, rows in part.history.items()
-                                          if n in rows})
+        history = tuple(ProgressPoint(n, {bot: rows[n][:2] for bot, rows in part.history.items()
+                                          if n in rows},
+                                      frozenset(bot for bot, rows in part.history.items()
+                                                if n in rows and rows[n][2]))
                         for n in rounds_) if part.history else ()
         sections.append(PoolSection(part.ratings, progression_points(part.progression),
                                     "deals played", history, part.bots or {}, part.note))

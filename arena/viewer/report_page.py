@@ -72,6 +72,8 @@ class ProgressPoint:
 
     x: float
     ratings: Mapping[str, tuple[float, float]]
+    moved: frozenset[str] = frozenset()
+    """The bots whose move since the point before is significant at 95% (a league's rounds)."""
 
 
 @dataclass(frozen=True)
