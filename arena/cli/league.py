@@ -193,6 +193,8 @@ def report_command(
     league: LeagueArg,
     round_: Annotated[int | None, typer.Option(
         "--round", metavar="N", help="This round (default: the latest).")] = None,
+    replays: Annotated[bool, typer.Option(
+        "--replays", help="Also write the replay page of every game the page names.")] = False,
 ) -> None:
     """Draw a round's report: per pool its ratings, head to head and history as PNG, with
     report.md and a self-contained report.html, in rounds/N/report/ (pip install
@@ -201,7 +203,7 @@ def report_command(
     from arena.league.reports import write_league_report
 
     try:
-        drawn = write_league_report(open_league(league), round_)
+        drawn = write_league_report(open_league(league), round_, replays)
     except ArenaError as exc:
         fail(str(exc))
     for path in drawn.files:

@@ -88,10 +88,12 @@ class LeagueReport:
     files: tuple[Path, ...]
 
 
-def write_league_report(league: League, number: int | None = None) -> LeagueReport:
+def write_league_report(league: League, number: int | None = None,
+                        replays: bool = False) -> LeagueReport:
     """Draw a round's pictures (the latest round with None) and write report.md and
-    report.html beside them in `rounds/<N>/report/`; PlotsError if matplotlib is missing,
-    LeagueError if there is no such round."""
+    report.html beside them in `rounds/<N>/report/`, with `replays` the replay page of every
+    game the page names (`replays/<pool>/<task>.html`; without, only pages already there are
+    linked); PlotsError if matplotlib is missing, LeagueError if there is no such round."""
     require_matplotlib()
     document = read_round(league, number)
     number = int(document["round"])
@@ -110,8 +112,11 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
             check_entry(folder / f"{kind}-{entry['id']}.png")
     for name in ("report.md", "report.html"):
         check_entry(folder / name)
-    parts = [_pool_report(league, entry, found, folder) for entry in document["pools"]]
+    parts = [_pool_report(league, entry, found, folder, replays)
+             for entry in document["pools"]]
     written: list[Path] = []
+    if replays:
+        written += _write_replays(league, parts, folder)
     for part in parts:
         drawn = {p.kind for p in part.pictures}
         for picture in part.pictures:
@@ -126,8 +131,25 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
     return LeagueReport(number, folder, (*written, folder / "report.md", folder / "report.html"))
 
 
+def _write_replays(league: League, parts: Sequence[PoolReport], folder: Path) -> list[Path]:
+    """The replay page of every game the report names, in `replays/<pool>/<task>.html`."""
+    from arena.viewer.replay_page import write_replay
+
+    written = []
+    for part in parts:
+        tasks = sorted({g.task for section in (part.bots or {}).values() for g in section.worst})
+        if not tasks:
+            continue
+        target = real_folder(real_folder(folder / REPLAYS, make=True) / part.id, make=True)
+        for task in tasks:
+            check_entry(target / f"{task}.html")
+            write_replay(league.file(POOLS) / part.id, task, target / f"{task}.html")
+            written.append(target / f"{task}.html")
+    return written
+
+
 def _pool_report(league: League, entry: Mapping[str, Any], found: History,
-                 folder: Path) -> PoolReport:
+                 folder: Path, replays: bool = False) -> PoolReport:
     """A pool's ratings and pictures in a round (`found`: the history up to it; `folder`:
     where its report is written)."""
     (pool,) = round_ratings({"pools": [entry]}).pools
@@ -161,7 +183,7 @@ def _pool_report(league: League, entry: Mapping[str, Any], found: History,
         named = Ratings(tuple(replace(pool, variant=variant)
                               for (game, variant) in histories if game == pool.game))
         found = run_bots(run, named, records, f"{REPLAYS}/{entry['id']}",
-                         folder / REPLAYS / entry["id"])
+                         folder / REPLAYS / entry["id"], replays)
         bots = next(iter(found.values()), {})
     else:
         note = ("the progression is drawn only for the latest round of a pool whose games "
@@ -258,13 +280,15 @@ def report_html(title: str, parts: Sequence[PoolReport], fault_share: float) -> 
         sections.append(PoolSection(part.ratings, progression_points(part.progression),
                                     "deals played", history, part.bots or {}, part.note))
     return page_html(ReportPage(title, _INTRO, tuple(sections), fault_share,
-                                "Replay pages: replays/<pool>/<task>.html beside this page"))
+                                "Replay pages: replays/<pool>/<task>.html beside this page "
+                                "(arena league report --replays writes them)"))
 
 
-_INTRO = ("Ratings are the TrueSkill posterior over all of a pool's games at once; the bars "
-          "span the 95% interval of mu relative to the pool, clustered by deal; bots that "
-          "cannot be told apart at 95% (two-sided) share a rank (=n). The history shows each "
-          "bot's mu round by round with its 95% interval (± 1.96 sigma); the progression, the "
-          "table's mu and interval over the games of the first n deals played.")
+_INTRO = ("Each bot's rating is TrueSkill's estimate of its skill from all of a pool's games at "
+          "once, next to the other bots of the pool; the bars span its 95% interval, from how "
+          "much the results varied from deal to deal; bots that cannot be told apart share a "
+          "rank (=n). The history shows each bot's rating round by round with the same "
+          "interval, every round on the latest round's scale; the progression, how the "
+          "ratings settled as the deals were played.")
 _STYLE = ("body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
           "pre{font-size:85%;overflow-x:auto}img{max-width:100%}")
