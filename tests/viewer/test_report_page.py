@@ -97,3 +97,13 @@ def test_a_glossary_linked_from_the_page_and_no_jargon_outside_it() -> None:
     for word in ("posterior", "clustered", "two-sided", "LOS", " mu ", "sigma", "matches"):
         assert word not in shown, word
     assert 'href="x.html"' not in text and "game 3" in text  # no link to a page not written
+
+
+def test_the_docs_glossary_is_the_pages() -> None:
+    """docs/glossary.md is written from the page's glossary (scripts/glossary.py)."""
+    from pathlib import Path
+
+    from arena.viewer.glossary import glossary_markdown
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
+    assert docs.read_text() == glossary_markdown()
