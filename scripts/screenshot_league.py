@@ -98,6 +98,17 @@ def shoot(uri: str, png: Path, height: int) -> None:
     print(png, flush=True)
 
 
+HISTORY = ("header,.pool>*{display:none}.pool>h2,.pool>figure[id^=history]{display:block}"
+           "#glossary{display:none}")
+GLOSSARY = "header,.pool{display:none}"
+
+
+def focus(page: Path, copy: Path, style: str) -> str:
+    """The address of a copy of the page showing only what `style` leaves visible."""
+    copy.write_text(page.read_text().replace("</style>", style + "</style>", 1))
+    return copy.as_uri()
+
+
 def main() -> None:
     """Play the season, draw the report, shoot it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -111,10 +122,12 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         os.chdir(folder)  # the commands name the league and the students' files as the docs do
         report = season(folder, args.deals)
-        uri = (report / "report.html").as_uri()
-        shoot(uri, out / "league-report.png", 1500)
-        shoot(uri + "#history-0", out / "league-history.png", 900)
-        shoot(uri + "#glossary", out / "league-glossary.png", 900)
+        page = report / "report.html"
+        shoot(page.as_uri(), out / "league-report.png", 1500)
+        # a part of the page alone: the same page, the rest hidden by a style of its own
+        shoot(focus(page, folder / "history.html", HISTORY), out / "league-history.png", 1000)
+        shoot(focus(page, folder / "glossary.html", GLOSSARY), out / "league-glossary.png",
+              1100)
 
 
 if __name__ == "__main__":
