@@ -150,9 +150,6 @@ class PoolChange:
                  f"code not recorded: {', '.join(unknown)}" if unknown else ""]
         field = "; ".join(p for p in parts if p) or "the same bots, with the same code"
         ref = self.reference
-        if self.same_games:
-            return (f"field: {field}. The same games as before, rated alike: no bot moved "
-                    f"(0 is exact, not an estimate)")
         if ref.undecided:
             against = (f"{ref.note}; no move is judged significant: name the bots that did "
                        f"not change with --anchor NAME")
@@ -176,7 +173,9 @@ class PoolChange:
             if ref.guessed:
                 against += ("; the bots' code is not recorded, so this is a guess from their "
                             "moves: name the bots that did not change with --anchor NAME")
-        return f"field: {field}. {against[0].upper()}{against[1:]}"
+        same = (". The same games as before, rated alike: no bot moved (0 is exact, not an "
+                "estimate)") if self.same_games else ""
+        return f"field: {field}. {against[0].upper()}{against[1:]}{same}"
 
 
 @dataclass(frozen=True)

@@ -98,9 +98,12 @@ def format_crosstable(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.C
     return "\n\n".join(blocks)
 
 
-SHARED_RANKS = ("mu and its interval are relative to the pool's mean skill, clustered by deal; "
-                "=n: a rank shared by bots not told apart at 95% (two-sided: P(> next) below "
-                "97.5%); P(> next): the chance that the bot's skill is above the next bot's")
+SHARED_RANKS = ("mu (the rating) and its 95% interval only mean something next to the other "
+                "bots of this pool; the interval comes from how much the results varied from "
+                "deal to deal; sigma: its standard error, relative to the pool's mean; =n: a "
+                "rank shared by bots not told apart at 95% (P(> next) below 97.5%); P(> next): "
+                "the chance that the bot's skill is above the next bot's, from the error of "
+                "their difference (not the two sigmas combined); the words: docs/glossary.md")
 
 
 def edge_text(pool: PoolRatings) -> str:
