@@ -169,7 +169,8 @@ def _pool(p: int, section: PoolSection, fault_share: float,
         parts.append(_chart(f"progression-{p}", pool, section.progression,
                             f"How the ratings settled: each bot's rating and 95% interval "
                             f"over the games of the first n {section.progression_axis.split()[0]}"
-                            f" (it ends on the table above)",
+                            f" (it ends on the table above; a band starts once the interval "
+                            f"fits the chart)",
                             section.progression_axis, colours))
     if section.history:
         parts.append(_chart(f"history-{p}", pool, section.history,
@@ -307,7 +308,8 @@ def _heatmap(pool: PoolRatings, names: Mapping[str, str]) -> str:
 def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title: str,
            axis: str, colours: Mapping[str, str], whole: bool = False) -> str:
     """An SVG line chart of each bot's mu with its 95% interval: a band over the deals played
-    (from two deals on: with one, the luck of the deal is not measured), or whiskers per round
+    (from two deals on, where the interval first fits the chart: with one deal the luck of the
+    deal is not measured, with two it is measured from two numbers), or whiskers per round
     (`whole`, bots side by side). The axis fits the ratings and the last point's intervals;
     wider early bands are cut at its edge. Bots whose lines coincide are drawn apart, and the
     legend says whose line they share; a ring marks a significant move (`ProgressPoint.moved`)."""
@@ -372,7 +374,11 @@ def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title
                            f'x1="{sx(x) + dx:.1f}" x2="{sx(x) + dx:.1f}" y1="{sy(m + h):.1f}" '
                            f'y2="{sy(m - h):.1f}" stroke="{colour}"/>')
         else:
-            banded = [(x, m, h) for x, m, h, _ in line if x >= 2]
+            # from two deals on, and from where the interval first fits the chart: a band
+            # wider than the axis (t on one degree of freedom is 12.7) would hide the others
+            start = next((i for i, (x, _, h, _) in enumerate(line)
+                          if x >= 2 and 2 * h <= y1 - y0), len(line))
+            banded = [(x, m, h) for x, m, h, _ in line[start:]]
             if len(banded) >= 2:
                 upper = " ".join(f"{sx(x) + dx:.1f},{sy(m + h):.1f}" for x, m, h in banded)
                 lower = " ".join(f"{sx(x) + dx:.1f},{sy(m - h):.1f}"
