@@ -32,6 +32,7 @@ from arena.ratings.formats import format_ratings
 from arena.ratings.plots import (
     DPI,
     Progression,
+    bot_colours,
     plot_head_to_head,
     plot_progression,
     plot_ratings,
@@ -112,7 +113,14 @@ def write_league_report(league: League, number: int | None = None,
             check_entry(folder / f"{kind}-{entry['id']}.png")
     for name in ("report.md", "report.html"):
         check_entry(folder / name)
-    parts = [_pool_report(league, entry, found, folder, replays)
+    palette: dict[str, int] = {}  # one colour per bot in every picture of the report
+    for entry in document["pools"]:
+        for pool in round_ratings({"pools": [entry]}).pools:
+            bots = [row.bot for row in pool.bots]
+            history = found.pool(pool.game, pool.variant)
+            for bot in (*bots, *(history.bots if history else ())):
+                palette.setdefault(bot, len(palette))
+    parts = [_pool_report(league, entry, found, folder, replays, palette)
              for entry in document["pools"]]
     written: list[Path] = []
     if replays:
@@ -149,19 +157,20 @@ def _write_replays(league: League, parts: Sequence[PoolReport], folder: Path) ->
 
 
 def _pool_report(league: League, entry: Mapping[str, Any], found: History,
-                 folder: Path, replays: bool = False) -> PoolReport:
+                 folder: Path, replays: bool = False,
+                 palette: Mapping[str, int] | None = None) -> PoolReport:
     """A pool's ratings and pictures in a round (`found`: the history up to it; `folder`:
-    where its report is written)."""
+    where its report is written; `palette`: each bot's colour number in the report)."""
     (pool,) = round_ratings({"pools": [entry]}).pools
     pictures = [Picture("ratings", f"ratings of {pool.game} / {pool.variant}",
-                        _png(plot_ratings(pool)))]
+                        _png(plot_ratings(pool, palette)))]
     head = plot_head_to_head(pool)
     if head is not None:
         pictures.append(Picture("headtohead", f"head to head in {pool.game} / {pool.variant}",
                                 _png(head)))
     rows = by_round(found, pool.game, pool.variant)
     pictures.append(Picture("history", f"ratings of {pool.game} / {pool.variant} by round",
-                            _png(plot_history(pool, rows, found.last))))
+                            _png(plot_history(pool, rows, found.last, palette))))
     note = None
     history = progression = bots = None
     run = league.file(POOLS) / str(entry["id"])
@@ -173,7 +182,7 @@ def _pool_report(league: League, entry: Mapping[str, Any], found: History,
                                    config.limits.on_fault is OnFault.DISQUALIFY)
         # the run's pool is named by its preset; the round's by its label (`standard@2p`)
         history = next((h for (game, _), h in histories.items() if game == pool.game), None)
-        drawn = plot_progression(pool, history)
+        drawn = plot_progression(pool, history, palette)
         if drawn is not None:
             pictures.append(Picture("progression",
                                     f"rating progression in {pool.game} / {pool.variant}",
@@ -193,11 +202,10 @@ def _pool_report(league: League, entry: Mapping[str, Any], found: History,
 
 def plot_history(pool: PoolRatings,
                  by_round: Mapping[str, Mapping[int, tuple[float, float, bool]]],
-                 scale: int | None = None) -> Figure:
+                 scale: int | None = None, palette: Mapping[str, int] | None = None) -> Figure:
     """Each bot's mu by round with its 95% interval, on the scale of round `scale` (the
     history's: docs/league.md); a ring marks a move significant at 95% since the round before;
     the bots of this round's table in its order, those who left after them, dashed."""
-    from matplotlib import colormaps
     from matplotlib.figure import Figure
 
     playing = [row.bot for row in pool.bots]
@@ -208,9 +216,9 @@ def plot_history(pool: PoolRatings,
     ax = fig.add_subplot()
     # side by side within a round, so that equal ratings do not hide one another
     width = 0.5 / max(1, len(bots))
-    cmap = colormaps["tab10" if len(bots) <= 10 else "tab20"]
+    colours = bot_colours(bots, palette)
     for i, bot in enumerate(bots):
-        colour = cmap(i % cmap.N)
+        colour = colours[i]
         rounds_ = sorted(by_round.get(bot, {}))
         if not rounds_:
             continue
