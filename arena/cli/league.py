@@ -144,7 +144,7 @@ def update_command(
     from arena.cli.tournaments import _progress_bar
     from arena.league.folder import open_league
     from arena.league.rounds import standings, update
-    from arena.tournament.runner import Backend
+    from arena.tournament.playing.runner import Backend
 
     if address is not None and backend is not BackendChoice.RAY:
         fail("--address joins a Ray cluster: use it with --backend ray")

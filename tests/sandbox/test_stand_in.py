@@ -40,9 +40,9 @@ from arena.sandbox import (
 from arena.sandbox.host import GAME_ENTRIES, HOME_PREFIX
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, start_payload
-from arena.tournament.config import load_config
-from arena.tournament.replay import Replayer, replay_all
-from arena.tournament.results import GAMES, KEY
+from arena.tournament.planning.config import load_config
+from arena.tournament.records.replay import Replayer, replay_all
+from arena.tournament.records.results import GAMES, KEY
 from arena.tournament.run import run_tournament
 from tests.sandbox.hostile.bots import seeded_with
 
@@ -591,6 +591,7 @@ variants = ["standard"]
 """
 
 
+@pytest.mark.slow  # a whole tournament of hostile bots
 def test_a_tournament_of_hostile_bots_finishes_with_the_right_results(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "hostile.toml"
@@ -826,6 +827,7 @@ def test_a_keyed_bot_rng_gives_away_its_seed_but_not_the_key() -> None:
     assert material is not None and len(material) == 32 and b"secret" not in material
 
 
+@pytest.mark.slow  # a whole tournament of hostile bots
 def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
         tmp_path: Path) -> None:
     run = tmp_path / "run"
