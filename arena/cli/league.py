@@ -46,14 +46,14 @@ def submit_command(
         version = submit(open_league(league), spec, name, folder, game or ())
     except ArenaError as exc:
         fail(str(exc))
-    shown = name or spec
+    shown = f"{escape(name or spec)} v{version.number} ({version.kind}, {version.digest[:12]})"
+    if not version.passed:  # the finding in full, in one line: the failing game's
+        typer.echo(f"{shown}: FAILED validation: {version.validation[-1]}; it plays nothing "
+                   f"(the name's last passing version, if any, plays on)")
+        raise typer.Exit(1)
     for line in version.validation:
         typer.echo(f"  {line}")
-    verdict = "passed" if version.passed else "FAILED validation: it plays nothing"
-    typer.echo(f"{escape(shown)} v{version.number} ({version.kind}, {version.digest[:12]}): "
-               f"{verdict}; games: {', '.join(version.games)}")
-    if not version.passed:
-        raise typer.Exit(1)
+    typer.echo(f"{shown}: passed; games: {', '.join(version.games)}")
 
 
 @league_app.command("new")
@@ -61,7 +61,8 @@ def new_command(
     league: LeagueArg,
     game: Annotated[list[str] | None, typer.Option(
         "--game", metavar="GAME[:VARIANT[:PLAYERS]]",
-        help="A game the league plays (repeatable): concentration, dig:standard:3.")] = None,
+        help="A game the league plays (repeatable): concentration, dig:suit-only, "
+             "memorandum:standard:4.")] = None,
     config: Annotated[Path | None, typer.Option(
         "--config", metavar="FILE",
         help="Make it from this league.toml instead (configs/leagues/class.toml).")] = None,
