@@ -34,7 +34,8 @@ def test_the_weekly_cycle(runner: CliRunner, tmp_path: Path) -> None:
     second = run(runner, "league", "update", league, "--isolation", "none", "--workers", "1")
     assert second.exit_code == 0, second.stderr
     # tracker plays Concentration only: Dig's games and ratings stay as they were
-    (dig,) = (line for line in second.stderr.splitlines() if "dig-standard-2p:" in line)
+    (dig,) = (line for line in second.stderr.splitlines()
+              if "dig-standard-2p:" in line and "played now" in line)
     assert "(0 played now)" in dig and "ratings kept from the round before" in dig
     assert "tracker" in _ok(runner, "league", "standings", league, "--round", "2")
     assert "tracker" not in _ok(runner, "league", "standings", league, "--round", "1")

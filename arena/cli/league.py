@@ -142,9 +142,9 @@ def update_command(
     """Bring every pool up to date on the league's deals; keep the standings as a round.
 
     Interrupted, run it again: it resumes."""
-    from arena.cli.tournaments import _progress_bar
+    from arena.cli.progress import progress_view
     from arena.league.folder import open_league
-    from arena.league.rounds import standings, update
+    from arena.league.rounds import PoolStart, standings, update
     from arena.tournament.runner import Backend
 
     if address is not None and backend is not BackendChoice.RAY:
@@ -152,9 +152,17 @@ def update_command(
     chosen = None if isolation in (None, IsolationChoice.AUTO) else isolation.value
     try:
         opened = open_league(league)
-        with _progress_bar(quiet) as on_progress:  # one bar per pool's run
-            report = update(opened, workers or os.cpu_count() or 1, on_progress, chosen,
-                            Backend(backend.value), address)
+        with progress_view(quiet) as view:  # one bar per pool's run, named by the pool
+
+            def started(start: PoolStart) -> None:
+                plan = start.plan
+                note(f"{start.pool.id}: {len(start.bots)} bots; {plan.to_play:,} of "
+                     f"{plan.kept + plan.to_play:,} games to play, {plan.kept:,} kept")
+                if view is not None:
+                    view.section(start.pool.id)
+
+            report = update(opened, workers or os.cpu_count() or 1, view, chosen,
+                            Backend(backend.value), address, started)
         for part in report.pools:
             if part.report is None:
                 note(f"{part.pool.id}: not played: {part.waiting}")
