@@ -53,7 +53,7 @@ from arena.ratings.posterior import posterior
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.tables import rate
 from arena.ratings.verdicts import Z95, t_quantile
-from arena.tournament.config import load_config
+from arena.tournament.planning.config import load_config
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 
@@ -169,7 +169,8 @@ def real_a_a(config: Path, pairs: int, deals: int | None,
     and really played (only its deals changed), `pairs` pairs of runs."""
     import tempfile
 
-    from arena.tournament.run import run_ratings, run_tournament
+    from arena.tournament.rating import run_ratings
+    from arena.tournament.run import run_tournament
 
     zs: list[float] = []
     flagged = 0

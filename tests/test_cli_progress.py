@@ -12,7 +12,7 @@ from rich.progress import Progress as Bar
 from typer.testing import CliRunner
 
 from arena.cli.progress import ProgressView
-from arena.tournament.runner import Progress
+from arena.tournament.playing.runner import Progress
 from tests.helpers import run
 
 

@@ -183,6 +183,40 @@ def test_at_most_twenty_modules_stand_directly_in_arena() -> None:
     assert len(top) <= 20, top
 
 
+TOURNAMENT_ORDER = ("arena.tournament.planning", "arena.tournament.playing",
+                    "arena.tournament.records", "arena.tournament.update")
+"""The tournament's sub-rooms, lowest first: each imports only those before it (and itself);
+the modules directly in `arena/tournament/` (a whole run, its ratings, duels, stopping) may
+import them all."""
+
+
+def _tournament_layer(name: str) -> int:
+    """A tournament module's place in TOURNAMENT_ORDER (its length for the room's top)."""
+    for place, sub in enumerate(TOURNAMENT_ORDER):
+        if name == sub or name.startswith(sub + "."):
+            return place
+    return len(TOURNAMENT_ORDER)
+
+
+def test_the_tournament_sub_rooms_import_only_those_below() -> None:
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if a.startswith("arena.tournament.") and b.startswith("arena.tournament.")
+                   and _tournament_layer(b) > _tournament_layer(a))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_tournament_rule_sees_planning_import_the_run_directory() -> None:
+    """The rule above can fail: planning reaching up into the records."""
+    GRAPH["arena.tournament.planning.config"].add("arena.tournament.records.results")
+    try:
+        wrong = re.escape("arena.tournament.planning.config imports "
+                          "arena.tournament.records.results")
+        with pytest.raises(AssertionError, match=wrong):
+            test_the_tournament_sub_rooms_import_only_those_below()
+    finally:
+        GRAPH["arena.tournament.planning.config"].discard("arena.tournament.records.results")
+
+
 def test_the_rules_see_a_cycle_and_a_wrong_import() -> None:
     """The checks above can fail: a made-up cycle and a game importing the tournament."""
     GRAPH["arena.cards"].add("arena.api")

@@ -145,7 +145,7 @@ def update_command(
     from arena.cli.progress import progress_view
     from arena.league.folder import open_league
     from arena.league.rounds import PoolStart, standings, update
-    from arena.tournament.runner import Backend
+    from arena.tournament.playing.runner import Backend
 
     if address is not None and backend is not BackendChoice.RAY:
         fail("--address joins a Ray cluster: use it with --backend ray")

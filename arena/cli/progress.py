@@ -2,7 +2,7 @@
 `arena run`'s run) counting only the games it has to play; without one, a plain line at most
 a minute apart, so that a long update sent to a file or a CI log is never silent for long.
 
-The library reports progress through callbacks (`arena.tournament.runner.Progress`, and a
+The library reports progress through callbacks (`arena.tournament.playing.runner.Progress`, and a
 league's `PoolStart`); only this module draws it.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from arena.cli.app import duration, note
 
 if TYPE_CHECKING:
-    from arena.tournament.runner import Progress
+    from arena.tournament.playing.runner import Progress
 
 EVERY = 60.0
 """Seconds between two progress lines when stderr is not a terminal."""

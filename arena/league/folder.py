@@ -37,9 +37,9 @@ from arena.safe_files import (
     real_folder,
     write_text,
 )
-from arena.tournament.canonical import canonical_toml, config_digest
-from arena.tournament.config import ConfigError, TournamentConfig, parse_config
-from arena.tournament.results import DIGEST, RunDirectory
+from arena.tournament.planning.canonical import canonical_toml, config_digest
+from arena.tournament.planning.config import ConfigError, TournamentConfig, parse_config
+from arena.tournament.records.results import DIGEST, RunDirectory
 
 CONFIG = "league.toml"
 SUBMISSIONS = "submissions.json"

@@ -46,8 +46,8 @@ from arena.ratings.plots import (
 from arena.ratings.tables import PoolRatings, Ratings
 from arena.ratings.verdicts import Z95
 from arena.safe_files import check_entry, real_folder, remove, write_bytes, write_text
-from arena.tournament.config import OnFault
-from arena.tournament.results import RunDirectory, run_config
+from arena.tournament.planning.config import OnFault
+from arena.tournament.records.results import RunDirectory, run_config
 from arena.viewer.report_page import BotSection, PoolSection, ProgressPoint, ReportPage
 from arena.viewer.report_page import report_html as page_html
 from arena.viewer.report_run import REPLAYS, progression_points, run_bots

@@ -49,14 +49,21 @@ from arena.safe_files import (
     write_text,
 )
 from arena.text import escape, is_safe
-from arena.tournament.canonical import config_digest
-from arena.tournament.config import TournamentConfig, parse_config
-from arena.tournament.identity import bots_code, deals_of, first_change, like_deals, read_bots
-from arena.tournament.ray_backend import ray_session
-from arena.tournament.results import DIGEST, GAMES, RunDirectoryError
-from arena.tournament.run import RunReport, run_ratings, run_tournament
-from arena.tournament.runner import Backend, ProgressHook
-from arena.tournament.update import RunPlan
+from arena.tournament.planning.canonical import config_digest
+from arena.tournament.planning.config import TournamentConfig, parse_config
+from arena.tournament.playing.ray_backend import ray_session
+from arena.tournament.playing.runner import Backend, ProgressHook
+from arena.tournament.rating import run_ratings
+from arena.tournament.records.results import DIGEST, GAMES, RunDirectoryError
+from arena.tournament.run import RunReport, run_tournament
+from arena.tournament.update.identity import (
+    bots_code,
+    deals_of,
+    first_change,
+    like_deals,
+    read_bots,
+)
+from arena.tournament.update.reconcile import RunPlan
 
 ROUND_FILE = "round.json"
 
@@ -283,11 +290,11 @@ def _ratings_code() -> str:
     """The digest of the code that rates records (arena.ratings, the records' reader) and of
     the TrueSkill library's version: an arena upgraded between rounds rates afresh."""
     import arena.ratings.tables
-    import arena.tournament.results
+    import arena.tournament.records.results
 
     h = hashlib.sha256(importlib.metadata.version("trueskill").encode())
     files = sorted(Path(arena.ratings.tables.__file__).parent.glob("*.py"))
-    for path in (*files, Path(arena.tournament.results.__file__)):
+    for path in (*files, Path(arena.tournament.records.results.__file__)):
         h.update(f"\0{path.name}\0".encode() + path.read_bytes())
     return h.hexdigest()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from arena.api import Event
 from arena.engine import State
-from arena.tournament.seat_view import plain
+from arena.tournament.records.seat_view import plain
 
 TABLE = 0
 """The place of the spectator's view in a step's views (seat N's is N + 1)."""

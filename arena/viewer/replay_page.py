@@ -24,9 +24,9 @@ from arena.match import Watcher, play_game
 from arena.record import GameRecord
 from arena.safe_files import check_entry, read_lines, write_text
 from arena.text import escape
-from arena.tournament.playing import _file_name
-from arena.tournament.replay import Replayer, ReplayResult, opened
-from arena.tournament.seat_view import plain
+from arena.tournament.playing.tasks import _file_name
+from arena.tournament.records.replay import Replayer, ReplayResult, opened
+from arena.tournament.records.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
 from arena.viewer.page import html_page
 

@@ -18,9 +18,9 @@ from arena.errors import ArenaError
 from arena.ratings.plots import Progression, rating_progression
 from arena.ratings.tables import PoolRatings, Ratings, rate
 from arena.safe_files import check_entry, open_regular, real_folder, write_text
-from arena.tournament.config import OnFault
-from arena.tournament.finder import FoundGame, GameQuery, Order, select_games
-from arena.tournament.results import BOT_LOGS, RunDirectory, run_config
+from arena.tournament.planning.config import OnFault
+from arena.tournament.records.finder import FoundGame, GameQuery, Order, select_games
+from arena.tournament.records.results import BOT_LOGS, RunDirectory, run_config
 from arena.viewer.replay_page import write_replay
 from arena.viewer.report_page import (
     BotSection,

@@ -12,8 +12,8 @@ from arena.league.folder import League, LeagueError, new_league, parse_game
 from arena.league.rounds import compare_rounds, history, read_round, rounds, standings, update
 from arena.league.submissions import submit, withdraw
 from arena.ratings.comparison import Code, Presence
-from arena.tournament.results import RunDirectory
-from arena.tournament.runner import Progress
+from arena.tournament.playing.runner import Progress
+from arena.tournament.records.results import RunDirectory
 from tests.league.conftest import FIRST, LAST, passing, write_bot
 
 
@@ -175,7 +175,7 @@ def test_a_round_keeps_its_evidence_so_its_moves_are_measured_as_between_runs(
     update(league, isolation="none")
     (pool,) = compare_rounds(league, 1, 2).pools
     from arena.ratings.comparison import compare
-    from arena.tournament.run import run_ratings
+    from arena.tournament.rating import run_ratings
 
     (run,) = (p for p in (league.path / "pools").iterdir() if p.is_dir())
     ratings = run_ratings(run)

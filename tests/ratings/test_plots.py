@@ -10,9 +10,10 @@ import pytest
 
 from arena.ratings.plots import PlotsError
 from arena.ratings.tables import HeadToHead, PoolRatings
-from arena.tournament.config import parse_config
-from arena.tournament.results import RunDirectory
-from arena.tournament.run import run_ratings, run_tournament, write_report
+from arena.tournament.planning.config import parse_config
+from arena.tournament.rating import run_ratings, write_report
+from arena.tournament.records.results import RunDirectory
+from arena.tournament.run import run_tournament
 
 pytest.importorskip("matplotlib")
 

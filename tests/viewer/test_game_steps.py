@@ -7,7 +7,7 @@ from typing import Any
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
-from arena.tournament.seat_view import plain
+from arena.tournament.records.seat_view import plain
 from arena.viewer.game_steps import Pool, StepRecorder
 
 

@@ -18,7 +18,7 @@ from arena.engine import State, all_games, find_game
 from arena.levels import level_spec, table_size
 from arena.loader import resolve_bot
 from arena.match import play_game
-from arena.tournament.seat_view import plain
+from arena.tournament.records.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
 from arena.viewer.replay_page import events_in, page_data, render, view_in
 from tests.web.conftest import Browser

@@ -14,8 +14,8 @@ import math
 import re
 from typing import Any
 
-from arena.tournament.config import Stop, Stopping, TournamentConfig
-from arena.tournament.schedule import Format
+from arena.tournament.planning.config import Stop, Stopping, TournamentConfig
+from arena.tournament.planning.schedule import Format
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 

@@ -2,7 +2,7 @@
 
 The format is described in full in docs/config.md. Everything named in a config is resolved while
 loading (bots through `arena.loader`, variants through the game registry, seed lists through
-`arena.tournament.deals`), so a config that loads is one that can run. Every mistake is a
+`arena.tournament.planning.deals`), so a config that loads is one that can run. Every mistake is a
 `ConfigError` whose one line names the file, the key and what is allowed.
 """
 
@@ -26,8 +26,8 @@ from arena.safe_files import UnsafeFileError, decode, parse_toml, read_bytes
 from arena.sandbox import Isolation, probe, unseen_by
 from arena.sandbox import Limits as SandboxLimits
 from arena.text import escape, is_safe
-from arena.tournament.deals import DealsError, DealSet, resolve_seed_list
-from arena.tournament.schedule import Draw, Format, Seating, table_count
+from arena.tournament.planning.deals import DealsError, DealSet, resolve_seed_list
+from arena.tournament.planning.schedule import Draw, Format, Seating, table_count
 
 if TYPE_CHECKING:
     from arena.ratings.settings import TrueSkillSettings

@@ -15,9 +15,9 @@ from arena.engine import State, all_games, find_game, plain_action
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import GameRecord
-from arena.tournament.playing import Entrant
-from arena.tournament.replay import Replayer, ReplayError
-from arena.tournament.seat_view import (
+from arena.tournament.playing.tasks import Entrant
+from arena.tournament.records.replay import Replayer, ReplayError
+from arena.tournament.records.seat_view import (
     Decision,
     PublicStep,
     plain,

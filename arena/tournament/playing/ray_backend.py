@@ -32,7 +32,8 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.loader import bot_file, moved
-from arena.tournament.playing import (
+from arena.tournament.planning.schedule import GameTask
+from arena.tournament.playing.tasks import (
     Entrant,
     Played,
     Sandboxing,
@@ -41,7 +42,6 @@ from arena.tournament.playing import (
     batch_size,
     in_batches,
 )
-from arena.tournament.schedule import GameTask
 
 log = logging.getLogger("arena.runner")
 

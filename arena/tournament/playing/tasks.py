@@ -16,7 +16,7 @@ from arena.errors import ArenaError
 from arena.loader import BotSpec, is_bundled, resolve_bot
 from arena.match import play_game
 from arena.sandbox import BotHost, Limits, SandboxedSpec, unseen_by
-from arena.tournament.schedule import GameTask
+from arena.tournament.planning.schedule import GameTask
 
 log = logging.getLogger("arena.runner")  # the runner's log, as the records of faults always said
 

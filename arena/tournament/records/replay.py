@@ -27,9 +27,10 @@ from arena.match import Watcher, play_game
 from arena.safe_files import read_lines
 from arena.sandbox import Isolation, Limits, probe
 from arena.text import escape
-from arena.tournament.config import BotEntry, GameEntry, TournamentConfig, load_config
-from arena.tournament.playing import Entrant, Sandboxing, TaskPlayer
-from arena.tournament.results import (
+from arena.tournament.planning.config import BotEntry, GameEntry, TournamentConfig, load_config
+from arena.tournament.planning.schedule import GameTask, clone_seats
+from arena.tournament.playing.tasks import Entrant, Sandboxing, TaskPlayer
+from arena.tournament.records.results import (
     CONFIG,
     DIGEST,
     GAMES,
@@ -38,7 +39,6 @@ from arena.tournament.results import (
     parse_record,
     run_config,
 )
-from arena.tournament.schedule import GameTask, clone_seats
 
 COMPARED = ("game", "variant", "seed", "seats", "scores", "ranks", "turns", "faults", "final",
             "teams")

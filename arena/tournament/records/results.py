@@ -4,14 +4,15 @@
     results/<run>/config.sha256   its digest: the config the run was last brought up to date to
     results/<run>/games.jsonl     one JSON record per finished game of the config's schedule,
                                   appended and flushed (each with its identity: see
-                                  `arena.tournament.update`)
+                                  `arena.tournament.update.reconcile`)
     results/<run>/retired.jsonl   records of games no longer scheduled: kept, not rated
     results/<run>/draw.json       a sampled or gauntlet schedule's tables and the history of its
                                   field: grown (not redrawn) as the field changes
     results/<run>/log.txt         the run's log (workers included)
     results/<run>/bots/<bot>.log  what each sandboxed bot printed (capped per game)
     results/<run>/bots.json       what each bot's code was when the run was last brought up to
-                                  date: spec, kind and digest (see `arena.tournament.identity`)
+                                  date: spec, kind and digest (see
+                                  `arena.tournament.update.identity`)
     results/<run>/key             the run's secret key, if it has sandboxed bots (see
                                   `arena.match.deal_rng`) or was dealt like a run with one;
                                   kept from the sandboxed bots
@@ -50,8 +51,8 @@ from arena.safe_files import (
     write_text,
 )
 from arena.text import is_safe
-from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.schedule import FieldStep
+from arena.tournament.planning.config import TournamentConfig, load_config
+from arena.tournament.planning.schedule import FieldStep
 
 CONFIG = "config.toml"
 DIGEST = "config.sha256"

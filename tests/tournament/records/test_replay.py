@@ -13,8 +13,9 @@ from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.show import ShowPrinter
-from arena.tournament.config import parse_config
-from arena.tournament.replay import (
+from arena.tournament.planning.config import parse_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.records.replay import (
     ReplayError,
     differences,
     parse_label,
@@ -24,9 +25,9 @@ from arena.tournament.replay import (
     replay_record,
     replayed_run,
 )
-from arena.tournament.results import GAMES, RunDirectoryError
-from arena.tournament.run import run_tournament, schedule_of
-from arena.tournament.seat_view import seat_view, seat_view_lines
+from arena.tournament.records.results import GAMES, RunDirectoryError
+from arena.tournament.records.seat_view import seat_view, seat_view_lines
+from arena.tournament.run import run_tournament
 
 FIRST = '''
 from arena.api import Bot

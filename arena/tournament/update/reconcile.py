@@ -27,10 +27,16 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from arena.safe_files import read_lines, remove, write_text
-from arena.tournament.config import TournamentConfig
-from arena.tournament.identity import BotCode
-from arena.tournament.results import GAMES, RETIRED, RunDirectory, RunDirectoryError, parse_record
-from arena.tournament.schedule import GameTask, Schedule
+from arena.tournament.planning.config import TournamentConfig
+from arena.tournament.planning.schedule import GameTask, Schedule
+from arena.tournament.records.results import (
+    GAMES,
+    RETIRED,
+    RunDirectory,
+    RunDirectoryError,
+    parse_record,
+)
+from arena.tournament.update.identity import BotCode
 
 IDENTITY_DIGITS = 32
 """A game's identity is the first this many hex digits of a SHA-256 (128 bits)."""

@@ -38,9 +38,9 @@ from typing import Any
 
 from arena.loader import bot_file, by_target, code_roots
 from arena.safe_files import UnsafeFileError, read_json, write_text
-from arena.tournament.config import TournamentConfig
-from arena.tournament.deals import DealSet
-from arena.tournament.results import BOTS, RunDirectory, RunDirectoryError, run_config
+from arena.tournament.planning.config import TournamentConfig
+from arena.tournament.planning.deals import DealSet
+from arena.tournament.records.results import BOTS, RunDirectory, RunDirectoryError, run_config
 
 SHOWN_FILES = 3
 """A change names at most this many files, then counts the rest."""

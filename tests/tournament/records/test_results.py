@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.results import CONFIG, DIGEST, GAMES, KEY, RunDirectory, RunDirectoryError
+from arena.tournament.records.results import (
+    CONFIG,
+    DIGEST,
+    GAMES,
+    KEY,
+    RunDirectory,
+    RunDirectoryError,
+)
 
 
 def write_games(run: RunDirectory, text: str) -> None:

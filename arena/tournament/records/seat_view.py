@@ -30,9 +30,9 @@ from arena.api import Bot, Event, Observation, Result
 from arena.cards import Card
 from arena.engine import State, legal_action, plain_action
 from arena.text import escape
-from arena.tournament.playing import _file_name
-from arena.tournament.replay import Replayer, ReplayError, ReplayResult, opened
-from arena.tournament.results import BOT_LOGS, CONFIG, GAMES
+from arena.tournament.playing.tasks import _file_name
+from arena.tournament.records.replay import Replayer, ReplayError, ReplayResult, opened
+from arena.tournament.records.results import BOT_LOGS, CONFIG, GAMES
 
 PLAIN_ITEMS = 10_000
 """At most this many items of one collection are kept in plain form (a view is small)."""

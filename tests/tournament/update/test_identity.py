@@ -11,17 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.config import load_config, overridden
-from arena.tournament.identity import (
-    BotKind,
-    bot_code,
-    changed_code,
-    code_change,
-    deals_differ,
-    read_bots,
-)
-from arena.tournament.replay import replay_all
-from arena.tournament.results import (
+from arena.tournament.planning.config import load_config, overridden
+from arena.tournament.records.replay import replay_all
+from arena.tournament.records.results import (
     BOTS,
     DIGEST,
     GAMES,
@@ -32,9 +24,17 @@ from arena.tournament.results import (
     RunDirectoryError,
 )
 from arena.tournament.run import run_tournament
+from arena.tournament.update.identity import (
+    BotKind,
+    bot_code,
+    changed_code,
+    code_change,
+    deals_differ,
+    read_bots,
+)
 from tests.helpers import run_records
 
-HOSTILE = Path(__file__).parent.parent / "sandbox" / "hostile" / "bots.py"
+HOSTILE = Path(__file__).parents[2] / "sandbox" / "hostile" / "bots.py"
 
 MINE = '''
 from bots.random_bot import RandomBot

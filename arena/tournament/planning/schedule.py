@@ -68,7 +68,7 @@ class GameTask:
     clones: tuple[int, ...]
     seed: int
     identity: str = ""
-    """What decides the game, digested (`arena.tournament.update`); "" where not known."""
+    """What decides the game, digested (`arena.tournament.update.reconcile`); "" where not known."""
 
 
 @dataclass(frozen=True, slots=True)

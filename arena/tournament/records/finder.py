@@ -20,7 +20,7 @@ from typing import Any
 from arena.errors import ArenaError, did_you_mean
 from arena.record import FaultKind
 from arena.text import escape
-from arena.tournament.results import CONFIG, GAMES, RunDirectory
+from arena.tournament.records.results import CONFIG, GAMES, RunDirectory
 
 
 class FinderError(ArenaError):

@@ -1,4 +1,4 @@
-"""Tests for arena.tournament.config: every error is one line naming the file and key; the
+"""Tests for arena.tournament.planning.config: every error is one line naming the file and key; the
 shipped configs load; the canonical text loads back equal and its digest is stable."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from arena.ratings.settings import TrueSkillSettings
 from arena.sandbox import Isolation
 from arena.sandbox import Limits as SandboxLimits
 from arena.text import is_safe
-from arena.tournament.canonical import canonical_toml, config_digest
-from arena.tournament.config import (
+from arena.tournament.planning.canonical import canonical_toml, config_digest
+from arena.tournament.planning.config import (
     BotEntry,
     ConfigError,
     Limits,
@@ -29,9 +29,9 @@ from arena.tournament.config import (
     load_config,
     parse_config,
 )
-from arena.tournament.deals import DealSet
+from arena.tournament.planning.deals import DealSet
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 SHIPPED = sorted(CONFIGS.glob("*.toml"))
 
 BASE = """

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.tournament.finder import (
+from arena.tournament.records.finder import (
     FinderError,
     GameQuery,
     Order,
@@ -18,7 +18,7 @@ from arena.tournament.finder import (
     find_games,
     found_lines,
 )
-from arena.tournament.results import GAMES
+from arena.tournament.records.results import GAMES
 
 
 def _record(task: int, seats: list[str], scores: list[float], ranks: list[int], **more: Any

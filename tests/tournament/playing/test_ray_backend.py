@@ -18,12 +18,14 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.tournament import ray_backend, results
-from arena.tournament.config import load_config
-from arena.tournament.playing import Entrant, Sandboxing
-from arena.tournament.ray_backend import RayBackendError, load_ray, shipment, unpacked
-from arena.tournament.run import run_tournament, schedule_of
-from arena.tournament.runner import Backend, Progress
+from arena.tournament.planning.config import load_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.playing import ray_backend
+from arena.tournament.playing.ray_backend import RayBackendError, load_ray, shipment, unpacked
+from arena.tournament.playing.runner import Backend, Progress
+from arena.tournament.playing.tasks import Entrant, Sandboxing
+from arena.tournament.records import results
+from arena.tournament.run import run_tournament
 from tests.helpers import run_records
 
 ray = pytest.importorskip("ray")

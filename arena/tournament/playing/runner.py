@@ -17,7 +17,9 @@ from itertools import chain, islice
 from typing import IO
 
 from arena.sandbox import die_with_parent
-from arena.tournament.playing import (
+from arena.tournament.planning.schedule import GameTask
+from arena.tournament.playing.ray_backend import run_on_ray
+from arena.tournament.playing.tasks import (
     Entrant,
     Played,
     Sandboxing,
@@ -26,8 +28,6 @@ from arena.tournament.playing import (
     batch_size,
     in_batches,
 )
-from arena.tournament.ray_backend import run_on_ray
-from arena.tournament.schedule import GameTask
 
 
 class Backend(enum.Enum):

@@ -17,9 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.tournament import update
-from arena.tournament.config import load_config
-from arena.tournament.results import (
+from arena.tournament.planning.config import load_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.planning.schedule import replay_draw
+from arena.tournament.records.results import (
     GAMES,
     KEY,
     RETIRED,
@@ -27,8 +28,9 @@ from arena.tournament.results import (
     RunDirectoryError,
     read_draw,
 )
-from arena.tournament.run import RunReport, draw_salt, run_tournament, schedule_of
-from arena.tournament.schedule import replay_draw
+from arena.tournament.run import RunReport, run_tournament
+from arena.tournament.update import reconcile as update
+from arena.tournament.update.bring import draw_salt
 
 FILE_BOT = '''
 from bots.random_bot import RandomBot

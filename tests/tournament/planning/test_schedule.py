@@ -12,7 +12,7 @@ from itertools import combinations, islice
 
 import pytest
 
-from arena.tournament.schedule import (
+from arena.tournament.planning.schedule import (
     Draw,
     FieldStep,
     Format,
@@ -158,7 +158,7 @@ def test_a_sampled_schedule_balances_seats_and_plays_every_deal_at_every_table()
 
 
 DRAW_IN_A_PROCESS = """
-from arena.tournament.schedule import Draw, Format, GamePlan, Schedule, VariantPlan
+from arena.tournament.planning.schedule import Draw, Format, GamePlan, Schedule, VariantPlan
 plan = GamePlan("cuckoo", 8, (VariantPlan("standard", "standard"),))
 schedule = Schedule([plan], [f"b{i}" for i in range(30)], [1, 2], draw=Draw(Format.SAMPLED, 8))
 print(repr([(t.task, t.seats, t.seed) for t in schedule]))

@@ -1,5 +1,5 @@
-"""Tests for arena.tournament.deals: seed files, named lists (beside a config, then packaged),
-DealSet."""
+"""Tests for arena.tournament.planning.deals: seed files, named lists (beside a config, then
+packaged), DealSet."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ArenaError
-from arena.tournament.deals import (
+from arena.tournament.planning.deals import (
     DealsError,
     DealSet,
     packaged_lists,
@@ -22,7 +22,7 @@ from arena.tournament.deals import (
     resolve_seed_list,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 """The repository root, whose top-level `seeds/` folder holds the shipped lists."""
 STANDARD_GENERATOR_SEED = 20240601
 """The seed documented in docs/config.md for seeds/standard.txt."""
@@ -90,7 +90,8 @@ def test_packaged_lists_are_the_top_level_seeds_folder() -> None:
 
 
 def test_packaged_lists_are_found_from_any_directory(tmp_path: Path) -> None:
-    code = ("from pathlib import Path; from arena.tournament.deals import resolve_seed_list; "
+    code = ("from pathlib import Path; "
+            "from arena.tournament.planning.deals import resolve_seed_list; "
             "seeds, source = resolve_seed_list('standard', Path('.')); print(len(seeds), source)")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, check=True)
