@@ -285,7 +285,7 @@ def replay_command(
             _seat_view(target, task, seat, bot or (), config, as_json, delay)
         if every:
             mismatches = replay_all(target)
-            total = len(RunDirectory(target).finished())
+            total = sum(1 for _ in RunDirectory(target).records())
             for result in mismatches:
                 for line in result.lines():
                     typer.echo(line)

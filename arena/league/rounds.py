@@ -54,7 +54,7 @@ from arena.tournament.planning.config import TournamentConfig, parse_config
 from arena.tournament.playing.ray_backend import ray_session
 from arena.tournament.playing.runner import Backend, ProgressHook
 from arena.tournament.rating import run_ratings
-from arena.tournament.records.results import DIGEST, GAMES, RunDirectoryError
+from arena.tournament.records.results import DIGEST, GAMES, NUMBERS, RunDirectoryError
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.identity import (
     bots_code,
@@ -275,7 +275,7 @@ def rated_from(run: Path) -> str:
     (the rating settings, the fault rules, the deals), and the arena's ratings code. Equal
     digests, equal ratings."""
     h = hashlib.sha256(_ratings_code().encode())
-    for name in (DIGEST, GAMES):
+    for name in (DIGEST, GAMES, NUMBERS):  # numbers.json: which games on record are rated
         h.update(f"\0{name}\0".encode())
         try:
             with open_regular(run / name) as f:
