@@ -29,6 +29,7 @@ CLI = "cli"
 BOTS = "bots"
 RL = "rl"
 VIEWER = "viewer"
+TABLE = "table"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -42,6 +43,7 @@ ROOMS: dict[str, str] = {
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
     "arena.viewer": VIEWER,
+    "arena.table": TABLE,
     "arena.rl": RL,
     "bots": BOTS,
 }
@@ -58,8 +60,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER}),
     LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
+    TABLE: frozenset({BASE, PLAYER_API, CORE, TOURNAMENT, VIEWER, TABLE}),
     CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE,
-                    PEOPLE, CLI, BOTS}),
+                    PEOPLE, CLI, BOTS, TABLE}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }
@@ -176,6 +179,18 @@ def test_the_sandbox_is_entered_by_its_front_door() -> None:
 @pytest.mark.parametrize("module", ["arena.api", "arena.cards"])
 def test_the_player_api_imports_nothing_above_it(module: str) -> None:
     assert {room(b) for b in GRAPH[module]} <= {BASE, PLAYER_API}
+
+
+def test_the_web_server_is_reached_only_by_the_command_and_alone_imports_aiohttp() -> None:
+    """The table's web server (aiohttp, an optional extra) is imported by `arena play --web`
+    alone, so no other command or library import needs it, and `arena --help` stays fast."""
+    server = "arena.table.server"
+    importers = sorted(a for a, targets in GRAPH.items() if server in targets)
+    assert importers == ["arena.cli.playing"], importers
+    users = sorted(name for name, path in MODULES.items()
+                   if re.search(r"^\s*(import aiohttp|from aiohttp\b)",
+                                path.read_text(encoding="utf-8"), re.M))
+    assert users == [server], users
 
 
 def test_at_most_twenty_modules_stand_directly_in_arena() -> None:
