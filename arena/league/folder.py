@@ -200,8 +200,13 @@ def parse_league(text: str, where: Path) -> LeagueConfig:
     return config
 
 
-def _pool(item: Any, where: str) -> Pool:
-    """One [[games]] entry, checked against the game registry."""
+def _pool(item: Any, where: str, named: str | None = None) -> Pool:
+    """One [[games]] entry, checked against the game registry; a fault is named `where.key`,
+    or `named` alone where given (a --game option's value)."""
+
+    def at(key: str) -> str:
+        return named if named is not None else f"{where}.{key}"
+
     if isinstance(item, str):
         item = {"game": item}
     if not isinstance(item, dict):
@@ -211,12 +216,12 @@ def _pool(item: Any, where: str) -> Pool:
             raise ConfigError(f"{where}: unknown key {key!r} (allowed: {', '.join(GAME_KEYS)})")
     game_name = item.get("game")
     if not isinstance(game_name, str):
-        raise ConfigError(f"{where}.game: required, a game name such as 'concentration'")
+        raise ConfigError(f"{at('game')}: required, a game name such as 'concentration'")
     try:
         game = find_game(game_name)
         preset = item.get("variant", "standard")
         if not isinstance(preset, str) or preset not in game.presets:
-            raise ConfigError(f"{where}.variant: unknown variant {preset!r} for {game.name} "
+            raise ConfigError(f"{at('variant')}: unknown variant {preset!r} for {game.name} "
                               f"(known: {', '.join(game.presets)})")
         variant = game.variant(preset)
         players = item.get("players")
@@ -224,17 +229,18 @@ def _pool(item: Any, where: str) -> Pool:
             allowed = variant.params.players_allowed()
             players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
         if type(players) is not int:
-            raise ConfigError(f"{where}.players: expected an integer")
+            raise ConfigError(f"{at('players')}: expected an integer")
         variant.check_players(players)
     except ConfigError:
         raise
     except ArenaError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        raise ConfigError(f"{named or where}: {exc}") from None
     return Pool(game.name, preset, players)
 
 
 def parse_game(text: str) -> dict[str, Any]:
-    """A `--game GAME[:VARIANT[:PLAYERS]]` value as a [[games]] table."""
+    """A `--game GAME[:VARIANT[:PLAYERS]]` value as a [[games]] table, checked against the game
+    registry (a ConfigError naming the option as given)."""
     parts = text.split(":")
     if len(parts) > 3 or not parts[0]:
         raise LeagueError(f"--game {text!r}: expected GAME, GAME:VARIANT or GAME:VARIANT:PLAYERS")
@@ -245,6 +251,7 @@ def parse_game(text: str) -> dict[str, Any]:
         if not parts[2].isdigit():
             raise LeagueError(f"--game {text!r}: the table size must be a whole number")
         table["players"] = int(parts[2])
+    _pool(table, "", named=f"--game {text!r}")  # its mistake named as the user wrote it
     return table
 
 

@@ -53,7 +53,7 @@ from arena.tournament.planning.config import TournamentConfig, parse_config
 from arena.tournament.playing.ray_backend import ray_session
 from arena.tournament.playing.runner import Backend, ProgressHook
 from arena.tournament.rating import run_ratings
-from arena.tournament.records.results import DIGEST, GAMES, RunDirectoryError
+from arena.tournament.records.results import DIGEST, GAMES, NUMBERS, RunDirectoryError
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.identity import (
     bots_code,
@@ -76,6 +76,16 @@ class PoolUpdate:
     report: RunReport | None = None
     waiting: str | None = None
     restarted: bool = False
+
+
+@dataclass(frozen=True)
+class PoolStart:
+    """A pool's run as it starts, for its progress to be shown: its bots, and what its run
+    keeps and has to play (`RunPlan`)."""
+
+    pool: Pool
+    bots: tuple[str, ...]
+    plan: RunPlan
 
 
 @dataclass(frozen=True)
@@ -111,10 +121,12 @@ def pool_config(league: League, pool: Pool, isolation: str | None = None,
 
 def update(league: League, workers: int = 1, on_progress: ProgressHook | None = None,
            isolation: str | None = None, backend: Backend = Backend.LOCAL,
-           address: str | None = None) -> UpdateReport:
+           address: str | None = None,
+           on_pool: Callable[[PoolStart], None] | None = None) -> UpdateReport:
     """Bring every pool up to date on the league's deals, then keep the standings as the next
     round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
-    and `address` as for `run_tournament` (Ray)."""
+    and `address` as for `run_tournament` (Ray). `on_pool` hears of each pool's run as it
+    starts, before `on_progress` hears how its games go."""
     with locked(league, UPDATE_LOCK, wait=False), ExitStack() as ray:
         joined: list[int] = []
 
@@ -124,12 +136,14 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
             if backend is Backend.RAY and plan.to_play and not joined:
                 joined.append(ray.enter_context(ray_session(address, workers)))
 
-        return _update(league, workers, on_progress, isolation, backend, address, on_plan)
+        return _update(league, workers, on_progress, isolation, backend, address, on_plan,
+                       on_pool)
 
 
 def _update(league: League, workers: int, on_progress: ProgressHook | None,
             isolation: str | None, backend: Backend, address: str | None,
-            on_plan: Callable[[RunPlan], None]) -> UpdateReport:
+            on_plan: Callable[[RunPlan], None],
+            on_pool: Callable[[PoolStart], None] | None = None) -> UpdateReport:
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
     subs = read_submissions(league)  # what is submitted during the update plays in the next
@@ -142,9 +156,15 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
         names = tuple(b.name for b in config.bots)
         out = league.pool_dir(pool)
         hidden = _hidden(league, config)
+
+        def planned(plan: RunPlan, pool: Pool = pool, names: tuple[str, ...] = names) -> None:
+            on_plan(plan)
+            if on_pool is not None:
+                on_pool(PoolStart(pool, names, plan))
+
         try:
             report = run_tournament(config, out, workers, False, on_progress, backend, address,
-                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
+                                    deals_like=deals, on_plan=planned, hidden=hidden)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
             if not _changed(out, config, deals):
@@ -153,7 +173,7 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
             # pool is played again on the same key and deals
             _archive(league, pool)
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
-                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
+                                    deals_like=deals, on_plan=planned, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
     number, date, kept = _keep_round(league, done, subs)
     return UpdateReport(number, date, tuple(done), kept)
@@ -254,7 +274,7 @@ def rated_from(run: Path) -> str:
     (the rating settings, the fault rules, the deals), and the arena's ratings code. Equal
     digests, equal ratings."""
     h = hashlib.sha256(_ratings_code().encode())
-    for name in (DIGEST, GAMES):
+    for name in (DIGEST, GAMES, NUMBERS):  # numbers.json: which games on record are rated
         h.update(f"\0{name}\0".encode())
         try:
             with open_regular(run / name) as f:

@@ -10,6 +10,7 @@ A bundled bot is trusted: it joins by name and is not validated.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import os
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotSpecError
 from arena.league.folder import STORE, SUBMISSIONS, League, LeagueError, locked
 from arena.loader import bot_file, display_name, is_bundled, resolve_bot
 from arena.protocol.command import command_folder, is_command
@@ -30,6 +31,7 @@ from arena.safe_files import (
     read_bytes,
     read_json,
     real_folder,
+    remove,
     write_bytes,
     write_text,
 )
@@ -42,7 +44,8 @@ MAX_FILE_BYTES = 1024 * 1024
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 
 Validator = Callable[[str, str, Sequence[Path]], tuple[bool, Sequence[str]]]
-"""Validates a bot spec for a game, keeping paths from its view: passed, and what was found."""
+"""Validates a bot spec for a game, keeping paths from its view: passed, and what was found; a
+BotSpecError if the spec does not load at all (bad input: nothing is recorded)."""
 
 
 @dataclass(frozen=True)
@@ -154,9 +157,13 @@ def _now() -> str:
 def sandbox_validator(spec: str, game: str,
                       kept: Sequence[Path] = ()) -> tuple[bool, Sequence[str]]:
     """Validate a bot as `arena validate --quick` does: sandboxed, one deal against a bundled
-    bot and random, `kept` out of its view."""
-    from arena.sandbox import validate_bot
+    bot and random, `kept` out of its view; a BotSpecError if it does not load (its class
+    misnamed, its file not Python, not a bot of the game)."""
+    from arena.sandbox import probe, unseen_by, validate_bot
 
+    problem = probe(spec, game, private=unseen_by(spec, [spec], kept))
+    if problem is not None:
+        raise BotSpecError(problem)
     verdict = validate_bot(spec, game, quick=True, kept=kept)
     return verdict.passed, verdict.lines[:1]
 
@@ -196,24 +203,72 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
     files = _bot_files(path, folder)
     digest = _digest(files)
     stored = league.file(STORE) / digest
+    new = not check_entry(stored, folder=True)
     _store(league, stored, [(file, data, 0o644) for file, data in files])
     stored_spec = f"{STORE}/{digest}/{path.name}{rest}"
     declared = _declared_games(stored / path.name, rest.lstrip(":").partition(":")[0])
     playing = _games_here(spec, declared, games, league_games)
-    passed, lines = _validated(league, stored, stored_spec, playing, validator)
+    passed, lines = _validated(league, _Stored(stored, stored_spec, spec, path.parent, new),
+                               playing, validator)
     return _version(league, name, "folder" if folder else "file", stored_spec, digest,
                     str(path), playing, passed, lines)
 
 
-def _validated(league: League, stored: Path, stored_spec: str, playing: Sequence[str],
+@dataclass(frozen=True)
+class _Stored:
+    """A version's files in the store: its folder, its spec there, the spec and folder it was
+    submitted as, and whether this submission put the folder there."""
+
+    folder: Path
+    spec: str
+    given: str
+    source: Path
+    new: bool
+
+    def as_submitted(self, text: str) -> str:
+        """A validation's words about the stored copy said of the author's own files: the
+        store's path, with its digest, replaced by the folder the bot was submitted from."""
+        mine = f"{self.source}/" if str(self.source) not in ("", ".") else ""
+        for stored in dict.fromkeys((self.folder.resolve(), self.folder.absolute(), self.folder)):
+            text = text.replace(f"{stored}/", mine).replace(str(stored), str(self.source))
+        return text
+
+    def forget(self, league: League) -> None:
+        """Remove the stored files again if this submission put them there and no version
+        holds them (a spec that does not load is not kept); what cannot be removed stays,
+        unused."""
+        if not self.new:
+            return
+        with locked(league), contextlib.suppress(OSError, ArenaError):
+            if any(v.digest == self.folder.name for s in read_submissions(league).values()
+                   for v in s.versions) or not check_entry(self.folder, folder=True):
+                return
+            for path in sorted(self.folder.rglob("*"), key=lambda p: -len(p.parts)):
+                if path.is_dir() and not path.is_symlink():
+                    path.rmdir()
+                else:
+                    remove(path)
+            self.folder.rmdir()
+
+
+def _validated(league: League, stored: _Stored, playing: Sequence[str],
                validator: Validator) -> tuple[bool, tuple[str, ...]]:
     """Validate a stored version in each game it plays here, up to the first that fails:
-    whether it passed, and the validation's lines (escaped, each after its game)."""
-    absolute = f"{league.path.resolve()}/{stored_spec}"
+    whether it passed, and the validation's lines (escaped, each after its game), naming the
+    author's files rather than the store's. A spec that does not load is a LeagueError in one
+    line, its whole reason given, and nothing is kept."""
+    absolute = f"{league.path.resolve()}/{stored.spec}"
     lines: list[str] = []
     for game in playing:
-        ok, found = validator(absolute, game, unseen_in(league, stored))
-        lines += [f"{game}: {escape(line)}" for line in found]
+        try:
+            ok, found = validator(absolute, game, unseen_in(league, stored.folder))
+        except BotSpecError as exc:
+            stored.forget(league)
+            why = stored.as_submitted(str(exc)).removeprefix(f"bot spec {absolute!r}: ")
+            why = why.removeprefix(f"bot spec {stored.given!r}: ")
+            raise LeagueError(f"{escape(stored.given)}: does not load ({game}): {escape(why)}; "
+                              f"nothing was submitted") from None
+        lines += [f"{game}: {escape(stored.as_submitted(line))}" for line in found]
         if not ok:
             return False, tuple(lines)
     return True, tuple(lines)
@@ -235,10 +290,12 @@ def _submit_program(league: League, spec: str, name: str | None, games: Sequence
     files = _program_files(folder)
     digest = _digest([(file, data) for file, data, _ in files])
     stored = league.file(STORE) / digest
+    new = not check_entry(stored, folder=True)
     _store(league, stored, files)
     stored_spec = f"{STORE}/{digest}"
     playing = _games_here(spec, declared, games, league_games)
-    passed, lines = _validated(league, stored, stored_spec, playing, validator)
+    passed, lines = _validated(league, _Stored(stored, stored_spec, spec, folder, new), playing,
+                               validator)
     return _version(league, name, "program", stored_spec, digest, str(folder), playing, passed,
                     lines)
 
