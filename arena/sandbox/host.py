@@ -672,6 +672,7 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "cgroup_problem": settings.get("cgroup_problem") or "",
              "init": bool(init), "exit_handlers": handlers > 0,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
+             "allow_list": confinement.allow_list,
              "nothing_ahead": True}  # untrusted bots load as games begin
     if program:  # the program's waiting shell, now, before the audit hook (no Python after)
         launch.become_program(settings["spec"], settings["game"], game_fd, answers_fd)

@@ -354,10 +354,10 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
         raise OSError(0, "no pivot_root here")
     system = [path for path in SYSTEM if os.path.lexists(path)]
     links = {path: os.readlink(path) for path in system if os.path.islink(path)}
-    copied = [os.path.realpath(folder) for folder in bot_folders
-              if os.path.isdir(folder) and _fits(folder, private)]
+    fitting = [os.path.realpath(folder) for folder in bot_folders
+               if os.path.isdir(folder) and _fits(folder, private)]
     mounted = [os.path.realpath(folder) for folder in bot_folders
-               if os.path.realpath(folder) not in copied and os.path.exists(folder)]
+               if os.path.realpath(folder) not in fitting and os.path.exists(folder)]
     wanted = [*(os.path.realpath(path) for path in system if path not in links), *reachable,
               games, *mounted]
     outermost: list[str] = []
@@ -365,6 +365,10 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
         if not any(_below(path, other) for other in outermost) and not _below(path, "/dev") \
                 and not _below(path, "/proc") and path != "/":
             outermost.append(path)
+    # a folder in what is mounted is in view already (never copied through a mount: it would
+    # write on the machine's disk); what is mounted inside a copied folder is not copied
+    copied = [folder for folder in fitting
+              if not any(_below(folder, other) for other in outermost)]
     clones: dict[str, int] = {}
     try:
         # detached copies of what games see, made before anything is mounted on `view`
@@ -393,7 +397,7 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
                                    inside.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
                    f"move_mount {path}")
         for folder in copied:
-            _copy(folder, view + folder, private)
+            _copy(folder, view + folder, [*private, *outermost])
         _private_dev(keep=(games,), root=view)
     finally:
         for fd in clones.values():
