@@ -196,9 +196,9 @@ def promises_report(facts: Mapping[str, Any],
 
 EXCLUSIONS = (
     "a program bot may make pipes and sockets (runtimes need them), whose inode numbers come "
-    "from one counter of the machine's: measured, it carries about 10 bits from one game of a "
-    "program to its next (15 of 19 notes decoded; docs/sandbox.md, What games share); a Python "
-    "bot's game may make none",
+    "from one counter of the machine's: measured, notes of 10 bits passed from one game of a "
+    "program to its next in 15 of 19 games, about 8 bits a game (docs/sandbox.md, What games "
+    "share); a Python bot's game may make none",
 )
 """What the sandbox does not close, said by `arena doctor` with its measured bandwidth."""
 
