@@ -412,10 +412,16 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
 def _copy(folder: str, target: str, private: Sequence[str]) -> None:
     """Copy the files, folders and links of `folder` to `target` (a new folder), none of
     `private`: each file readable by everyone (executable by everyone if by its owner), each
-    folder open to everyone, so that games read them whatever id they run as."""
+    folder open to everyone, so that games read them whatever id they run as; but a file of
+    another owner than the folder's that others may not read is left out (as the games' id
+    would not read it from an idmapped folder)."""
     os.makedirs(target, 0o755, exist_ok=True)
     os.chmod(target, 0o755)
+    owner = os.stat(folder).st_uid
     for path, relative, info in sorted(_tree(folder, private), key=lambda found: found[1]):
+        if stat.S_ISREG(info.st_mode) and info.st_uid != owner \
+                and not info.st_mode & stat.S_IROTH:
+            continue  # another's file others may not read (a hard link to it, say): not the bot's
         inside = os.path.join(target, relative)
         if stat.S_ISDIR(info.st_mode):
             os.mkdir(inside, 0o755)

@@ -6,6 +6,7 @@ refuses to load if it found anything; each test is shown to be a real leak in-pr
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -125,3 +126,21 @@ def test_a_league_bot_sees_no_other_version_nor_the_league(tmp_path: Path) -> No
         [str(league.path), bob_version.digest])
     eve = submit(league, looker, "eve", folder=True)
     assert eve.passed, eve.validation
+
+
+@needs_namespaces
+@pytest.mark.skipif(os.geteuid() != 0, reason="makes a file of another user's")
+def test_a_hard_link_to_another_s_private_file_is_not_in_the_bot_s_copy(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """Issue 38: a hard link to an organiser's 0600 file was shown to the bot. The bot's folder
+    is copied into its games' view: a file of another owner that others may not read is left
+    out, as the games' id would not read it."""
+    secret = tmp_path / "secret.txt"  # root's, as the arena runs
+    secret.write_text("the organiser's")
+    secret.chmod(0o600)
+    mine = tmp_path / "mine"  # a student's folder
+    looker = _looker(mine, [mine / "notes.txt", secret], [])
+    os.chown(mine, 12345, 12345)
+    os.link(secret, mine / "notes.txt")
+    result = run(runner, "play", "concentration", "-b", looker, "-b", "random")
+    assert result.exit_code == 0, _said(result)
