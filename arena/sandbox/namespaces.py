@@ -133,7 +133,9 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
     # made before the user namespace, which may not make them (its capabilities are its own)
     # a bot's folder is copied into the games' root if it is small enough (its copies readable
     # by their id); one too large is mounted, idmapped where the games have an id of their own
-    mounted = [folder for folder in bot_folders if not _fits(folder, private)]
+    plan = _plan(libraries(), bot_folders, private, os.path.dirname(trial))
+    mounted = [folder for folder in bot_folders
+               if os.path.realpath(folder) not in plan.copies and os.path.exists(folder)]
     idmapped = _idmapped(mounted) if mapper is not None else {}
     shut = [folder for folder in mounted
             if os.path.realpath(folder) not in idmapped and not _open_to_others(folder)]
@@ -161,8 +163,7 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
     skeletons: list[str] = []
     try:
         try:  # an allow-list: a root of the games' own, holding only what they need
-            copied = _view(view, libraries(), bot_folders, private, os.path.dirname(trial),
-                           idmapped if game_id >= 0 else {})
+            copied = _view(view, plan, os.path.dirname(trial), idmapped if game_id >= 0 else {})
             allow_list = True
         except OSError as exc:  # the machine's root, with covers (a deny-list)
             problem = problem or f"no root of the games' own ({exc.strerror})"
@@ -341,38 +342,89 @@ def _tree(folder: str, private: Sequence[str]) -> Iterator[tuple[str, str, os.st
                 stack.append(entry.path)
 
 
-def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
-          private: Sequence[str], games: str, idmapped: dict[str, int]) -> list[str]:
-    """Build the games' root on the empty folder `view` and make it this process's root: a
-    tmpfs holding the `SYSTEM` folders and `reachable` (each the machine's, mounted read-only
-    at its path, with the links on the way: `/bin` -> `usr/bin`), the folder of the games'
-    directories (`games`), a `/dev` of five devices, `/proc` (which games mount their own
-    over), and a copy of each of `bot_folders` (see `_fits`; one too large is mounted, by its
-    `idmapped` copy if it has one), with nothing of `private` in it. Every other path of the
-    machine is absent. The bot's folders copied."""
-    if _SYS_PIVOT_ROOT is None:
-        raise OSError(0, "no pivot_root here")
+@dataclass(frozen=True)
+class _Plan:
+    """What the games' root holds (see `_view`): the machine's folders mounted at their paths
+    (none below another), the links on the way (`/bin` -> `usr/bin`), and the bot's folders
+    copied, each as read (`_snapshot`) before the forker leaves the machine's privileges."""
+
+    mounts: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]
+    copies: dict[str, list[tuple[str, int, bytes | str | None]]]
+
+
+_FOLDER, _LINK = -1, -2  # kinds of a snapshot's entry besides a file's mode
+
+
+def _plan(reachable: Sequence[str], bot_folders: Sequence[str], private: Sequence[str],
+          games: str) -> _Plan:
+    """The plan of the games' root: `SYSTEM` and `reachable` mounted, `games` (the folder of
+    the games' directories) too, each of `bot_folders` copied if it `_fits`, else mounted; a
+    folder in what is mounted is in view already (never copied through a mount, which would
+    write on the machine's disk), and what is mounted inside a copied folder is not copied."""
     system = [path for path in SYSTEM if os.path.lexists(path)]
-    links = {path: os.readlink(path) for path in system if os.path.islink(path)}
+    links = tuple((path, os.readlink(path)) for path in system if os.path.islink(path))
     fitting = [os.path.realpath(folder) for folder in bot_folders
                if os.path.isdir(folder) and _fits(folder, private)]
     mounted = [os.path.realpath(folder) for folder in bot_folders
                if os.path.realpath(folder) not in fitting and os.path.exists(folder)]
-    wanted = [*(os.path.realpath(path) for path in system if path not in links), *reachable,
+    linked = {path for path, _ in links}
+    wanted = [*(os.path.realpath(path) for path in system if path not in linked), *reachable,
               games, *mounted]
     outermost: list[str] = []
     for path in sorted(dict.fromkeys(wanted), key=len):
         if not any(_below(path, other) for other in outermost) and not _below(path, "/dev") \
                 and not _below(path, "/proc") and path != "/":
             outermost.append(path)
-    # a folder in what is mounted is in view already (never copied through a mount: it would
-    # write on the machine's disk); what is mounted inside a copied folder is not copied
-    copied = [folder for folder in fitting
-              if not any(_below(folder, other) for other in outermost)]
+    copies = {folder: _snapshot(folder, [*private, *outermost]) for folder in fitting
+              if not any(_below(folder, other) for other in outermost)}
+    return _Plan(tuple(outermost), links, copies)
+
+
+def _snapshot(folder: str, left_out: Sequence[str]) -> list[tuple[str, int, bytes | str | None]]:
+    """The entries of `folder` (relative path, kind or mode, contents), none of `left_out`:
+    folders, links (their targets) and regular files (their bytes; readable by everyone,
+    executable by everyone if by their owner). A file of another owner than the folder's that
+    others may not read (a hard link to the organiser's file, say) is left out, as the games'
+    id would not read it."""
+    owner = os.stat(folder).st_uid
+    entries: list[tuple[str, int, bytes | str | None]] = []
+    for path, relative, info in sorted(_tree(folder, left_out), key=lambda found: found[1]):
+        if stat.S_ISDIR(info.st_mode):
+            entries.append((relative, _FOLDER, None))
+        elif stat.S_ISLNK(info.st_mode):
+            with contextlib.suppress(OSError):
+                entries.append((relative, _LINK, os.readlink(path)))
+        elif stat.S_ISREG(info.st_mode):
+            if info.st_uid != owner and not info.st_mode & stat.S_IROTH:
+                continue
+            try:
+                source = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                chunks = []
+                while chunk := os.read(source, 1 << 20):
+                    chunks.append(chunk)
+            finally:
+                os.close(source)
+            mode = 0o644 | (0o111 if info.st_mode & stat.S_IXUSR else 0)
+            entries.append((relative, mode, b"".join(chunks)))
+    return entries
+
+
+def _view(view: str, plan: _Plan, games: str, idmapped: dict[str, int]) -> list[str]:
+    """Build the games' root on the empty folder `view` as `plan` says and make it this
+    process's root: a tmpfs holding the machine's folders of the plan (each mounted read-only
+    at its path, by its `idmapped` copy if it has one), a `/dev` of five devices, `/proc` (which
+    games mount their own over), and the bot's folders copied. Every other path of the machine
+    is absent. The bot's folders copied."""
+    if _SYS_PIVOT_ROOT is None:
+        raise OSError(0, "no pivot_root here")
     clones: dict[str, int] = {}
     try:
         # detached copies of what games see, made before anything is mounted on `view`
-        for path in [*outermost, "/proc"]:
+        for path in [*plan.mounts, "/proc"]:
             if path in idmapped:
                 clones[path] = os.dup(idmapped[path])
                 continue
@@ -381,10 +433,11 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
                     ctypes.c_long(_OPEN_TREE), _AT_FDCWD, path.encode(),
                     ctypes.c_uint(_OPEN_TREE_CLONE | _AT_RECURSIVE | os.O_CLOEXEC)),
                     f"open_tree {path}")
+        copies = max(1, len(plan.copies))
         _mount("tmpfs", view, "tmpfs", _MS_NOSUID | _MS_NODEV,
-               f"size={COPY_BYTES * max(1, len(copied)) + (1 << 20)},"
-               f"nr_inodes={COPY_ENTRIES * max(1, len(copied)) + 1024},mode=755")
-        for path, target in links.items():
+               f"size={COPY_BYTES * copies + (1 << 20)},"
+               f"nr_inodes={COPY_ENTRIES * copies + 1024},mode=755")
+        for path, target in plan.links:
             os.symlink(target, view + path)
         for path, fd in clones.items():
             inside = view + path
@@ -396,8 +449,8 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
             _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
                                    inside.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
                    f"move_mount {path}")
-        for folder in copied:
-            _copy(folder, view + folder, [*private, *outermost])
+        for folder, entries in plan.copies.items():
+            _write_copy(view + folder, entries)
         _private_dev(keep=(games,), root=view)
     finally:
         for fd in clones.values():
@@ -406,45 +459,29 @@ def _view(view: str, reachable: Sequence[str], bot_folders: Sequence[str],
     _check(_LIBC.syscall(ctypes.c_long(_SYS_PIVOT_ROOT), b".", b"."), "pivot_root")
     _check(_LIBC.umount2(b".", _MNT_DETACH), "umount the machine's root")
     os.chdir("/")
-    return copied
+    return list(plan.copies)
 
 
-def _copy(folder: str, target: str, private: Sequence[str]) -> None:
-    """Copy the files, folders and links of `folder` to `target` (a new folder), none of
-    `private`: each file readable by everyone (executable by everyone if by its owner), each
-    folder open to everyone, so that games read them whatever id they run as; but a file of
-    another owner than the folder's that others may not read is left out (as the games' id
-    would not read it from an idmapped folder)."""
+def _write_copy(target: str, entries: list[tuple[str, int, bytes | str | None]]) -> None:
+    """Write a `_snapshot`'s entries into `target` (a new folder, open to everyone)."""
     os.makedirs(target, 0o755, exist_ok=True)
     os.chmod(target, 0o755)
-    owner = os.stat(folder).st_uid
-    for path, relative, info in sorted(_tree(folder, private), key=lambda found: found[1]):
-        if stat.S_ISREG(info.st_mode) and info.st_uid != owner \
-                and not info.st_mode & stat.S_IROTH:
-            continue  # another's file others may not read (a hard link to it, say): not the bot's
+    for relative, kind, contents in entries:
         inside = os.path.join(target, relative)
-        if stat.S_ISDIR(info.st_mode):
+        if kind == _FOLDER:
             os.mkdir(inside, 0o755)
-        elif stat.S_ISLNK(info.st_mode):
+        elif kind == _LINK:
             with contextlib.suppress(OSError):
-                os.symlink(os.readlink(path), inside)
-        elif stat.S_ISREG(info.st_mode):
-            executable = 0o111 if info.st_mode & stat.S_IXUSR else 0
+                os.symlink(str(contents), inside)
+        else:
+            made = os.open(inside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, kind)
             try:
-                source = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            except OSError:
-                continue
-            try:
-                made = os.open(inside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
-                               0o644 | executable)
-                try:
-                    while chunk := os.read(source, 1 << 20):
-                        os.write(made, chunk)
-                    os.fchmod(made, 0o644 | executable)
-                finally:
-                    os.close(made)
+                left = memoryview(contents if isinstance(contents, bytes) else b"")
+                while left:
+                    left = left[os.write(made, left):]
+                os.fchmod(made, kind)
             finally:
-                os.close(source)
+                os.close(made)
 
 
 def reachable_paths(bot_folders: Sequence[str] = (),

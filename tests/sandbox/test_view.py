@@ -144,3 +144,18 @@ def test_a_hard_link_to_another_s_private_file_is_not_in_the_bot_s_copy(
     os.link(secret, mine / "notes.txt")
     result = run(runner, "play", "concentration", "-b", looker, "-b", "random")
     assert result.exit_code == 0, _said(result)
+
+
+@needs_namespaces
+@pytest.mark.skipif(os.geteuid() != 0, reason="makes files of another user's")
+def test_a_student_s_own_folder_only_they_may_read_plays(runner: CliRunner,
+                                                        tmp_path: Path) -> None:
+    """A bot's folder and files only their owner (not the arena's user) may read are copied as
+    read before the forker leaves the machine's privileges: the games read them."""
+    mine = tmp_path / "mine"
+    looker = _looker(mine, [], [])
+    for path in (mine, *mine.iterdir()):
+        os.chown(path, 12345, 12345)
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    result = run(runner, "play", "concentration", "-b", looker, "-b", "random")
+    assert result.exit_code == 0, _said(result)
