@@ -38,7 +38,8 @@ from tabulate import tabulate
 from arena.league.folder import League, new_league, open_league, parse_game
 from arena.league.rounds import pool_config, update
 from arena.league.submissions import submit
-from arena.tournament.run import run_ratings, run_tournament
+from arena.tournament.rating import run_ratings
+from arena.tournament.run import run_tournament
 
 STUDENT = '''from arena.api import Bot
 

@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.tournament.config import load_config
+from arena.tournament.planning.config import load_config
 from arena.tournament.run import run_tournament
 
 CONFIG = """

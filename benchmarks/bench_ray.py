@@ -20,9 +20,10 @@ import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.run import run_ratings, run_tournament
-from arena.tournament.runner import Backend
+from arena.tournament.planning.config import TournamentConfig, load_config
+from arena.tournament.playing.runner import Backend
+from arena.tournament.rating import run_ratings
+from arena.tournament.run import run_tournament
 
 CONFIG = """
 name = "bench-ray"

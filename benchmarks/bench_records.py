@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from arena.text import escape
-from arena.tournament.results import GAMES, RunDirectory
+from arena.tournament.records.results import GAMES, RunDirectory
 
 RECORD = {"game": "concentration", "variant": "standard", "seats": ["greedy", "random"],
           "scores": [20, 6], "ranks": [1, 2], "order": "higher", "turns": 40,

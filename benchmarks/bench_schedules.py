@@ -18,9 +18,10 @@ from itertools import combinations
 from pathlib import Path
 
 from arena.ratings.tables import Ratings, rate
-from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.results import RunDirectory
-from arena.tournament.run import run_tournament, schedule_of
+from arena.tournament.planning.config import TournamentConfig, load_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.records.results import RunDirectory
+from arena.tournament.run import run_tournament
 
 FIELD = [("random", "random"), ("elephant", "elephant"), ("chancer", "chancer"),
          *((f"goldfish-{c}", f"goldfish:capacity={c}") for c in (0, 1, 2, 3, 4, 6, 8, 12, 16))]

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.tournament.config import TournamentConfig, load_config, parse_config
-from arena.tournament.run import schedule_of
+from arena.tournament.planning.config import TournamentConfig, load_config, parse_config
+from arena.tournament.planning.plan import schedule_of
 
 
 @dataclass(frozen=True)

@@ -67,8 +67,8 @@ variants = ["standard"]
 
 def make_run(folder: Path, games: int) -> Path:
     """A real small run in `folder/run`, its records copied onto new deals up to `games`."""
-    from arena.tournament.config import parse_config
-    from arena.tournament.results import GAMES
+    from arena.tournament.planning.config import parse_config
+    from arena.tournament.records.results import GAMES
     from arena.tournament.run import run_tournament
 
     (folder / "sometimes.py").write_text(FAULTY)
@@ -92,8 +92,8 @@ def report_rows(games: int = 10_000, png: bool = False) -> list[dict[str, Any]]:
     """The figures, one row per measure: what, games, seconds, bytes (None where it has none)."""
     from arena.ratings.plots import rating_progression
     from arena.ratings.tables import rate
-    from arena.tournament.results import RunDirectory
-    from arena.tournament.run import write_report
+    from arena.tournament.rating import write_report
+    from arena.tournament.records.results import RunDirectory
     from arena.viewer.report_page import report_html
     from arena.viewer.report_run import REPLAYS, run_bots, run_page, write_run_page
 

@@ -5,7 +5,8 @@ Runs every config in `configs/` through the command line (`arena run`, `arena ra
 
 - its records, sorted by task, without the `duration` and `times` of each game (the timed
   fields) and its `identity` (a digest of what decides the game, bots' code included: a
-  comment edited in a bundled bot changes it, and `tests/tournament/test_update.py` checks it);
+  comment edited in a bundled bot changes it, and `tests/tournament/update/test_reconcile.py`
+  checks it);
 - `arena ratings DIR --format json` and the ratings and crosstable files the run wrote;
 - the per-game lines of `arena replay DIR --all` (every game replayed and checked).
 

@@ -23,7 +23,7 @@ WIDTH = 1100
 
 def make_run(folder: Path, deals: int) -> Path:
     """Play the shipped Memorandum config on `deals` deals into `folder/run`."""
-    from arena.tournament.config import parse_config
+    from arena.tournament.planning.config import parse_config
     from arena.tournament.run import run_tournament
 
     text = CONFIG.read_text(encoding="utf-8").replace("count = 30", f"count = {deals}")

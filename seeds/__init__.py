@@ -1,1 +1,1 @@
-"""The named deal seed lists shipped with arena (`<name>.txt`), read by arena.tournament.deals."""
+"""The named deal seed lists shipped with arena (`<name>.txt`), read by arena.tournament.planning.deals."""

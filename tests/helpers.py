@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from typer.testing import Result as CliResult
 
 from arena.sandbox import SandboxedBot
-from arena.tournament import playing
-from arena.tournament.results import GAMES
+from arena.tournament.playing import tasks as playing
+from arena.tournament.records.results import GAMES
 
 
 def run_records(run: Path) -> dict[int, dict[str, Any]]:

@@ -29,6 +29,7 @@ CLI = "cli"
 BOTS = "bots"
 RL = "rl"
 VIEWER = "viewer"
+TABLE = "table"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -42,6 +43,7 @@ ROOMS: dict[str, str] = {
     "arena.newbot": PEOPLE,
     "arena.cli": CLI,
     "arena.viewer": VIEWER,
+    "arena.table": TABLE,
     "arena.rl": RL,
     "bots": BOTS,
 }
@@ -58,8 +60,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER}),
     LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
+    TABLE: frozenset({BASE, PLAYER_API, CORE, TOURNAMENT, VIEWER, TABLE}),
     CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE,
-                    PEOPLE, CLI, BOTS}),
+                    PEOPLE, CLI, BOTS, TABLE}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }
@@ -178,9 +181,55 @@ def test_the_player_api_imports_nothing_above_it(module: str) -> None:
     assert {room(b) for b in GRAPH[module]} <= {BASE, PLAYER_API}
 
 
+def test_the_web_server_is_reached_only_by_the_command_and_alone_imports_aiohttp() -> None:
+    """The table's web server (aiohttp, an optional extra) is imported by `arena play --web`
+    alone, so no other command or library import needs it, and `arena --help` stays fast."""
+    server = "arena.table.server"
+    importers = sorted(a for a, targets in GRAPH.items() if server in targets)
+    assert importers == ["arena.cli.playing"], importers
+    users = sorted(name for name, path in MODULES.items()
+                   if re.search(r"^\s*(import aiohttp|from aiohttp\b)",
+                                path.read_text(encoding="utf-8"), re.M))
+    assert users == [server], users
+
+
 def test_at_most_twenty_modules_stand_directly_in_arena() -> None:
     top = sorted(p.name for p in (ROOT / "arena").glob("*.py"))
     assert len(top) <= 20, top
+
+
+TOURNAMENT_ORDER = ("arena.tournament.planning", "arena.tournament.playing",
+                    "arena.tournament.records", "arena.tournament.update")
+"""The tournament's sub-rooms, lowest first: each imports only those before it (and itself);
+the modules directly in `arena/tournament/` (a whole run, its ratings, duels, stopping) may
+import them all."""
+
+
+def _tournament_layer(name: str) -> int:
+    """A tournament module's place in TOURNAMENT_ORDER (its length for the room's top)."""
+    for place, sub in enumerate(TOURNAMENT_ORDER):
+        if name == sub or name.startswith(sub + "."):
+            return place
+    return len(TOURNAMENT_ORDER)
+
+
+def test_the_tournament_sub_rooms_import_only_those_below() -> None:
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if a.startswith("arena.tournament.") and b.startswith("arena.tournament.")
+                   and _tournament_layer(b) > _tournament_layer(a))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_tournament_rule_sees_planning_import_the_run_directory() -> None:
+    """The rule above can fail: planning reaching up into the records."""
+    GRAPH["arena.tournament.planning.config"].add("arena.tournament.records.results")
+    try:
+        wrong = re.escape("arena.tournament.planning.config imports "
+                          "arena.tournament.records.results")
+        with pytest.raises(AssertionError, match=wrong):
+            test_the_tournament_sub_rooms_import_only_those_below()
+    finally:
+        GRAPH["arena.tournament.planning.config"].discard("arena.tournament.records.results")
 
 
 def test_the_rules_see_a_cycle_and_a_wrong_import() -> None:

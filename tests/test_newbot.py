@@ -28,7 +28,7 @@ from arena.match import play_game
 from arena.newbot import TEMPLATES, NewBotError, class_name, config_path, next_steps, write_bot
 from arena.ratings.verdicts import t_quantile
 from arena.session import play_series
-from arena.tournament.config import load_config
+from arena.tournament.planning.config import load_config
 
 GAMES = [g.name for g in all_games()]
 VARIANTS = [(g.name, preset) for g in all_games() for preset in g.presets]

@@ -54,8 +54,8 @@ class OneLineErrors(TyperGroup):
 
 
 class BackendChoice(enum.Enum):
-    """Where a run's games are played (`arena.tournament.runner.Backend`, without importing the
-    runner)."""
+    """Where a run's games are played (`arena.tournament.playing.runner.Backend`, without
+    importing the runner)."""
 
     LOCAL = "local"
     RAY = "ray"

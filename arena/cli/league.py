@@ -144,7 +144,7 @@ def update_command(
     from arena.cli.tournaments import _progress_bar
     from arena.league.folder import open_league
     from arena.league.rounds import standings, update
-    from arena.tournament.runner import Backend
+    from arena.tournament.playing.runner import Backend
 
     if address is not None and backend is not BackendChoice.RAY:
         fail("--address joins a Ray cluster: use it with --backend ray")
@@ -193,6 +193,8 @@ def report_command(
     league: LeagueArg,
     round_: Annotated[int | None, typer.Option(
         "--round", metavar="N", help="This round (default: the latest).")] = None,
+    replays: Annotated[bool, typer.Option(
+        "--replays", help="Also write the replay page of every game the page names.")] = False,
 ) -> None:
     """Draw a round's report: per pool its ratings, head to head and history as PNG, with
     report.md and a self-contained report.html, in rounds/N/report/ (pip install
@@ -201,7 +203,7 @@ def report_command(
     from arena.league.reports import write_league_report
 
     try:
-        drawn = write_league_report(open_league(league), round_)
+        drawn = write_league_report(open_league(league), round_, replays)
     except ArenaError as exc:
         fail(str(exc))
     for path in drawn.files:
@@ -233,14 +235,14 @@ def history_command(
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", help="Output format (table, markdown, json).")] = ReportFormat.TABLE,
 ) -> None:
-    """Each bot's rating (mu ± 95% interval, rank) round by round."""
+    """Each bot's rating (mu ± 95% interval, rank) round by round, on one scale."""
     from arena.league.folder import open_league
-    from arena.league.rounds import history
+    from arena.league.history import format_history, league_history
 
     if fmt is ReportFormat.CSV:
         fail("--format csv: the history is a table, markdown or json")
     try:
-        typer.echo(history(open_league(league), fmt.value))
+        typer.echo(format_history(league_history(open_league(league)), fmt.value))
     except ArenaError as exc:
         fail(str(exc))
 
@@ -265,7 +267,7 @@ def compare_command(
     from arena.ratings.comparison import format_comparison
 
     try:
-        comparison = compare_rounds(open_league(league), before, after, anchor or ())
+        comparison = compare_rounds(open_league(league), before, after, anchor or None)
         typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:
         fail(str(exc))

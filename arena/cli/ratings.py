@@ -22,7 +22,7 @@ def ratings_command(
         "--crosstable", help="Only the crosstables (head to head on shared deals).")] = False,
 ) -> None:
     """Ratings tables (one per variant) and crosstables of a run, from its records."""
-    from arena.tournament.run import run_report
+    from arena.tournament.rating import run_report
 
     try:
         typer.echo(run_report(run, fmt.value, variant, crosstable))
@@ -48,8 +48,8 @@ def compare_command(
     what changed in the field, rank changes, head-to-head edges that changed, new and gone
     bots; a note first when the runs were not played on the same deals."""
     from arena.ratings.comparison import compare, format_comparison
-    from arena.tournament.identity import code_between, deals_differ
-    from arena.tournament.run import run_ratings
+    from arena.tournament.rating import run_ratings
+    from arena.tournament.update.identity import code_between, deals_differ
 
     try:
         comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after),

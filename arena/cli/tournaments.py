@@ -16,9 +16,9 @@ from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.ratings.sprt import SprtState
-    from arena.tournament.replay import ReplayResult
-    from arena.tournament.runner import Progress as RunProgress
-    from arena.tournament.runner import ProgressHook
+    from arena.tournament.playing.runner import Progress as RunProgress
+    from arena.tournament.playing.runner import ProgressHook
+    from arena.tournament.records.replay import ReplayResult
 
 
 @app.command("run")
@@ -52,9 +52,10 @@ def run_command(
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
 
-    from arena.tournament.config import Stop, load_config, overridden
-    from arena.tournament.run import run_tournament, write_ratings
-    from arena.tournament.runner import Backend
+    from arena.tournament.planning.config import Stop, load_config, overridden
+    from arena.tournament.playing.runner import Backend
+    from arena.tournament.rating import write_ratings
+    from arena.tournament.run import run_tournament
     from arena.tournament.stopping import (
         RoundState,
         StopReport,
@@ -62,7 +63,7 @@ def run_command(
         run_until_confident,
         unseparated_text,
     )
-    from arena.tournament.update import RunPlan
+    from arena.tournament.update.reconcile import RunPlan
 
     if address is not None and backend is not BackendChoice.RAY:
         fail("--address joins a Ray cluster: use it with --backend ray")
@@ -194,7 +195,7 @@ def _duel_folder(results: Path, a: str, b: str, name: str) -> Path:
     a bundled bot's name, and their parameters), with -2, -3, ... after it if that folder holds
     another duel (its config's name, made from the whole specs, is not this one's)."""
     from arena.safe_files import parse_toml, read_text
-    from arena.tournament.results import CONFIG
+    from arena.tournament.records.results import CONFIG
 
     first, second = _short_name(a), _short_name(b)
     if first == second:
@@ -263,9 +264,9 @@ def replay_command(
 
     Exit code 0 when the replay gives the recorded result, 1 when it does not."""
     from arena.show import ShowPrinter
-    from arena.tournament.identity import changed_code
-    from arena.tournament.replay import replay_all, replay_path, replayed_run
-    from arena.tournament.results import RunDirectory
+    from arena.tournament.records.replay import replay_all, replay_path, replayed_run
+    from arena.tournament.records.results import RunDirectory
+    from arena.tournament.update.identity import changed_code
 
     if seat is not None and (show or every):
         fail("--seat shows one seat's view of one game: not with --show or --all")
@@ -319,7 +320,7 @@ def _seat_view(target: Path, task: int | None, seat: str, bots: list[str] | tupl
     import json
     import time
 
-    from arena.tournament.seat_view import (
+    from arena.tournament.records.seat_view import (
         Decision,
         ending_lines,
         opening_lines,
@@ -383,7 +384,7 @@ def games_of_command(
     import json
 
     from arena.text import escape
-    from arena.tournament.finder import GameQuery, Order, Outcome, find_games, found_lines
+    from arena.tournament.records.finder import GameQuery, Order, Outcome, find_games, found_lines
 
     if sum(x is not None for x in (worst, best, limit)) > 1:
         fail("give one of --worst, --best and --limit")
@@ -419,8 +420,8 @@ def report_command(
 ) -> None:
     """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]'),
     or with --html as one page."""
-    from arena.tournament.identity import changed_code
-    from arena.tournament.run import write_report
+    from arena.tournament.rating import write_report
+    from arena.tournament.update.identity import changed_code
 
     if (out is not None or replays) and not html:
         fail("--out and --replays go with --html")

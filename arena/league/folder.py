@@ -37,9 +37,9 @@ from arena.safe_files import (
     real_folder,
     write_text,
 )
-from arena.tournament.canonical import canonical_toml, config_digest
-from arena.tournament.config import ConfigError, TournamentConfig, parse_config
-from arena.tournament.results import DIGEST, RunDirectory
+from arena.tournament.planning.canonical import canonical_toml, config_digest
+from arena.tournament.planning.config import ConfigError, TournamentConfig, parse_config
+from arena.tournament.records.results import DIGEST, RunDirectory
 
 CONFIG = "league.toml"
 SUBMISSIONS = "submissions.json"
@@ -51,7 +51,7 @@ ARCHIVE = "archive"
 LOCK = ".lock"
 UPDATE_LOCK = ".update-lock"
 
-TOP_KEYS = ("name", "deals", "games", "limits", "schedule")
+TOP_KEYS = ("name", "deals", "games", "limits", "schedule", "anchors")
 GAME_KEYS = ("game", "variant", "players")
 MAX_CONFIG_BYTES = 1024 * 1024
 _NAME = re.compile(r"\w[\w.-]*")
@@ -89,6 +89,9 @@ class LeagueConfig:
     name: str
     pools: tuple[Pool, ...]
     tables: tuple[tuple[str, Any], ...]
+    anchors: tuple[str, ...] = ()
+    """The bots that fix the scale of the history and of compare between rounds, where they
+    play unchanged in both rounds (Ordo's anchors); none: the bots whose code did not change."""
 
     def table(self, key: str) -> dict[str, Any]:
         """One of the [deals], [limits], [schedule] tables ({} if not given)."""
@@ -185,7 +188,10 @@ def parse_league(text: str, where: Path) -> LeagueConfig:
             if not isinstance(data[key], dict):
                 raise ConfigError(f"{where}: {key}: expected a table")
             tables.append((key, data[key]))
-    config = LeagueConfig(name, tuple(pools), tuple(tables))
+    anchors = data.get("anchors", [])
+    if not isinstance(anchors, list) or not all(isinstance(a, str) and a for a in anchors):
+        raise ConfigError(f"{where}: anchors: expected an array of bot names")
+    config = LeagueConfig(name, tuple(pools), tuple(tables), tuple(dict.fromkeys(anchors)))
     # [deals], [limits] and [schedule] are a tournament config's: checked as one is
     check = {"deals": config.table("deals"), "limits": config.table("limits")}
     most = max(p.players for p in pools)

@@ -36,9 +36,8 @@ from arena.protocol.command import is_command
 from arena.ratings.comparison import Comparison, compare
 from arena.ratings.evidence import Evidence
 from arena.ratings.formats import format_ratings
-from arena.ratings.output import ReportFormat, grid
+from arena.ratings.output import ReportFormat
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings
-from arena.ratings.verdicts import Z95
 from arena.safe_files import (
     UnsafeFileError,
     check_entry,
@@ -49,14 +48,21 @@ from arena.safe_files import (
     write_text,
 )
 from arena.text import escape, is_safe
-from arena.tournament.canonical import config_digest
-from arena.tournament.config import TournamentConfig, parse_config
-from arena.tournament.identity import bots_code, deals_of, first_change, like_deals, read_bots
-from arena.tournament.ray_backend import ray_session
-from arena.tournament.results import DIGEST, GAMES, RunDirectoryError
-from arena.tournament.run import RunReport, run_ratings, run_tournament
-from arena.tournament.runner import Backend, ProgressHook
-from arena.tournament.update import RunPlan
+from arena.tournament.planning.canonical import config_digest
+from arena.tournament.planning.config import TournamentConfig, parse_config
+from arena.tournament.playing.ray_backend import ray_session
+from arena.tournament.playing.runner import Backend, ProgressHook
+from arena.tournament.rating import run_ratings
+from arena.tournament.records.results import DIGEST, GAMES, RunDirectoryError
+from arena.tournament.run import RunReport, run_tournament
+from arena.tournament.update.identity import (
+    bots_code,
+    deals_of,
+    first_change,
+    like_deals,
+    read_bots,
+)
+from arena.tournament.update.reconcile import RunPlan
 
 ROUND_FILE = "round.json"
 
@@ -263,11 +269,11 @@ def _ratings_code() -> str:
     """The digest of the code that rates records (arena.ratings, the records' reader) and of
     the TrueSkill library's version: an arena upgraded between rounds rates afresh."""
     import arena.ratings.tables
-    import arena.tournament.results
+    import arena.tournament.records.results
 
     h = hashlib.sha256(importlib.metadata.version("trueskill").encode())
     files = sorted(Path(arena.ratings.tables.__file__).parent.glob("*.py"))
-    for path in (*files, Path(arena.tournament.results.__file__)):
+    for path in (*files, Path(arena.tournament.records.results.__file__)):
         h.update(f"\0{path.name}\0".encode() + path.read_bytes())
     return h.hexdigest()
 
@@ -348,56 +354,30 @@ def standings(league: League, number: int | None = None, fmt: str = "table",
 
 
 def compare_rounds(league: League, before: int, after: int,
-                   anchors: Sequence[str] = ()) -> Comparison:
+                   anchors: Sequence[str] | None = None) -> Comparison:
     """How the standings moved from round `before` to round `after`: who joined, left or
-    changed code (another version), and which moves are significant. The rounds are played on
-    the league's deals; a round on other deals (its [deals] changed) is said so."""
+    changed code (another version), and which moves are significant, against `anchors`
+    (None: the anchors of league.toml that play unchanged in both rounds, else the unchanged
+    bots). The rounds are played on the league's deals; a round on other deals (its [deals]
+    changed) is said so."""
     old, new = read_round(league, before), read_round(league, after)
+    return compare_documents(old, new, league.config.anchors if anchors is None else anchors,
+                             strict=anchors is not None)
+
+
+def compare_documents(old: Mapping[str, Any], new: Mapping[str, Any],
+                      anchors: Sequence[str] = (), strict: bool = False) -> Comparison:
+    """`compare_rounds` on two rounds' documents; with `strict` False, only the anchors that
+    play unchanged in both rounds are used (league.toml's: an anchor may join late)."""
     code: dict[str, str | None] = {}
     for name in sorted(old["bots"].keys() & new["bots"].keys()):
         a, b = old["bots"][name], new["bots"][name]
         code[name] = None if a["digest"] == b["digest"] else \
             f"version {a['version']} -> {b['version']}"
+    if not strict:
+        anchors = [a for a in anchors if a in code and code[a] is None]
     deals = {p["id"]: p["seeds"] for p in old["pools"]}
     differ = [p["id"] for p in new["pools"] if p["id"] in deals and deals[p["id"]] != p["seeds"]]
     note = (f"the rounds were played on different deals in {', '.join(differ)} (the league's "
             f"[deals] changed between them)") if differ else None
-    return compare(round_ratings(old), round_ratings(new), note, code, anchors)
-
-
-def history(league: League, fmt: str = "table") -> str:
-    """Each bot's rating (mu ± its 95% interval) round by round, per game and variant."""
-    fmt_ = ReportFormat.parse(fmt)
-    documents = [read_round(league, n) for n in rounds(league)]
-    if not documents:
-        raise LeagueError(f"{league.path}: no rounds yet (run 'arena league update')")
-    table: dict[tuple[str, str], dict[str, dict[int, BotRow]]] = {}
-    for document in documents:
-        for pool in round_ratings(document).pools:
-            for row in pool.bots:
-                table.setdefault((pool.game, pool.variant), {}).setdefault(
-                    row.bot, {})[document["round"]] = row
-    numbers = [d["round"] for d in documents]
-    if fmt_ is ReportFormat.JSON:
-        return json.dumps({"rounds": [{"round": d["round"], "date": d["date"]}
-                                      for d in documents],
-                           "pools": [{"game": g, "variant": v, "bots": {
-                               bot: {str(n): {"mu": round(r.mu, 6), "sigma": round(r.sigma, 6),
-                                              "rank": r.rank_label}
-                                     for n, r in by.items()} for bot, by in bots.items()}}
-                                     for (g, v), bots in sorted(table.items())]},
-                          indent=2, sort_keys=True, ensure_ascii=False)
-    parts = []
-    for (game, variant), bots in sorted(table.items()):
-        # the latest round's table first, in its order; then those who left, by their last mu
-        order = sorted(bots, key=lambda b: (-max(bots[b]), -bots[b][max(bots[b])].mu))
-        rows = [[escape(bot), *(_cell(bots[bot].get(n)) for n in numbers)] for bot in order]
-        title = f"{game} {variant}: mu ± 95% interval by round (rank in brackets)"
-        parts.append(("## " if fmt_ is ReportFormat.MARKDOWN else "") + title + "\n" +
-                     grid(["bot", *(f"round {n}" for n in numbers)], rows, fmt_))
-    dates = ", ".join(f"round {d['round']}: {d['date']}" for d in documents)
-    return "\n\n".join(parts) + f"\n\n{dates}"
-
-
-def _cell(row: BotRow | None) -> str:
-    return "-" if row is None else f"{row.mu:.2f} ± {Z95 * row.sigma:.2f} ({row.rank_label})"
+    return compare(round_ratings(dict(old)), round_ratings(dict(new)), note, code, anchors)

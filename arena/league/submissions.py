@@ -180,7 +180,7 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
             raise LeagueError(str(exc)) from None
         name = name or spec.partition(":")[0]
         playing = _games_here(spec, getattr(cls, "games", ("*",)), games, league_games)
-        from arena.tournament.identity import bot_code
+        from arena.tournament.update.identity import bot_code
 
         version = _version(league, name, "bundled", spec, bot_code(spec).digest, spec, playing,
                            True, ("bundled: trusted, not validated",))

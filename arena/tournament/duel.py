@@ -33,10 +33,10 @@ from arena.ratings.sprt import (
     sprt,
     summary,
 )
-from arena.tournament.config import ConfigError, TournamentConfig, overridden, parse_config
-from arena.tournament.results import RunDirectory
+from arena.tournament.planning.config import ConfigError, TournamentConfig, overridden, parse_config
+from arena.tournament.playing.runner import Backend, ProgressHook
+from arena.tournament.records.results import RunDirectory
 from arena.tournament.run import run_tournament
-from arena.tournament.runner import Backend, ProgressHook
 
 CHUNK_PAIRS = 32
 """Deal pairs played between two looks at the test. Fixed, since the verdict depends on it."""

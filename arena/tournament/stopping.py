@@ -19,18 +19,15 @@ from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.ratings.tables import Ratings, rate
-from arena.tournament.config import OnFault, Stop, TournamentConfig
-from arena.tournament.identity import deals_of, like_deals
-from arena.tournament.results import RunDirectory
-from arena.tournament.run import (
-    RunReport,
-    note_in_log,
-    run_schedule,
-    run_tournament,
-    schedule_of,
-)
-from arena.tournament.runner import Backend, ProgressHook
-from arena.tournament.update import RunPlan
+from arena.tournament.planning.config import OnFault, Stop, TournamentConfig
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.playing.runner import Backend, ProgressHook
+from arena.tournament.records.results import RunDirectory
+from arena.tournament.records.run_log import note_in_log
+from arena.tournament.run import RunReport, run_tournament
+from arena.tournament.update.bring import run_schedule
+from arena.tournament.update.identity import deals_of, like_deals
+from arena.tournament.update.reconcile import RunPlan
 
 
 class StopError(ArenaError):

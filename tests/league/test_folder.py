@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from arena.league.folder import CONFIG, LeagueError, new_league, open_league, parse_game
-from arena.tournament.config import ConfigError
+from arena.tournament.planning.config import ConfigError
 
 
 def test_a_new_league_opens_with_its_pools_and_a_key(tmp_path: Path) -> None:

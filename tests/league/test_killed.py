@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 import arena.league.rounds as rounds_module
-import arena.tournament.run as run_module
-import arena.tournament.runner as runner_module
+import arena.tournament.playing.runner as runner_module
+import arena.tournament.update.bring as bring_module
 from arena.league.folder import League, new_league, parse_game
 from arena.league.rounds import read_round, rounds, update
 from arena.league.submissions import submit
-from arena.tournament.runner import Progress
+from arena.tournament.playing.runner import Progress
 from tests.helpers import run_records
 from tests.league.conftest import passing
 
@@ -57,7 +57,7 @@ def _with_progress(real: Callable[..., Any], hook: Callable[[Progress], None]
 def _code_not_recorded(monkeypatch: pytest.MonkeyPatch, league: League) -> None:
     """Killed as the first pool's run is brought up to date: its config rewritten for the new
     field, the bots' code not yet recorded."""
-    monkeypatch.setattr(run_module, "write_bots", lambda *a: _die())
+    monkeypatch.setattr(bring_module, "write_bots", lambda *a: _die())
 
 
 def _between_pools(monkeypatch: pytest.MonkeyPatch, league: League) -> None:

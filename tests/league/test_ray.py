@@ -12,7 +12,7 @@ import pytest
 from arena.league.folder import League, new_league, parse_game
 from arena.league.rounds import read_round, update
 from arena.league.submissions import submit
-from arena.tournament.runner import Backend
+from arena.tournament.playing.runner import Backend
 from tests.helpers import run_records
 from tests.league.conftest import passing
 

@@ -10,8 +10,9 @@ import pytest
 
 from arena.ratings.comparison import Presence, compare
 from arena.ratings.tables import Ratings
-from arena.tournament.config import load_config
-from arena.tournament.run import run_ratings, run_tournament
+from arena.tournament.planning.config import load_config
+from arena.tournament.rating import run_ratings
+from arena.tournament.run import run_tournament
 
 BOTS = {
     "g1": 'spec = "greedy"\nname = "g1"',

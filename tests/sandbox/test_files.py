@@ -19,8 +19,8 @@ from arena.match import play_game
 from arena.record import BotFault, FaultKind, GameRecord
 from arena.sandbox import BotHost, Limits, SandboxedBot, SandboxedSpec, probe, sandboxed
 from arena.sandbox.wire import Outbox
-from arena.tournament.config import load_config
-from arena.tournament.results import GAMES
+from arena.tournament.planning.config import load_config
+from arena.tournament.records.results import GAMES
 from arena.tournament.run import run_tournament
 from tests.helpers import run
 

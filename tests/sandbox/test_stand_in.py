@@ -40,9 +40,9 @@ from arena.sandbox import (
 from arena.sandbox.host import GAME_ENTRIES, HOME_PREFIX
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, start_payload
-from arena.tournament.config import load_config
-from arena.tournament.replay import Replayer, replay_all
-from arena.tournament.results import GAMES, KEY
+from arena.tournament.planning.config import load_config
+from arena.tournament.records.replay import Replayer, replay_all
+from arena.tournament.records.results import GAMES, KEY
 from arena.tournament.run import run_tournament
 from tests.sandbox.hostile.bots import seeded_with
 

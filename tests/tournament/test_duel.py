@@ -17,7 +17,6 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.ratings.sprt import SprtSettings, Verdict, margin_estimate
-from arena.tournament.canonical import canonical_toml
 from arena.tournament.duel import (
     CHUNK_PAIRS,
     duel_config,
@@ -25,8 +24,9 @@ from arena.tournament.duel import (
     pair_results,
     run_duel,
 )
-from arena.tournament.results import GAMES, RunDirectory
-from arena.tournament.run import schedule_of
+from arena.tournament.planning.canonical import canonical_toml
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.records.results import GAMES, RunDirectory
 from tests.helpers import KeysUsed
 
 

@@ -16,9 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.tournament.config import load_config
-from arena.tournament.results import GAMES, KEY, RunDirectory, RunDirectoryError
-from arena.tournament.run import run_ratings, run_tournament, schedule_of, write_ratings
+from arena.tournament.planning.config import load_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.rating import run_ratings, write_ratings
+from arena.tournament.records.results import GAMES, KEY, RunDirectory, RunDirectoryError
+from arena.tournament.run import run_tournament
 from arena.tournament.stopping import run_until_confident
 from tests.helpers import KeysUsed, run_records
 

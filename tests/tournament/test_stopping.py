@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.tournament.config import TournamentConfig, parse_config
-from arena.tournament.results import GAMES, LOG, RunDirectory
-from arena.tournament.run import schedule_of
+from arena.tournament.planning.config import TournamentConfig, parse_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.records.results import GAMES, LOG, RunDirectory
 from arena.tournament.stopping import StopError, StopReason, run_until_confident
 
 

@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.safe_files import UnsafeFileError
-from arena.tournament.config import parse_config
-from arena.tournament.run import run_ratings, run_tournament
+from arena.tournament.planning.config import parse_config
+from arena.tournament.rating import run_ratings
+from arena.tournament.run import run_tournament
 from arena.viewer.report_page import PoolSection, ReportPage, report_html
 from arena.viewer.report_run import ReportPageError, write_run_page
 

@@ -1,0 +1,365 @@
+"""Bringing a run up to date: every finished game that the new config would play again
+identically is kept, only the rest is played, and the records then equal a fresh run's."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.tournament.planning.config import load_config
+from arena.tournament.planning.plan import schedule_of
+from arena.tournament.planning.schedule import replay_draw
+from arena.tournament.records.results import (
+    GAMES,
+    KEY,
+    RETIRED,
+    RunDirectory,
+    RunDirectoryError,
+    read_draw,
+)
+from arena.tournament.run import RunReport, run_tournament
+from arena.tournament.update import reconcile as update
+from arena.tournament.update.bring import draw_salt
+
+FILE_BOT = '''
+from bots.random_bot import RandomBot
+
+
+class {name}(RandomBot):
+    """Plays at random{note}."""
+
+    games = ("concentration",)
+'''
+
+
+def file_bot(folder: Path, name: str, note: str = "") -> str:
+    """A bot file in a folder of its own; its spec."""
+    (folder / name.lower()).mkdir(exist_ok=True)
+    path = folder / name.lower() / f"{name.lower()}.py"
+    path.write_text(FILE_BOT.format(name=name, note=note))
+    return f"{path}:{name}"
+
+
+def write(folder: Path, bots: list[tuple[str, str]], variants: tuple[str, ...] = ("standard",),
+          deals: int = 2, three: bool = False, name: str = "t", isolation: str = "none"
+          ) -> Path:
+    """A config of these bots (name, spec) in `folder`, its file bots played with `isolation`
+    (in-process unless asked: fast); with `three`, a game at three seats too."""
+    text = f'name = "{name}"\n[deals]\ncount = {deals}\nbase = 7\n'
+    for bot, spec in bots:
+        text += f'[[bots]]\nname = "{bot}"\nspec = "{spec}"\n'
+        if ".py:" in spec:
+            text += f'isolation = "{isolation}"\n'
+    text += ('[[games]]\ngame = "concentration"\nplayers = 2\n'
+             f'variants = {json.dumps(list(variants))}\n')
+    if three:
+        text += '[[games]]\ngame = "concentration"\nplayers = 3\nvariants = ["standard"]\n'
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def by_identity(run: Path) -> list[dict[str, Any]]:
+    """A run's records sorted by game identity, durations left out; each identity once."""
+    records = [json.loads(line) for line in (run / GAMES).read_text().split("\n")[:-1]]
+    for record in records:
+        record.pop("duration")
+        record.pop("times", None)
+    identities = [r["identity"] for r in records]
+    assert len(set(identities)) == len(identities), "a game recorded twice"
+    return sorted(records, key=lambda r: r["identity"])
+
+
+def same_as_fresh(run: Path, config: Path, folder: Path) -> RunReport:
+    """Assert that a run's records equal, bit for bit but durations, those of a fresh run of the
+    config with the same key (if it has one: it has sandboxed bots); the fresh run's report."""
+    fresh = folder / f"fresh-{len(list(folder.glob('fresh-*')))}"
+    report = run_tournament(load_config(config), fresh, deals_like=run)
+    assert by_identity(run) == by_identity(fresh)
+    # and in the same order of task ids, so that the ratings fold them alike
+    assert [r["task"] for r in by_identity(run)] == [r["task"] for r in by_identity(fresh)]
+    return report
+
+
+def test_any_sequence_of_changes_leaves_the_records_of_one_fresh_run(tmp_path: Path) -> None:
+    ada = file_bot(tmp_path, "Ada")
+    bots = [("greedy", "greedy"), ("random", "random"), ("ada", ada)]
+    config = write(tmp_path, bots)
+    run = tmp_path / "run"
+    first = run_tournament(load_config(config), run)
+    assert first.played == 3 * 2 * 2 and first.plan is not None and first.plan.kept == 0
+
+    # a bot added: only its tables are played
+    bots.append(("bob", file_bot(tmp_path, "Bob")))
+    report = run_tournament(load_config(write(tmp_path, bots)), run)
+    assert (report.before, report.played, report.retired) == (12, 3 * 2 * 2, 0)
+    assert report.plan is not None and report.plan.new == ("bob",)
+    assert report.plan.describe() == ("kept 12 games; to play 12 (new: bob); no longer "
+                                      "scheduled 0 (kept on record, not rated)")
+    same_as_fresh(run, config, tmp_path)
+
+    # a bot's file changed: only its own tables are played again
+    file_bot(tmp_path, "Ada", ", now and then")
+    report = run_tournament(load_config(config), run)
+    assert (report.before, report.played, report.retired) == (12, 12, 12)
+    assert report.plan is not None and report.plan.changed == ("ada",)
+    same_as_fresh(run, config, tmp_path)
+
+    # a bot removed: its games leave the ratings but stay on record
+    del bots[1]
+    report = run_tournament(load_config(write(tmp_path, bots)), run)
+    assert (report.before, report.played, report.retired) == (12, 0, 24)
+    assert report.plan is not None and report.plan.gone == ("random",)
+    assert "no longer scheduled 24 (gone: random; kept on record, not rated)" in \
+        report.plan.describe()
+    assert len((run / RETIRED).read_text().splitlines()) == 24
+    same_as_fresh(run, config, tmp_path)
+
+    # a variant added, a game at three seats added, and more deals
+    for change in ({"variants": ("standard", "zebra")},
+                   {"variants": ("standard", "zebra"), "three": True},
+                   {"variants": ("standard", "zebra"), "three": True, "deals": 3}):
+        config = write(tmp_path, bots, **change)  # type: ignore[arg-type]
+        before = len(by_identity(run))
+        report = run_tournament(load_config(config), run)
+        fresh = same_as_fresh(run, config, tmp_path)
+        assert report.before == before and report.played == fresh.played - before > 0
+
+    # and the ratings read from the records are a fresh run's too
+    ratings = CliRunner().invoke(app, ["ratings", str(run), "--format", "json"])
+    newest = sorted(tmp_path.glob("fresh-*"))[-1]
+    fresh_ratings = CliRunner().invoke(app, ["ratings", str(newest), "--format", "json"])
+    assert ratings.exit_code == 0 and ratings.stdout == fresh_ratings.stdout
+
+
+def test_a_run_with_a_key_keeps_it_and_its_games_when_a_sandboxed_bot_joins(
+        tmp_path: Path) -> None:
+    bots = [("greedy", "greedy"), ("ada", file_bot(tmp_path, "Ada"))]
+    run = tmp_path / "run"
+    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    key = (run / KEY).read_text()
+    bots.append(("bob", file_bot(tmp_path, "Bob")))
+    config = write(tmp_path, bots, isolation="process")
+    report = run_tournament(load_config(config), run)
+    assert (report.before, report.played) == (4, 8) and (run / KEY).read_text() == key
+    same_as_fresh(run, config, tmp_path)
+
+
+def test_a_bot_put_back_comes_back_from_the_records_and_fresh_starts_over(
+        tmp_path: Path) -> None:
+    bots = [("greedy", "greedy"), ("random", "random"), ("optimal", "optimal")]
+    config = write(tmp_path, bots)
+    run = tmp_path / "run"
+    run_tournament(load_config(config), run)
+    run_tournament(load_config(write(tmp_path, bots[:2])), run)
+    back = run_tournament(load_config(write(tmp_path, bots)), run)
+    assert (back.before, back.played, back.retired) == (12, 0, 0)
+    assert not (run / RETIRED).exists()
+    same_as_fresh(run, config, tmp_path)
+    again = run_tournament(load_config(config), run, fresh=True)
+    assert again.before == 0 and again.played == 12
+
+
+def test_records_from_an_older_version_are_kept_by_the_task_they_were_played_as(
+        tmp_path: Path) -> None:
+    bots = [("greedy", "greedy"), ("random", "random")]
+    config = write(tmp_path, bots)
+    run = tmp_path / "run"
+    run_tournament(load_config(config), run)
+    lines = []
+    for line in (run / GAMES).read_text().splitlines():  # as an older version wrote them
+        record = json.loads(line)
+        del record["identity"]
+        lines.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
+    (run / GAMES).write_text("".join(lines))
+    bots.append(("optimal", "optimal"))
+    config = write(tmp_path, bots, deals=3)
+    report = run_tournament(load_config(config), run)
+    assert report.before == 4 and report.played == 18 - 4
+    same_as_fresh(run, config, tmp_path)
+
+
+def test_a_run_killed_between_its_two_record_files_settles_on_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bots = [("greedy", "greedy"), ("random", "random"), ("optimal", "optimal")]
+    run = tmp_path / "run"
+    run_tournament(load_config(write(tmp_path, bots)), run)
+    written = update._write
+
+    def killed(run: RunDirectory, name: str, records: Any) -> None:
+        written(run, name, records)
+        if name == RETIRED:
+            raise KeyboardInterrupt  # as if killed after retired.jsonl, before games.jsonl
+
+    monkeypatch.setattr(update, "_write", killed)
+    smaller = write(tmp_path, bots[1:], deals=3)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(load_config(smaller), run)
+    monkeypatch.setattr(update, "_write", written)
+    report = run_tournament(load_config(smaller), run)
+    assert report.before == 4 and report.retired == 8 and report.played == 2
+    same_as_fresh(run, smaller, tmp_path)
+
+
+def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
+        tmp_path: Path) -> None:
+    bots = [("greedy", "greedy"), ("random", "random")]
+    run = tmp_path / "run"
+    run_tournament(load_config(write(tmp_path, bots, deals=40)), run)
+    kept = len(by_identity(run))
+    bots.append(("optimal", "optimal"))
+    config = write(tmp_path, bots, deals=40, variants=("standard", "zebra"))
+    command = [sys.executable, "-m", "arena.cli", "run", str(config), "--out", str(run),
+               "--workers", "2", "--quiet"]
+    child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    games = run / GAMES
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(games.read_bytes().splitlines()) < kept + 40:
+        time.sleep(0.02)
+    os.killpg(child.pid, signal.SIGKILL)  # the runner and its workers, mid-update
+    child.wait()
+    partial = len(games.read_bytes().splitlines())
+    total = len(schedule_of(load_config(config)))
+    assert kept < partial < total, "the run should have been killed part way"
+    with games.open("a") as f:
+        f.write('{"task": 3, "identity": "0123')  # as if killed mid-write
+    resumed = run_tournament(load_config(config), run, workers=2)
+    assert resumed.repaired > 0 and resumed.complete
+    assert resumed.played == total - resumed.before
+    same_as_fresh(run, config, tmp_path)
+
+
+def sampled(folder: Path, bots: list[str], name: str = "s", changed: str = "",
+            gauntlet: tuple[str, ...] = ()) -> Path:
+    """A sampled schedule of bundled bots at three seats, two tables each (a gauntlet of these
+    challengers if given); the bot `changed` plays with another recall."""
+    fmt = (f'"gauntlet"\nchallengers = {json.dumps(list(gauntlet))}' if gauntlet
+           else '"sampled"')
+    text = (f'name = "{name}"\n[deals]\ncount = 1\nbase = 3\n[schedule]\nformat = {fmt}\n'
+            'tables_per_bot = 2\n')
+    for bot in bots:
+        recall = f"0.{len(bot)}" if bot != changed else "0.99"
+        text += f'[[bots]]\nname = "{bot}"\nspec = "forgetful:recall={recall}"\n'
+    text += '[[games]]\ngame = "concentration"\nplayers = 3\nvariants = ["standard"]\n'
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def tables_of(run: Path) -> set[tuple[str, ...]]:
+    """The tables a run's records were played at."""
+    return {tuple(r["table"]) for r in by_identity(run)}
+
+
+def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d", "ee", "fff"]
+    run, other = tmp_path / "run", tmp_path / "other"
+    first = run_tournament(load_config(sampled(tmp_path, field)), run)
+    before = tables_of(run)
+    assert first.played == len(before) * 3
+    records = by_identity(run)
+    run_tournament(load_config(sampled(tmp_path, field)), other)
+    field.append("gggg")  # a new bot: its tables against the field, the old ones all stay
+    config = load_config(sampled(tmp_path, field))
+    grown = run_tournament(config, run)
+    after = tables_of(run)
+    assert before < after and (grown.before, grown.retired) == (first.played, 0)
+    new = after - before
+    assert len(new) == 2 and all("gggg" in t for t in new)
+    assert grown.played == len(new) * 3
+    kept = {r["identity"]: r for r in by_identity(run)}
+    assert all(kept[r["identity"]] | {"task": r["task"]} == r for r in records)  # bit for bit
+    # the same history gives the same draw
+    run_tournament(config, other)
+    assert tables_of(other) == after
+    # a bot gone: its tables leave, the rest stay, and the bots that sat with it are seated
+    # at new tables until each sits at two again
+    field.remove("bb")
+    shrunk = run_tournament(load_config(sampled(tmp_path, field)), run)
+    now = tables_of(run)
+    assert {t for t in after if "bb" not in t} <= now
+    assert shrunk.retired == 3 * sum("bb" in t for t in after)
+    short = {b for t in after if "bb" in t for b in t} - {"bb"}
+    assert shrunk.played == len(now - after) * 3 and all(set(t) & short for t in now - after)
+    assert shrunk.plan is not None and "new tables for bots short of tables: " in (
+        shrunk.plan.describe())
+    seated = Counter(b for t in now for b in t)
+    assert set(seated) == set(field) and min(seated.values()) == 2
+    # the draw is its history replayed: the first tables grown through each change of field
+    draw = read_draw(RunDirectory(run)).get(("concentration", 3))
+    assert len(draw.history) == 3 and draw.history[-1].bots == tuple(field)
+    assert replay_draw(draw.first, draw.history[1:], 3,
+                       draw_salt("", "concentration", 3)) == list(draw.tables)
+    # the bots short of tables had ratings: their opponents were drawn near them
+    assert {name for name, _ in draw.history[-1].ratings} == set(field)
+
+
+def test_a_changed_bot_replays_only_its_own_tables(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d", "ee", "fff"]
+    run = tmp_path / "run"
+    run_tournament(load_config(sampled(tmp_path, field)), run)
+    records, tables = by_identity(run), tables_of(run)
+    changed = run_tournament(load_config(sampled(tmp_path, field, changed="ccc")), run)
+    assert tables_of(run) == tables  # the same tables, its own played again
+    assert changed.played == changed.retired == 3 * sum("ccc" in t for t in tables)
+    kept = {r["identity"] for r in by_identity(run)}
+    assert {r["identity"] for r in records if "ccc" not in r["table"]} <= kept
+    assert not {r["identity"] for r in records if "ccc" in r["table"]} & kept
+
+
+@pytest.mark.parametrize("joins", ["field", "challenger"])
+def test_a_gauntlet_grows_without_a_redraw(tmp_path: Path, joins: str) -> None:
+    field, challengers = ["a", "bb", "ccc", "d", "ee"], ("x",)
+    run = tmp_path / "run"
+    first = run_tournament(load_config(sampled(tmp_path, [*field, *challengers],
+                                               gauntlet=challengers)), run)
+    records, before = by_identity(run), tables_of(run)
+    new = "ffffff" if joins == "field" else "y"
+    if joins == "field":
+        field.append(new)
+    else:
+        challengers += (new,)
+    grown = run_tournament(load_config(sampled(tmp_path, [*field, *challengers],
+                                                  gauntlet=challengers)), run)
+    after = tables_of(run)
+    assert before < after and all(new in t for t in after - before)
+    assert (grown.before, grown.retired) == (first.played, 0)
+    assert grown.played == 3 * len(after - before)
+    kept = {r["identity"] for r in by_identity(run)}
+    assert {r["identity"] for r in records} <= kept
+    if joins == "challenger":  # it plays the field tables the first challenger plays
+        assert {tuple(b for b in t if b != "y") for t in after if "y" in t} == {
+            tuple(b for b in t if b != "x") for t in before}
+
+
+def test_a_crafted_draw_is_refused_in_one_line(tmp_path: Path) -> None:
+    field = ["a", "bb", "ccc", "d"]
+    run = tmp_path / "run"
+    run_tournament(load_config(sampled(tmp_path, field)), run)
+    path, games = run / "draw.json", (run / GAMES).read_bytes()
+    data = json.loads(path.read_text())
+    for crafted in ({"tables": [["a", "bb", "zz"]]},  # a bot not in the field
+                    {"tables": [["a", "bb", "a"]]},  # a bot twice at a table
+                    {"history": []},  # no field
+                    {"history": [{"bots": ["a", "a"], "tables_per_bot": 2}]},  # a bot twice
+                    {"history": [{"bots": field, "tables_per_bot": 2, "ratings": [["a", "x"]]}]},
+                    {"format": "round"}):
+        path.write_text(json.dumps(data | {"draws": [data["draws"][0] | crafted]}))
+        with pytest.raises(RunDirectoryError, match=r"draw\.json: damaged"):
+            read_draw(RunDirectory(run))
+    result = CliRunner().invoke(app, ["run", str(sampled(tmp_path, [*field, "ee"])),
+                                      "--out", str(run)])
+    assert result.exit_code == 2 and "draw.json: damaged" in result.output
+    assert (run / GAMES).read_bytes() == games
