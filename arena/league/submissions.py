@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,7 +36,7 @@ from arena.safe_files import (
     write_bytes,
     write_text,
 )
-from arena.text import escape
+from arena.text import escape, is_safe
 
 MAX_FILES = 64
 """The most .py files a bot folder may hold."""
@@ -200,11 +201,11 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
     if not name:
         raise LeagueError(f"{spec!r}: a submitted bot needs a name in the league (--name)")
     rest = spec.partition(".py")[2]  # ":Class" and its parameters, if given
-    files = _bot_files(path, folder)
+    files = [(file, data, 0o644) for file, data in _bot_files(path, folder)]
     digest = _digest(files)
     stored = league.file(STORE) / digest
     new = not check_entry(stored, folder=True)
-    _store(league, stored, [(file, data, 0o644) for file, data in files])
+    _store(league, stored, files)
     stored_spec = f"{STORE}/{digest}/{path.name}{rest}"
     declared = _declared_games(stored / path.name, rest.lstrip(":").partition(":")[0])
     playing = _games_here(spec, declared, games, league_games)
@@ -286,9 +287,12 @@ def _submit_program(league: League, spec: str, name: str | None, games: Sequence
         declared = resolve_bot(spec).cls.games
     except ArenaError as exc:
         raise LeagueError(str(exc)) from None
+    if not name and not _NAME.fullmatch(display_name(spec)):
+        raise LeagueError(f"{folder / 'bot.toml'}: its name {display_name(spec)!r} is not a "
+                          "league name (letters, digits, '_', '-' and '.'); give one with --name")
     name = name or display_name(spec)
     files = _program_files(folder)
-    digest = _digest([(file, data) for file, data, _ in files])
+    digest = _digest(files)
     stored = league.file(STORE) / digest
     new = not check_entry(stored, folder=True)
     _store(league, stored, files)
@@ -302,18 +306,38 @@ def _submit_program(league: League, spec: str, name: str | None, games: Sequence
 
 def _program_files(folder: Path) -> list[tuple[str, bytes, int]]:
     """A program bot's files (relative name, bytes, mode), every regular file of its folder but
-    hidden ones, read safely."""
+    hidden ones, read safely; a hard link or a special file is refused (see `_submitted`)."""
     try:
-        found = sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()
+        found = sorted(p for p in folder.rglob("*") if not p.is_symlink() and not p.is_dir()
                        and not any(part.startswith(".")
                                    for part in p.relative_to(folder).parts))
         if len(found) > MAX_FILES:
             raise LeagueError(f"{folder}: holds {len(found)} files, more than {MAX_FILES}; "
                               "submit a folder of the program's own")
         return [(p.relative_to(folder).as_posix(), read_bytes(p, MAX_FILE_BYTES, follow=False),
-                 0o755 if os.access(p, os.X_OK) else 0o644) for p in found]
+                 0o755 if _submitted(p, folder) & 0o100 else 0o644) for p in found]
     except UnsafeFileError as exc:
         raise LeagueError(str(exc)) from None
+
+
+def _submitted(path: Path, folder: Path) -> int:
+    """The mode of a file a bot submits, checked: a regular file of one name only (a hard link
+    could carry another's file into the store, readable by the bot), whose name (relative to
+    `folder`) holds nothing `arena.text.escape` would change. LeagueError if not."""
+    name = path.relative_to(folder).as_posix()
+    if not is_safe(name):
+        raise LeagueError(f"{escape(str(path))}: a file name with control characters; rename it")
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise LeagueError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise LeagueError(f"{path}: not a regular file (a link, pipe, socket or device); "
+                          "submit regular files only")
+    if info.st_nlink > 1:
+        raise LeagueError(f"{path}: a hard link ({info.st_nlink} names for one file); "
+                          "submit a copy of it")
+    return info.st_mode
 
 
 def _version(league: League, name: str, kind: str, spec: str, digest: str, source: str,
@@ -368,6 +392,7 @@ def _bot_files(path: Path, folder: bool) -> list[tuple[str, bytes]]:
         if not check_entry(path):
             raise LeagueError(f"{path}: no such bot file")
         if not folder:
+            _submitted(path, path.parent)
             return [(path.name, read_bytes(path, MAX_FILE_BYTES, follow=False))]
         found = sorted(p for p in path.parent.rglob("*.py")
                        if not any(part.startswith((".", "__pycache__"))
@@ -375,31 +400,39 @@ def _bot_files(path: Path, folder: bool) -> list[tuple[str, bytes]]:
         if len(found) > MAX_FILES:
             raise LeagueError(f"{path.parent}: holds {len(found)} .py files, more than "
                               f"{MAX_FILES}; submit a folder of its own")
+        for p in found:
+            _submitted(p, path.parent)
         return [(p.relative_to(path.parent).as_posix(), read_bytes(p, MAX_FILE_BYTES, follow=False))
                 for p in found]
     except UnsafeFileError as exc:
         raise LeagueError(str(exc)) from None
 
 
-def _digest(files: list[tuple[str, bytes]]) -> str:
-    """The SHA-256 of the files' sorted names and digests."""
+def _digest(files: Sequence[tuple[str, bytes, int]]) -> str:
+    """The SHA-256 of the files' sorted names, digests and modes (a mode other than 0644
+    only: the digests of versions stored before modes counted stay as they were)."""
     h = hashlib.sha256()
-    for name, data in sorted(files):
-        h.update(f"{name}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    for name, data, mode in sorted(files):
+        kept = "" if mode == 0o644 else f"\0{mode:o}"
+        h.update(f"{name}\0{hashlib.sha256(data).hexdigest()}{kept}\n".encode())
     return h.hexdigest()
 
 
 def _store(league: League, stored: Path, files: Sequence[tuple[str, bytes, int]]) -> None:
-    """Write the files (name, bytes, mode) under the store (once: a digest's folder is never
-    rewritten)."""
+    """Write the files (name, bytes, mode) under the store, exactly: a file already there (the
+    same digest: the same bytes and modes) is written again if it differs in either."""
     real_folder(league.file(STORE), make=True)
     real_folder(stored, make=True)
     for name, data, mode in files:
         target = stored / name
         for parent in reversed(Path(name).parents[:-1]):
             real_folder(stored / parent, make=True)
-        if not check_entry(target):
-            write_bytes(target, data, mode)
+        if check_entry(target) and stat.S_IMODE(os.lstat(target).st_mode) == mode \
+                and os.lstat(target).st_nlink == 1 \
+                and read_bytes(target, MAX_FILE_BYTES, follow=False) == data:
+            continue
+        write_bytes(target, data, mode)
+        os.chmod(target, mode)  # whatever the umask
 
 
 def _declared_games(path: Path, class_name: str) -> tuple[str, ...]:

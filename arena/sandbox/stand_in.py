@@ -29,6 +29,7 @@ from arena.api import Action, GameInfo, Observation, Result
 from arena.loader import anchored, by_target
 from arena.match import StandInBot, Table, described, not_legal_detail
 from arena.protocol.command import is_command
+from arena.protocol.forms import MAX_DEPTH, deeper
 from arena.record import BotFault, FaultKind
 from arena.sandbox.cgroups import Freezer, oom_kills, thaw
 from arena.sandbox.pinning import PINNING
@@ -665,6 +666,8 @@ def _parsed(op: str, data: bytes) -> list[Any] | None:
         reply = json.loads(data)
         if not (isinstance(reply, list) and reply and isinstance(reply[0], str)
                 and reply[0] in _ANSWERS[op]):
+            return None
+        if deeper(reply, MAX_DEPTH):  # deeper would recurse through the arena's code
             return None
         if op == "act" and len(reply) == 2:
             reply[1] = _hashable(reply[1])
