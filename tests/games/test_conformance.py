@@ -34,7 +34,17 @@ def _cases() -> Iterator[tuple[Game, str, int]]:
                 yield game, preset, players
 
 
-CASES = [pytest.param(g, p, n, id=f"{g.name}-{p}-{n}p") for g, p, n in _cases()]
+def _case(game: Game, preset: str, players: int) -> Any:
+    """A case; in the default run only if it is the game's first preset (every player count) or
+    the fewest players of another preset, so that every preset and every player count is played
+    there: the whole product is slow (`pytest -m slow`)."""
+    first = next(iter(game.presets)) == preset
+    fewest = game.presets[preset].players_allowed().start == players
+    marks = () if first or fewest else (pytest.mark.slow,)
+    return pytest.param(game, preset, players, id=f"{game.name}-{preset}-{players}p", marks=marks)
+
+
+CASES = [_case(g, p, n) for g, p, n in _cases()]
 PRESETS = [pytest.param(g, p, id=f"{g.name}-{p}")
            for g in all_games() for p in g.presets]
 

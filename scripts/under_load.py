@@ -1,0 +1,120 @@
+"""Run a command (the test suite by default) beside busy loops that load the machine, and report.
+
+The test suite must pass on a loaded machine, not only an idle one (a test about time asserts
+what the code promises, with margins from the promise). This starts `--load` processes that
+compute without end (a load average of about that many, on top of what the machine already
+carries), runs the command `--runs` times in a row beside them, and prints for each run its wall
+time, the load average seen while it ran (sampled every few seconds: least, mean, most), its exit
+code and the last line it printed (pytest's summary):
+
+    python scripts/under_load.py                        # pytest once, beside 8 busy loops
+    python scripts/under_load.py --runs 3 --log load/   # three runs; each run's output kept
+    python scripts/under_load.py --load 4 -- pytest tests/sandbox -x
+
+The busy loops end with the script (they are its own children, ended by their ids).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BUSY = "while True:\n    pass\n"
+SAMPLE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of the command: how long it took, the load it ran under, how it ended."""
+
+    seconds: float
+    loads: tuple[float, ...]
+    code: int
+    last_line: str
+
+    def summary(self, number: int) -> str:
+        """One line: the run's number, wall time, load average (least/mean/most), result."""
+        loads = self.loads or (os.getloadavg()[0],)
+        return (f"run {number}: {self.seconds / 60:.1f} min ({self.seconds:.0f} s), load average "
+                f"{min(loads):.1f}/{statistics.fmean(loads):.1f}/{max(loads):.1f} "
+                f"(least/mean/most), exit {self.code}: {self.last_line}")
+
+
+def busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
+    """Start `count` processes that compute without end."""
+    return [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL)
+            for _ in range(count)]
+
+
+def run_once(command: Sequence[str], log: Path | None) -> Run:
+    """Run `command`, its output to the terminal (and to `log`), sampling the load average."""
+    loads: list[float] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(SAMPLE_SECONDS):
+            loads.append(os.getloadavg()[0])
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    started = time.monotonic()
+    sampler.start()
+    last = ""
+    sink = log.open("w") if log is not None else None
+    try:
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, bufsize=1) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                sys.stdout.write(line)
+                if sink is not None:
+                    sink.write(line)
+                if line.strip():
+                    last = line.strip()
+            code = process.wait()
+    finally:
+        done.set()
+        if sink is not None:
+            sink.close()
+    return Run(time.monotonic() - started, tuple(loads), code, last)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments, run the command beside busy loops, print a line per run."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--load", type=int, default=8, help="busy loops to run (default 8)")
+    parser.add_argument("--runs", type=int, default=1, help="runs in a row (default 1)")
+    parser.add_argument("--log", type=Path, help="a directory for each run's output")
+    parser.add_argument("command", nargs="*", help="the command (after --; default: pytest)")
+    args = parser.parse_args(argv)
+    command = args.command or ["pytest"]
+    if args.log is not None:
+        args.log.mkdir(parents=True, exist_ok=True)
+    loops = busy_loops(args.load)
+    runs: list[Run] = []
+    try:
+        time.sleep(2.0)  # let the loops get going before the first run
+        for number in range(1, args.runs + 1):
+            log = args.log / f"run{number}.txt" if args.log is not None else None
+            runs.append(run_once(command, log))
+            print(runs[-1].summary(number), flush=True)
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    print(f"under a load of {args.load} busy loops ({os.cpu_count()} CPUs), "
+          f"`{' '.join(command)}`:")
+    for number, run in enumerate(runs, 1):
+        print("  " + run.summary(number))
+    return max((run.code for run in runs), default=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
