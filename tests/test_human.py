@@ -25,8 +25,8 @@ from arena.record import FaultKind, GameRecord
 from arena.show import ShowPrinter
 from arena.tty import BadInput, HumanInterface, Style, interface_for
 from arena.tty.style import plain
+from bots.algorithms.random_bot import RandomBot
 from bots.human import HumanBot, HumanQuit
-from bots.random_bot import RandomBot
 
 GAMES = sorted(game.name for game in all_games())
 POSITIONS = [f"{r}{c}" for r in "abcd" for c in range(1, 14)]
@@ -398,7 +398,7 @@ def test_is_human() -> None:
     from bots.human import is_human
 
     assert is_human("human") and is_human("bots.human:HumanBot")
-    assert not is_human("greedy") and not is_human("bots.greedy:GreedyBot")
+    assert not is_human("greedy") and not is_human("bots.concentration.greedy:GreedyBot")
 
 
 def test_loader_takes_no_parameters_for_the_streams() -> None:

@@ -1,7 +1,7 @@
 """Exact optimal play of Concentration (Memory) for players with perfect memory.
 
 Pure mathematics: no engine, no randomness, standard library only. The derivation is in
-docs/strategy.md; `python -m bots.memory_strategy` prints the figures quoted there.
+docs/strategy.md; `python -m bots.algorithms.memory_strategy` prints the figures quoted there.
 
 The rule: while any unseen card is left on the table, every turn must turn up at least one card
 that has never been seen, unless it takes a pair (ruling 9, "No idle turns", under "Computer-play

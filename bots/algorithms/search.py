@@ -26,19 +26,19 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.engine import Knowledge, Sampler, State, find_game
-from bots.search_animals import animals_caller
-from bots.search_base import margin, params_of
-from bots.search_cuckoo import cuckoo_threshold
-from bots.search_memorandum import memorandum_recall
-from bots.search_paved import paved_greedy
-from bots.search_square import square_static_greedy
+from bots.algorithms.search_base import margin, params_of
+from bots.animals.search import animals_caller
+from bots.cribbage_square.search import square_static_greedy
+from bots.cuckoo.search import cuckoo_threshold
+from bots.memorandum.search import memorandum_recall
+from bots.paved_with_gold.search import paved_greedy
 
 
 def _simple_bots() -> dict[str, type[Bot]]:
     """The simple bot of each game, which acts on its view alone."""
-    from bots.bundle_bots import BundleSimpleBot
-    from bots.dig_bots import DigSimpleBot
-    from bots.frogs_bots import FrogsSimpleBot
+    from bots.dig.heuristic import DigSimpleBot
+    from bots.frogs_in_the_pond.heuristic import FrogsSimpleBot
+    from bots.old_mans_bundle.heuristic import BundleSimpleBot
 
     return {"dig": DigSimpleBot, "old-mans-bundle": BundleSimpleBot,
             "frogs-in-the-pond": FrogsSimpleBot}

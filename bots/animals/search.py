@@ -1,4 +1,4 @@
-"""Animals' parts of `search` (bots/search.py): the playout policy.
+"""Animals' parts of `search` (bots/algorithms/search.py): the playout policy.
 
 After every faced card every player still in decides at once; `search` tries each of its own
 choices with the others' chosen by this policy, and settles them with `apply_joint`.

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from arena.api import Event, GameInfo, Remove, Reveal
-from bots.greedy import GreedyBot
-from bots.table_memory import TableMemory
+from bots.concentration.greedy import GreedyBot
+from bots.concentration.table_memory import TableMemory
 
 
 class FadingMemory(TableMemory):

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from arena.api import Bot, GameInfo, Observation
 from arena.games.concentration import ConcentrationView
-from bots.table_memory import TableMemory
+from bots.concentration.table_memory import TableMemory
 
 
 class GreedyBot(Bot):

@@ -2,17 +2,18 @@
 
 Pure mathematics: no engine, no randomness, standard library only. docs/strategy.md explains it;
 `python scripts/make_concentration_tables.py` builds the shipped table
-(bots/any_colour_minimax.xz), which holds the minimax's choices, and prints the figures.
+(bots/concentration/any_colour_minimax.xz), which holds the minimax's choices, and prints the
+figures.
 
 Under the any-colour rule (match on rank) the 52 cards form 13 *groups* of four, any two cards of
 a group make a pair; a group that has given up one pair is left with two cards that match each
 other. The public state is, for each group, how many of its cards are unseen (`a`) and how many
 have been seen and are still on the table (`s`); groups are interchangeable, so the state is the
 number of groups of each `Kind` (a, s). Two seen cards of a group are a known pair a player may
-leave on the table. Rules and objective are those of bots.concentration_minimax: two players,
+leave on the table. Rules and objective are those of bots.concentration.minimax: two players,
 no idle turns, the mover's expected margin; `again`: a pair earns another turn.
 
-The same model with groups of two only is the one-mate game of bots.concentration_minimax (kinds
+The same model with groups of two only is the one-mate game of bots.concentration.minimax (kinds
 (2, 0), (1, 1), (0, 2) are fresh pairs, singletons and known pairs); the tests check they agree.
 
 Turns, by the first flip:
@@ -312,7 +313,7 @@ def encode(firsts: dict[State, int], seconds: dict[tuple[State, int], int],
 @functools.cache
 def shipped_table(again: bool) -> bytes:
     """The shipped choices of the minimax for `again` (decompressed once)."""
-    data = resources.files("bots").joinpath(TABLE_FILES[again]).read_bytes()
+    data = resources.files("bots.concentration").joinpath(TABLE_FILES[again]).read_bytes()
     return lzma.decompress(data)
 
 

@@ -1,7 +1,7 @@
 """The exact two-player minimax of Concentration where every card has exactly one mate.
 
 Pure mathematics: no engine, no randomness, standard library only. The derivation is in
-docs/strategy.md (section "The two-player minimax"); `python -m bots.concentration_minimax`
+docs/strategy.md (section "The two-player minimax"); `python -m bots.concentration.minimax`
 prints the figures quoted there.
 
 The rules are the engine's: two players, perfect memory (every flip is public), and no idle
@@ -325,7 +325,8 @@ def encode(solution: Solution, top: int = TABLE_PAIRS) -> bytes:
 def shipped_table(again: bool) -> bytes:
     """The shipped choices for `again` (decompressed once); built by
     scripts/make_concentration_tables.py."""
-    return lzma.decompress(resources.files("bots").joinpath(TABLE_FILES[again]).read_bytes())
+    tables = resources.files("bots.concentration")
+    return lzma.decompress(tables.joinpath(TABLE_FILES[again]).read_bytes())
 
 
 @dataclass(frozen=True)
@@ -370,15 +371,15 @@ def expected_edge(a: Strategy, b: Strategy, pairs: int, again: bool) -> float:
 @dataclass(frozen=True)
 class RaceStrategy:
     """Today's `planner` (formerly `optimal`): takes every known pair, turns an unseen card
-    first, takes a pair it completes, and after a new card asks bots.memory_strategy's plan,
-    which was solved over positions without known pairs."""
+    first, takes a pair it completes, and after a new card asks
+    bots.algorithms.memory_strategy's plan, which was solved over positions without known pairs."""
 
     again: bool
 
     def __call__(self, node: Node, pos: Position) -> Action:
         """The planner's action at `node` in `pos`."""
-        from bots.memory_strategy import Second as PlanSecond
-        from bots.memory_strategy import race_plan
+        from bots.algorithms.memory_strategy import Second as PlanSecond
+        from bots.algorithms.memory_strategy import race_plan
 
         if node is Node.FIRST:
             return First.TAKE_PAIR if pos.known_pairs else First.UNSEEN

@@ -1,13 +1,13 @@
 """`optimal`: the exact two-player minimax of Concentration where it applies, `planner` elsewhere.
 
 - Two players, every card with exactly one mate (standard, one-flip, jokers, two decks without
-  jokers), no moving cards: the minimax strategy of bots.concentration_minimax, solved over the
+  jokers), no moving cards: the minimax strategy of bots.concentration.minimax, solved over the
   whole public state (pairs left, known singletons, known pairs left on the table). No strategy
   gains against it in expectation; it may leave a pair on the table, or turn a known card second.
 - Two players, any-colour (one deck matched on rank, with or without jokers), no moving cards:
-  the minimax of bots.concentration_groups, read from its shipped table of choices.
+  the minimax of bots.concentration.groups, read from its shipped table of choices.
 - Everything else (solitaire, three or more players, the duel, the checkerboard, moving cards):
-  `planner`, the plan of bots.memory_strategy and strong heuristics.
+  `planner`, the plan of bots.algorithms.memory_strategy and strong heuristics.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 from arena.api import GameInfo, Observation, Reveal
 from arena.cards import Card, standard_deck
 from arena.games.concentration import ConcentrationView, MatchRule
-from bots import concentration_groups as groups
-from bots.concentration_minimax import First, MinimaxStrategy, Node, Position, Second
-from bots.planner import PlannerBot, pairs_are_unique
+from bots.concentration import groups
+from bots.concentration.minimax import First, MinimaxStrategy, Node, Position, Second
+from bots.concentration.planner import PlannerBot, pairs_are_unique
 
 
 def minimax_applies(params: Any, players: int) -> bool:

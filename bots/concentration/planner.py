@@ -1,10 +1,10 @@
 """`planner`: perfect memory and a plan for every Concentration variant (`optimal` until the
-two-player minimax of bots.concentration_minimax replaced it where it applies).
+two-player minimax of bots.concentration.minimax replaced it where it applies).
 
 - Pairs where every card has exactly one mate (standard, jokers, two decks without jokers) and no
-  moving cards: the plan of bots.memory_strategy (solitaire: fewest expected turns, exact; two
-  players: the best expected margin over positions without known pairs on the table, which is
-  exact under one-flip but exploitable under the standard rule, see docs/strategy.md; more
+  moving cards: the plan of bots.algorithms.memory_strategy (solitaire: fewest expected turns,
+  exact; two players: the best expected margin over positions without known pairs on the table,
+  which is exact under one-flip but exploitable under the standard rule, see docs/strategy.md; more
   players: each maximises its own expected pairs). It may deliberately turn up a known card
   second, and always takes a known pair.
 - The duel: answers with the twin when it knows it; as flipper it learns its own field by
@@ -30,9 +30,9 @@ from arena.games.concentration import (
     cards_match,
     layout_backs,
 )
-from bots.memory_strategy import Second, race_plan, solitaire_plan
-from bots.table_memory import TableMemory
-from bots.tracker import TrackerBot
+from bots.algorithms.memory_strategy import Second, race_plan, solitaire_plan
+from bots.concentration.table_memory import TableMemory
+from bots.concentration.tracker import TrackerBot
 
 
 def pairs_are_unique(params: dict[str, Any] | Any) -> bool:
@@ -46,7 +46,8 @@ def pairs_are_unique(params: dict[str, Any] | Any) -> bool:
 
 
 class PlannerBot(TrackerBot):
-    """Plays the plan of bots.memory_strategy where it applies, and strong heuristics elsewhere."""
+    """Plays the plan of bots.algorithms.memory_strategy where it applies, and strong heuristics
+    elsewhere."""
 
     def start(self, info: GameInfo) -> None:
         """Choose the plan for this variant and table size."""

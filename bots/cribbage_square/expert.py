@@ -1,6 +1,6 @@
 """Cribbage Square's learned-value bot, `square-expert`: learned line values, a small look-ahead.
 
-It values every row and column by its *learned* value (`bots.square_values`): what the line
+It values every row and column by its *learned* value (`bots.cribbage_square.values`): what the line
 is worth if filled at random from the unseen cards, plus what self-play found good play adds
 to a line in that abstract state at that stage. It lays each card where the sum of its lines'
 values gains most, looking one card further as `square-search` does: for its best `width`
@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 from arena.api import Action, Bot, Observation
 from arena.cards import Card
 from arena.games.cribbage_square import SquareView
-from bots.square_bots import Layout, LineValues, check_budget, unseen_cards
-from bots.square_values import STAGES, LearnedValues, Residuals, learned
+from bots.cribbage_square.heuristic import Layout, LineValues, check_budget, unseen_cards
+from bots.cribbage_square.values import STAGES, LearnedValues, Residuals, learned
 
 
 class SquareExpertBot(Bot):

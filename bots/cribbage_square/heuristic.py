@@ -17,8 +17,8 @@ place for that card next, and adds the average of those best gains to the gain n
 keeps good places open for the cards likely to come and does not block its own lines. Its
 cost grows with `width` x `samples`: the defaults (32 x 8) take about 12 ms a move.
 
-The strongest bot, `square-expert`, is in `square_expert.py`: these values plus residuals
-learned by self-play (`square_values.py`), with a smaller look-ahead.
+The strongest bot, `square-expert`, is in `expert.py`: these values plus residuals
+learned by self-play (`values.py`), with a smaller look-ahead.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Cribbage Square's search: the playout policy of `search` (bots/search.py), and `square-pimc`.
+"""Cribbage Square's search: the playout policy of `search` (bots/algorithms/search.py), and
+`square-pimc`.
 
 `square-greedy` values each line against the cards not yet seen, which costs a fresh table of
 values every move (about 0.2 ms): too slow for hundreds of playouts a decision. The playouts
@@ -28,8 +29,8 @@ from arena.engine import Knowledge, State
 from arena.games.cribbage_square import Placement, SquareState, SquareView, legal_positions
 from arena.games.cribbage_square.sampler import SquareSampler
 from arena.games.cribbage_square.scoring import SIDE
-from bots.search_base import params_of
-from bots.square_bots import Layout, LineValues, check_budget, unseen_cards
+from bots.algorithms.search_base import params_of
+from bots.cribbage_square.heuristic import Layout, LineValues, check_budget, unseen_cards
 
 _STATIC = LineValues(standard_deck())
 """Line values against a full pack, filled in as lines are met and kept for every playout."""

@@ -30,7 +30,7 @@ from importlib import resources
 from typing import Any
 
 from arena.games.cribbage_square.scoring import SIDE
-from bots.square_bots import LineKey, LineValues
+from bots.cribbage_square.heuristic import LineKey, LineValues
 
 DATA = "square_values.json"
 """The learned table's file name, beside this module."""
@@ -90,7 +90,7 @@ class Residuals:
 def learned() -> Residuals:
     """The shipped table, read on first use (no residuals if the file is missing)."""
     try:
-        text = resources.files("bots").joinpath(DATA).read_text(encoding="utf-8")
+        text = resources.files("bots.cribbage_square").joinpath(DATA).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         return Residuals.zero()
     return Residuals.from_json(json.loads(text))

@@ -1,4 +1,4 @@
-"""Cuckoo's parts of `search` (bots/search.py): the playout policy.
+"""Cuckoo's parts of `search` (bots/algorithms/search.py): the playout policy.
 
 A playout stops at the end of the deal (`CuckooSampler.playout_over`): a turn changes only who
 pays at this showdown, and the deals after it are shuffled afresh.

@@ -1,7 +1,8 @@
 """`dig-search`: determinized search for Dig, with a fast playout engine, a sharp playout
 policy, and an exact endgame.
 
-The generic `search` (bots/search.py) plays Dig's playouts on the engine's own `DigState`, which
+The generic `search` (bots/algorithms/search.py) plays Dig's playouts on the engine's own
+`DigState`, which
 logs every event and re-checks every action, and with a weak policy (a random card other than an
 eight). Here a sampled state is copied once into `FastDig`, a bare Dig on bit masks (the same
 rules: follow suit or rank, eights wild, dig until a card follows, pass when the stock is out, two
@@ -37,7 +38,7 @@ from arena.games.dig import actions as act
 from arena.games.dig.sampler import DigSampler
 from arena.games.dig.state import DigState
 from arena.games.dig.variants import DigParams, Naming, StockOut
-from bots.search_base import params_of
+from bots.algorithms.search_base import params_of
 
 NONE = -1
 """A target's suit or rank that is not asked."""

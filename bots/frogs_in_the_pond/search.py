@@ -1,6 +1,6 @@
 """`frogs-search`: determinized search for Frogs in the Pond with fast, card-counting playouts.
 
-The generic `search` (bots/search.py) plays out each sampled deal through the engine with
+The generic `search` (bots/algorithms/search.py) plays out each sampled deal through the engine with
 `frogs-simple` (lead high, follow low): a playout builds a view per card, so 24 samples cost
 125-185 ms a decision, and a policy that throws its tens under the opponent's aces misjudges
 what a card is worth. This bot keeps PIMC and the game's sampler
@@ -37,7 +37,7 @@ from arena.cards import Card, standard_deck
 from arena.engine import Knowledge
 from arena.games.frogs_in_the_pond import FrogsParams, FrogsState, FrogsView, Say, power
 from arena.games.frogs_in_the_pond.sampler import FrogsSampler
-from bots.search_base import params_of
+from bots.algorithms.search_base import params_of
 
 CARDS: tuple[Card, ...] = tuple(sorted(
     standard_deck(), key=lambda c: (list(type(c.suit)).index(c.suit), power(c))))

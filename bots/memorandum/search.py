@@ -1,4 +1,4 @@
-"""Memorandum's playout policy for `search` (bots/search.py).
+"""Memorandum's playout policy for `search` (bots/algorithms/search.py).
 
 In a sampled state every hand is known, so a playout lets every player claim exactly the cards
 of its own hand, as a perfect memory (`elephant`) does: the rest of the deal then plays the

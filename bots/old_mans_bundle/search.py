@@ -28,7 +28,7 @@ from arena.api import Action, Observation
 from arena.engine import Knowledge
 from arena.games.old_mans_bundle import BundleState, Leftover, TakeRule, Verb
 from arena.games.old_mans_bundle import actions as bundle_actions
-from bots.search import SearchBot
+from bots.algorithms.search import SearchBot
 
 STEAL, TAKE, TRAIL = 0, 1, 2
 """The verbs of a move on a `Position`, in the order the engine lists them."""

@@ -43,7 +43,7 @@ from arena.games.paved_with_gold import (
     actions,
     run_windows,
 )
-from bots.prospector import FULL_PACK, ProspectorBot
+from bots.paved_with_gold.prospector import FULL_PACK, ProspectorBot
 
 LOOKS = ("theirs", "fresh", "any")
 """Where the bot looks first at the start of a turn (see the module docstring)."""

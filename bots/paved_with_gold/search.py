@@ -30,8 +30,8 @@ from arena.cards import Card
 from arena.engine import Knowledge, State
 from arena.games.paved_with_gold import BEST_FIRST, Combo, PavedView, Phase, actions
 from arena.games.paved_with_gold.sampler import PavedSampler
-from bots.assayer import AssayerBot
-from bots.search_base import margin, params_of
+from bots.algorithms.search_base import margin, params_of
+from bots.paved_with_gold.assayer import AssayerBot
 
 
 def _floor(state: Any) -> list[Combo]:

@@ -1,4 +1,4 @@
-"""Tests for bots.memory_strategy: exact values, brute-force agreement, simulation."""
+"""Tests for bots.algorithms.memory_strategy: exact values, brute-force agreement, simulation."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from bots.memory_strategy import (
+from bots.algorithms.memory_strategy import (
     GREEDY,
     RacePlan,
     Second,

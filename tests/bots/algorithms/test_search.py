@@ -8,8 +8,8 @@ from arena.api import GameInfo
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
-from bots.search import SEARCH_GAMES, SearchBot
-from bots.search_base import params_of
+from bots.algorithms.search import SEARCH_GAMES, SearchBot
+from bots.algorithms.search_base import params_of
 
 VARIANTS = {"dig": ("standard", {}), "old-mans-bundle": ("standard", {}),
             "frogs-in-the-pond": ("standard", {"target": "15"}), "cuckoo": ("one-chip", {}),

@@ -10,8 +10,8 @@ from arena.games.cribbage_square import SquareState
 from arena.games.memorandum import HandDealt, Say
 from arena.loader import resolve_bot
 from arena.match import play_game
-from bots.memorandum_bots import ElephantBot
-from bots.search_square import square_static_greedy
+from bots.cribbage_square.search import square_static_greedy
+from bots.memorandum.heuristic import ElephantBot
 
 
 class Recorder(ElephantBot):

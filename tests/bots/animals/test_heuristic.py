@@ -15,11 +15,11 @@ from arena.games.animals import PRESETS, QUIET, AnimalsState, Stack, call
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
 from arena.session import EntrySummary, SeriesTally, play_series
-from bots.animals_bots import AnimalsSharpBot, AnimalsSimpleBot
+from bots.animals.heuristic import AnimalsSharpBot, AnimalsSimpleBot
 
 GAME = find_game("animals")
-SHARP = "bots.animals_bots:AnimalsSharpBot"
-SIMPLE = "bots.animals_bots:AnimalsSimpleBot"
+SHARP = "bots.animals.heuristic:AnimalsSharpBot"
+SIMPLE = "bots.animals.heuristic:AnimalsSimpleBot"
 
 
 def series(specs: Sequence[str], deals: int, preset: str = "standard",

@@ -1,6 +1,6 @@
-"""`search` in Animals (bots/search_animals.py and the joint step of bots/search.py): its playout
-policy is `animals-sharp`'s rule, the others' calls come from it when all decide at once, and
-search takes a big up-pile it matches."""
+"""`search` in Animals (bots/animals/search.py and the joint step of bots/algorithms/search.py):
+its playout policy is `animals-sharp`'s rule, the others' calls come from it when all decide at
+once, and search takes a big up-pile it matches."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from arena.api import GameInfo, Observation
 from arena.engine import find_game
 from arena.games.animals import QUIET, AnimalsState, Took, call, partners
 from arena.match import bot_rng
-from bots.animals_bots import AnimalsSharpBot
-from bots.search import SearchBot
-from bots.search_animals import animals_caller
+from bots.algorithms.search import SearchBot
+from bots.animals.heuristic import AnimalsSharpBot
+from bots.animals.search import animals_caller
 
 
 def game(seed: int, players: int = 3) -> AnimalsState:

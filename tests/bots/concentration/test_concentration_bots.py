@@ -16,7 +16,7 @@ from arena.games.concentration import PRESETS, MatchRule, cards_match
 from arena.loader import BotSpec, resolve_bot
 from arena.session import SeriesTally, play_series
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "first_bot.py"
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "first_bot.py"
 
 
 def mean_scores(preset: str, specs: list[str], deals: int, seed: int = 1000) -> list[float]:

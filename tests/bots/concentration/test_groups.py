@@ -12,8 +12,8 @@ import pytest
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.session import play_series
-from bots import concentration_groups as g
-from bots.concentration_minimax import Position, minimax
+from bots.concentration import groups as g
+from bots.concentration.minimax import Position, minimax
 
 # --------------------------------------------------------------------------------------------
 # An independent model: explicit positions, every legal flip, groups of any size.

@@ -12,7 +12,7 @@ from arena.api import Action, Bot, GameInfo, Observation
 from arena.engine import find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.session import play_series
-from bots.concentration_minimax import (
+from bots.concentration.minimax import (
     TABLE_PAIRS,
     First,
     GreedyStrategy,
@@ -28,7 +28,7 @@ from bots.concentration_minimax import (
     position_index,
     positions,
 )
-from bots.optimal import OptimalBot
+from bots.concentration.optimal import OptimalBot
 from tests.bots.test_memory_strategy import CountGame, brute_margin
 
 RULES = [True, False]  # standard (a pair earns another turn), one-flip
@@ -37,7 +37,8 @@ RULES = [True, False]  # standard (a pair earns another turn), one-flip
 @pytest.mark.parametrize("again", RULES)
 def test_minimax_equals_an_independent_search_over_every_legal_turn(again: bool) -> None:
     """Every position up to 26 pairs, known pairs on the table included, against the count
-    model of tests/bots/test_memory_strategy.py (built from its own list of legal turns)."""
+    model of tests/bots/algorithms/test_memory_strategy.py (built from its own list of legal
+    turns)."""
     solved = minimax(again)
     game = CountGame(again)
     for pos in positions(26):

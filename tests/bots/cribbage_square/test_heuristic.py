@@ -17,9 +17,9 @@ from arena.engine import find_game
 from arena.games.cribbage_square import PRESETS, SquareState, stack_pack
 from arena.games.cribbage_square.scoring import RANK_POINTS, hand_points
 from arena.match import bot_rng, play_game
-from bots.random_bot import RandomBot
-from bots.search_square import SquarePimcBot
-from bots.square_bots import (
+from bots.algorithms.random_bot import RandomBot
+from bots.cribbage_square.expert import SquareExpertBot
+from bots.cribbage_square.heuristic import (
     EMPTY,
     LineValues,
     SquareGreedyBot,
@@ -27,8 +27,8 @@ from bots.square_bots import (
     add,
     static_ranks,
 )
-from bots.square_expert import SquareExpertBot
-from bots.square_values import LearnedValues, Residuals, abstract, coarse, learned
+from bots.cribbage_square.search import SquarePimcBot
+from bots.cribbage_square.values import LearnedValues, Residuals, abstract, coarse, learned
 
 SquareBot = SquareGreedyBot | SquareSearchBot | SquareExpertBot | SquarePimcBot
 BOTS = [SquareGreedyBot(), SquareSearchBot(), SquareExpertBot(), SquareExpertBot(samples=8),

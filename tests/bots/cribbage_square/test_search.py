@@ -11,8 +11,8 @@ from arena.cards import Card, parse_card, standard_deck
 from arena.engine import Knowledge, find_game
 from arena.games.cribbage_square import Placement, SquareState
 from arena.match import bot_rng
-from bots.search_square import SquarePimcBot, play_ahead
-from bots.square_bots import Layout, LineValues
+from bots.cribbage_square.heuristic import Layout, LineValues
+from bots.cribbage_square.search import SquarePimcBot, play_ahead
 
 GAME = find_game("cribbage-square")
 

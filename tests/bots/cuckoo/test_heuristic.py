@@ -15,12 +15,12 @@ from arena.games.cuckoo import PRESETS, CuckooState, Say, Stack
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.session import SeriesTally, play_series
-from bots.cuckoo_bots import CuckooSharpBot, CuckooSimpleBot, lose, point, unseen
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
+from bots.cuckoo.heuristic import CuckooSharpBot, CuckooSimpleBot, lose, point, unseen
 
 GAME = find_game("cuckoo")
-SHARP = "bots.cuckoo_bots:CuckooSharpBot"
-SIMPLE = "bots.cuckoo_bots:CuckooSimpleBot"
+SHARP = "bots.cuckoo.heuristic:CuckooSharpBot"
+SIMPLE = "bots.cuckoo.heuristic:CuckooSimpleBot"
 
 
 def mean_ranks(specs: Sequence[str], deals: int, seed: int = 700,

@@ -1,4 +1,4 @@
-"""`search` in Cuckoo (bots/search_cuckoo.py and the sampler): its playout policy, playouts that
+"""`search` in Cuckoo (bots/cuckoo/search.py and the sampler): its playout policy, playouts that
 stop at the end of the deal, and the plain choices at the edges of the ranks."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from arena.cards import parse_card
 from arena.engine import Knowledge, find_game
 from arena.games.cuckoo import CuckooParams, CuckooState, Phase, Say, Stack
 from arena.match import bot_rng
-from bots.search import DEFAULT_SAMPLES, SAMPLES, SearchBot
-from bots.search_cuckoo import cuckoo_threshold
+from bots.algorithms.search import DEFAULT_SAMPLES, SAMPLES, SearchBot
+from bots.cuckoo.search import cuckoo_threshold
 
 SEATS = 6
 

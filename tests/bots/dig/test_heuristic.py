@@ -15,11 +15,11 @@ from arena.games.dig import PRESETS, DigState, actions, stack_deck
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
 from arena.session import SeriesTally, play_series
-from bots.dig_bots import DigSharpBot, DigSimpleBot, chance_of_any, most_held_suit
+from bots.dig.heuristic import DigSharpBot, DigSimpleBot, chance_of_any, most_held_suit
 
 GAME = find_game("dig")
-SIMPLE = "bots.dig_bots:DigSimpleBot"
-SHARP = "bots.dig_bots:DigSharpBot"
+SIMPLE = "bots.dig.heuristic:DigSimpleBot"
+SHARP = "bots.dig.heuristic:DigSharpBot"
 
 
 def series(specs: Sequence[str], deals: int, preset: str = "standard",

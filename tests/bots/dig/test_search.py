@@ -12,7 +12,7 @@ from arena.engine import find_game
 from arena.games.dig.state import DigState
 from arena.loader import resolve_bot
 from arena.match import play_game
-from bots.search_dig import (
+from bots.dig.search import (
     NONE,
     DigSearchBot,
     Endgame,

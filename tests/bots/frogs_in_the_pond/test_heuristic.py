@@ -15,11 +15,11 @@ from arena.games.frogs_in_the_pond import PRESETS, FrogsState, Say, Stack
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
 from arena.session import SeriesTally, play_series
-from bots.frogs_bots import FrogsSharpBot, FrogsSimpleBot
+from bots.frogs_in_the_pond.heuristic import FrogsSharpBot, FrogsSimpleBot
 
 GAME = find_game("frogs-in-the-pond")
-SHARP = "bots.frogs_bots:FrogsSharpBot"
-SIMPLE = "bots.frogs_bots:FrogsSimpleBot"
+SHARP = "bots.frogs_in_the_pond.heuristic:FrogsSharpBot"
+SIMPLE = "bots.frogs_in_the_pond.heuristic:FrogsSimpleBot"
 
 
 def mean_scores(preset: str, specs: Sequence[str], deals: int, seed: int = 500) -> list[float]:

@@ -14,7 +14,7 @@ from arena.games.frogs_in_the_pond import PRESETS, FrogsState, Say, Stack
 from arena.games.frogs_in_the_pond.sampler import FrogsSampler
 from arena.loader import resolve_bot
 from arena.match import play_game
-from bots.search_frogs import (
+from bots.frogs_in_the_pond.search import (
     CARDS,
     NUMBER,
     FrogsSearchBot,

@@ -15,12 +15,12 @@ from arena.games.memorandum import PRESETS, MemorandumState, Say, Stack
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
 from arena.session import SeriesTally, play_series
-from bots.memorandum_bots import ChancerBot, ElephantBot, GoldfishBot
+from bots.memorandum.heuristic import ChancerBot, ElephantBot, GoldfishBot
 
 GAME = find_game("memorandum")
-ELEPHANT = "bots.memorandum_bots:ElephantBot"
-GOLDFISH = "bots.memorandum_bots:GoldfishBot"
-CHANCER = "bots.memorandum_bots:ChancerBot"
+ELEPHANT = "bots.memorandum.heuristic:ElephantBot"
+GOLDFISH = "bots.memorandum.heuristic:GoldfishBot"
+CHANCER = "bots.memorandum.heuristic:ChancerBot"
 
 
 def mean_scores(preset: str, specs: Sequence[str], deals: int, seed: int = 500) -> list[float]:

@@ -15,11 +15,16 @@ from arena.games.old_mans_bundle import PRESETS, BundleState, actions, stack_dec
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
 from arena.session import SeriesTally, play_series
-from bots.bundle_bots import BundleSharpBot, BundleSimpleBot, chance_of_any, expected_best
+from bots.old_mans_bundle.heuristic import (
+    BundleSharpBot,
+    BundleSimpleBot,
+    chance_of_any,
+    expected_best,
+)
 
 GAME = find_game("old-mans-bundle")
-SIMPLE = "bots.bundle_bots:BundleSimpleBot"
-SHARP = "bots.bundle_bots:BundleSharpBot"
+SIMPLE = "bots.old_mans_bundle.heuristic:BundleSimpleBot"
+SHARP = "bots.old_mans_bundle.heuristic:BundleSharpBot"
 
 
 def series(specs: Sequence[str], deals: int, preset: str = "standard",

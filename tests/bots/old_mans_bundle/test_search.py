@@ -15,7 +15,7 @@ from arena.games.old_mans_bundle import actions as bundle_actions
 from arena.games.old_mans_bundle.sampler import BundleSampler
 from arena.loader import resolve_bot
 from arena.match import bot_rng, play_game
-from bots.search_bundle import (
+from bots.old_mans_bundle.search import (
     STEAL,
     TAKE,
     TRAIL,

@@ -17,7 +17,7 @@ from arena.games.paved_with_gold.scenarios import played_down
 from arena.games.paved_with_gold.scenarios import stacked_state as deal
 from arena.loader import resolve_bot
 from arena.session import play_series
-from bots.assayer import AssayerBot, choose_set
+from bots.paved_with_gold.assayer import AssayerBot, choose_set
 
 GAME = find_game("paved-with-gold")
 

@@ -20,8 +20,8 @@ from arena.games.paved_with_gold.scenarios import stacked_state as deal
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.session import play_series
-from bots.assayer import AssayerBot
-from bots.search_paved import PavedSearchBot
+from bots.paved_with_gold.assayer import AssayerBot
+from bots.paved_with_gold.search import PavedSearchBot
 
 GAME = find_game("paved-with-gold")
 VARIANT = GAME.variant("standard")

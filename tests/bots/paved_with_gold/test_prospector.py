@@ -17,11 +17,11 @@ from arena.games.paved_with_gold.scenarios import stacked_state as deal
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
 from arena.session import SeriesTally, play_series
-from bots.prospector import ForgetfulProspectorBot, PlaceMemory, ProspectorBot
+from bots.paved_with_gold.prospector import ForgetfulProspectorBot, PlaceMemory, ProspectorBot
 
 GAME = find_game("paved-with-gold")
-PROSPECTOR = "bots.prospector:ProspectorBot"
-FORGETFUL = "bots.prospector:ForgetfulProspectorBot"
+PROSPECTOR = "bots.paved_with_gold.prospector:ProspectorBot"
+FORGETFUL = "bots.paved_with_gold.prospector:ForgetfulProspectorBot"
 
 
 def started(bot: ProspectorBot, state: PavedState, seat: int) -> ProspectorBot:
@@ -160,7 +160,7 @@ def test_no_faults_in_any_preset(preset: str) -> None:
 
 
 def test_prospector_beats_random() -> None:
-    prospector, rnd = mean_scores([PROSPECTOR, "bots.random_bot:RandomBot"], deals=20)
+    prospector, rnd = mean_scores([PROSPECTOR, "bots.algorithms.random_bot:RandomBot"], deals=20)
     assert prospector > rnd + 50
 
 
@@ -170,5 +170,5 @@ def test_prospector_beats_its_forgetful_version() -> None:
 
 
 def test_three_players_prospector_leads() -> None:
-    scores = mean_scores([PROSPECTOR, FORGETFUL, "bots.random_bot:RandomBot"], deals=10)
+    scores = mean_scores([PROSPECTOR, FORGETFUL, "bots.algorithms.random_bot:RandomBot"], deals=10)
     assert scores[0] > scores[1] > scores[2]

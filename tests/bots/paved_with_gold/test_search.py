@@ -9,7 +9,7 @@ from typing import Any
 from arena.engine import Knowledge, find_game
 from arena.games.paved_with_gold import Failed, PavedState, Won
 from arena.games.paved_with_gold.sampler import PavedSampler
-from bots.search_paved import paved_greedy
+from bots.paved_with_gold.search import paved_greedy
 
 GAME = find_game("paved-with-gold")
 

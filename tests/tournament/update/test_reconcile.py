@@ -33,7 +33,7 @@ from arena.tournament.update import reconcile as update
 from arena.tournament.update.bring import draw_salt
 
 FILE_BOT = '''
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 
 class {name}(RandomBot):
