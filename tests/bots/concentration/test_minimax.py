@@ -29,7 +29,7 @@ from bots.concentration.minimax import (
     positions,
 )
 from bots.concentration.optimal import OptimalBot
-from tests.bots.test_memory_strategy import CountGame, brute_margin
+from tests.bots.algorithms.test_memory_strategy import CountGame, brute_margin
 
 RULES = [True, False]  # standard (a pair earns another turn), one-flip
 

@@ -25,7 +25,7 @@ from bots.frogs_in_the_pond.search import (
     points_table,
     policy,
 )
-from tests.bots.test_frogs_bots import decide
+from tests.bots.frogs_in_the_pond.test_heuristic import decide
 
 PTS = points_table(PRESETS["standard"])
 
