@@ -11,6 +11,7 @@ import random
 from arena.api import Action
 from arena.engine import State
 from arena.games.animals import QUIET, AnimalsView, call, partners
+from bots.algorithms.hints import Playout, SearchHints
 
 
 def animals_caller(state: State, seat: int, rng: random.Random) -> Action:
@@ -22,3 +23,13 @@ def animals_caller(state: State, seat: int, rng: random.Random) -> Action:
         return QUIET
     n = view.players
     return call(max(found, key=lambda s: (view.piles[s], -((s - seat) % n))))
+
+
+SEARCH_HINTS = SearchHints(Playout.GREEDY, greedy=animals_caller, depth=2,
+                           policy_breaks_ties=True)
+"""What Animals tells the generic search: greedy playouts of two plies, and ties to the policy.
+A playout stops after two more cards faced and counts the cards held: the game is chaotic (one
+card more or less and every later race changes), so longer playouts only add noise to what a
+call changes at once. Actions of equal value go to the playout policy's choice: the lots of
+races decide many playouts alike, so keeping quiet ties with calling a match on every sample
+more often than the count suggests; calling is never worse (docs/strategy.md)."""

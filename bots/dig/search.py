@@ -32,13 +32,15 @@ from typing import Any, ClassVar
 
 from arena.api import Action, Bot, Event, GameInfo, Observation
 from arena.cards import Card, Rank, Suit
-from arena.engine import Knowledge
+from arena.engine import Knowledge, State
 from arena.games.dig import WILD, Phase
 from arena.games.dig import actions as act
 from arena.games.dig.sampler import DigSampler
 from arena.games.dig.state import DigState
 from arena.games.dig.variants import DigParams, Naming, StockOut
+from bots.algorithms.hints import Playout, SearchHints
 from bots.algorithms.search_base import params_of
+from bots.dig.heuristic import DigSimpleBot
 
 NONE = -1
 """A target's suit or rank that is not asked."""
@@ -553,3 +555,25 @@ class DigSearchBot(Bot):
                 return None
             values.append(value if game.seat == seat else -value)
         return values
+
+
+def dig_eights_last(state: State, seat: int, rng: random.Random) -> Action:
+    """Dig's greedy playout policy: a random playable card other than an eight while there is
+    one (an eight kept is a card that always follows later); after an eight, the suit held
+    most."""
+    legal = state.legal(seat)
+    view = state.view(seat)
+    if view.phase is Phase.NAME:
+        counts = {suit: 0 for suit in act.SUITS}
+        for card in view.hand:
+            if card.rank is not WILD and card.suit is not None:
+                counts[card.suit] += 1
+        return act.name(max(act.SUITS, key=lambda s: counts[s]))
+    others = [a for a in legal if act.read_play(a).rank is not WILD]
+    pool = others or list(legal)
+    return pool[rng.randrange(len(pool))]
+
+
+SEARCH_HINTS = SearchHints(Playout.GREEDY, greedy=dig_eights_last, simple=DigSimpleBot)
+"""What Dig tells the generic search: its greedy playouts measured best (docs/strategy.md,
+section 9); its simple bot plays them when asked (`policy=simple`)."""

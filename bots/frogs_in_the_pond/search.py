@@ -37,7 +37,9 @@ from arena.cards import Card, standard_deck
 from arena.engine import Knowledge
 from arena.games.frogs_in_the_pond import FrogsParams, FrogsState, FrogsView, Say, power
 from arena.games.frogs_in_the_pond.sampler import FrogsSampler
+from bots.algorithms.hints import Playout, SearchHints
 from bots.algorithms.search_base import params_of
+from bots.frogs_in_the_pond.heuristic import FrogsSimpleBot
 
 CARDS: tuple[Card, ...] = tuple(sorted(
     standard_deck(), key=lambda c: (list(type(c.suit)).index(c.suit), power(c))))
@@ -273,3 +275,8 @@ def _finish_trick(trick: list[tuple[int, int]], hands: list[Hand], sides: int,
         rest = play_out(hands, [], winner, side, sides, players, pts, frog)
         won = [a + b for a, b in zip(won, rest, strict=True)]
     return won
+
+
+SEARCH_HINTS = SearchHints(Playout.SIMPLE, simple=FrogsSimpleBot)
+"""What Frogs in the Pond tells the generic search: its simple bot plays the playouts, which
+measured best (docs/strategy.md, section 9)."""

@@ -13,6 +13,7 @@ import random
 from arena.api import Action
 from arena.engine import State
 from arena.games.memorandum import MemorandumState, Say
+from bots.algorithms.hints import Playout, SearchHints
 
 
 def memorandum_recall(state: State, seat: int, rng: random.Random) -> Action:
@@ -21,3 +22,10 @@ def memorandum_recall(state: State, seat: int, rng: random.Random) -> Action:
     if state.called is None:
         return Say.DEAL
     return Say.MINE if state.called in state.hands[seat] else Say.PASS
+
+
+SEARCH_HINTS = SearchHints(Playout.GREEDY, greedy=memorandum_recall, ties_to_last=True)
+"""What Memorandum tells the generic search: greedy playouts, and actions of equal mean margin
+to the last legal one: "pass" over "mine", since a claim of a card not held that changes nothing
+in the playouts is still a false claim, which tells the others (`chancer` learns from it) that
+disputing this seat's calls pays."""

@@ -25,10 +25,12 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from arena.api import Action, Observation
-from arena.engine import Knowledge
+from arena.engine import Knowledge, State
 from arena.games.old_mans_bundle import BundleState, Leftover, TakeRule, Verb
 from arena.games.old_mans_bundle import actions as bundle_actions
+from bots.algorithms.hints import Playout, SearchHints
 from bots.algorithms.search import SearchBot
+from bots.old_mans_bundle.heuristic import BundleSimpleBot
 
 STEAL, TAKE, TRAIL = 0, 1, 2
 """The verbs of a move on a `Position`, in the order the engine lists them."""
@@ -307,3 +309,33 @@ class BundleSearchBot(SearchBot):
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return totals
+
+
+def bundle_greedy(state: State, seat: int, rng: random.Random) -> Action:
+    """The Old Man's Bundle's playout policy: the capture that gains most at once (a steal of n
+    cards gains 2n + 1, a take of k cards k + 1), else a random trail. `bundle-simple` takes a
+    capture at random, which makes playouts misjudge steals, the game's biggest swings."""
+    legal = state.legal(seat)
+    view = state.view(seat)
+    best, gain = None, 0
+    for action in legal:
+        move = bundle_actions.read(action)
+        if move.verb is Verb.STEAL:
+            value = 2 * view.bundles[1 - seat] + 1
+        elif move.verb is Verb.TAKE:
+            value = 1 + sum(1 for t in view.table if t.rank == move.card.rank
+                            and (move.target is None or t == move.target))
+        else:
+            continue
+        if value > gain:
+            best, gain = action, value
+    if best is not None:
+        return best
+    return legal[rng.randrange(len(legal))]
+
+
+SEARCH_HINTS = SearchHints(Playout.GREEDY, greedy=bundle_greedy, simple=BundleSimpleBot, depth=8)
+"""What the Old Man's Bundle tells the generic search: greedy playouts (docs/strategy.md,
+section 9) of eight plies: a playout stops after a round's worth of plays and counts the bundles
+as they stand: what one move changes is settled by then, and later rounds only add the noise of
+random trails and steals."""

@@ -30,6 +30,7 @@ from arena.cards import Card
 from arena.engine import Knowledge, State
 from arena.games.paved_with_gold import BEST_FIRST, Combo, PavedView, Phase, actions
 from arena.games.paved_with_gold.sampler import PavedSampler
+from bots.algorithms.hints import Playout, SearchHints
 from bots.algorithms.search_base import margin, params_of
 from bots.paved_with_gold.assayer import AssayerBot
 
@@ -219,3 +220,8 @@ class PavedSearchBot(AssayerBot):
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return [total / done for total in totals]
+
+
+SEARCH_HINTS = SearchHints(Playout.GREEDY, greedy=paved_greedy)
+"""What Paved with Gold tells the generic search: greedy playouts (docs/strategy.md,
+section 9)."""

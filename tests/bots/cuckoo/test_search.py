@@ -12,7 +12,8 @@ from arena.cards import parse_card
 from arena.engine import Knowledge, find_game
 from arena.games.cuckoo import CuckooParams, CuckooState, Phase, Say, Stack
 from arena.match import bot_rng
-from bots.algorithms.search import DEFAULT_SAMPLES, SAMPLES, SearchBot
+from bots.algorithms.hints import DEFAULT_SAMPLES, hints_for
+from bots.algorithms.search import SearchBot
 from bots.cuckoo.search import cuckoo_threshold
 
 SEATS = 6
@@ -99,5 +100,5 @@ def test_search_samples_cuckoo_more_than_other_games_unless_told() -> None:
         counts.append(bot.samples)
     dig = SearchBot()
     dig.start(GameInfo("dig", "standard", {}, 0, 2, bot_rng(1, 0)))
-    assert counts == [SAMPLES["cuckoo"], 7]
-    assert dig.samples == DEFAULT_SAMPLES < SAMPLES["cuckoo"]
+    assert counts == [hints_for("cuckoo").samples, 7]
+    assert dig.samples == DEFAULT_SAMPLES < hints_for("cuckoo").samples
