@@ -39,7 +39,7 @@ ROOMS: dict[str, str] = {
     "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
     "arena.tournament": TOURNAMENT, "arena.league": LEAGUE,
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
-    "arena.newbot": PEOPLE,
+    "arena.newbot": PEOPLE, "arena.bot_templates": PEOPLE,
     "arena.cli": CLI,
     "arena.viewer": VIEWER,
     "arena.rl": RL,
