@@ -215,6 +215,9 @@ must decide (return one of obs.legal), and end(result) when the game is over. Th
 in docs/bot-api.md, the rules of the game in docs/rules/__GAME__.md.
 
 __ABOUT__
+
+When the bot outgrows one file, give it a folder: this file and its helper modules side by side
+(helper.py beside __FILE__), which it imports by name: from helper import x.
 """'''
 """The new bot's docstring, in place of its template's own."""
 
