@@ -59,7 +59,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
     CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE,
-                    PEOPLE, CLI, BOTS}),
+                    PEOPLE, CLI}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }
@@ -304,6 +304,28 @@ def test_the_bots_rules_see_a_generic_module_that_knows_a_game(tmp_path: Path) -
             test_a_games_bots_import_no_other_game()
     finally:
         GRAPH["bots.dig.search"].discard("arena.games.cuckoo")
+
+
+def test_the_arena_never_imports_the_bundled_bots() -> None:
+    """The bots stand beside the arena (found by their entry points): no module of `arena`
+    imports `bots`, the human seat included (it lives in `arena/tty/`)."""
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if a.startswith("arena") and room(b) == BOTS)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rules_see_the_cli_reach_into_the_bots() -> None:
+    """The rules can fail: the command line importing the human seat from `bots/` again."""
+    GRAPH["arena.cli.playing"].add("bots.human")
+    try:
+        wrong = re.escape("arena.cli.playing imports bots.human")
+        with pytest.raises(AssertionError, match=wrong):
+            test_the_arena_never_imports_the_bundled_bots()
+        with pytest.raises(AssertionError,
+                           match=re.escape("arena.cli.playing (cli) imports bots.human (bots)")):
+            test_no_module_imports_a_room_above_its_own()
+    finally:
+        GRAPH["arena.cli.playing"].discard("bots.human")
 
 
 def test_the_rules_see_a_cycle_and_a_wrong_import() -> None:

@@ -95,8 +95,8 @@ def play_command(
     from arena.loader import resolve_bot
     from arena.sandbox import DEFAULT_LIMITS, sandboxed, unseen_by
     from arena.session import SeriesTally
+    from arena.tty.human import is_human
     from arena.values import parse_assignments
-    from bots.human import is_human
 
     try:
         found = find_game(game)
@@ -233,7 +233,7 @@ def _tracebacks_to_stderr() -> logging.Handler:
     """Send the tracebacks of in-process bots' exceptions to stderr (sandboxed bots' reach it as
     their output), but for a person's leaving the game (`HumanQuit`: no bug of anyone's, and the
     fault line says it); the caller removes the handler."""
-    from bots.human import HumanQuit
+    from arena.tty.human import HumanQuit
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[%(message)s]"))

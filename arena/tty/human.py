@@ -19,17 +19,23 @@ from arena.tty.interface import HELP_WORDS, QUIT_WORDS
 
 _YES = frozenset({"y", "yes"})
 
-TARGET = "bots.human:HumanBot"
+TARGET = "arena.tty.human:HumanBot"
 """Where the human seat lives; registered as the bot name `human`."""
+
+FORMER_TARGET = "bots.human:HumanBot"
+"""Where it lived before (`bots/human.py` still names it there, so that specs written so keep
+working)."""
 
 
 def is_human(spec: str) -> bool:
-    """Whether a bot spec names the human seat ('human' or 'bots.human:HumanBot'), importing
-    nothing: such a seat must read this terminal, so it is never sandboxed or run in workers."""
+    """Whether a bot spec names the human seat ('human', 'arena.tty.human:HumanBot' or
+    'bots.human:HumanBot'), importing nothing: such a seat must read this terminal, so it is
+    never sandboxed or run in workers."""
     from arena.loader import by_target
 
     target = by_target(spec.strip())
-    return target == TARGET or target.startswith(TARGET + ":") or spec.strip() == "human"
+    return (any(target == t or target.startswith(t + ":") for t in (TARGET, FORMER_TARGET))
+            or spec.strip() == "human")
 
 
 class HumanQuit(Exception):

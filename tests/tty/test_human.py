@@ -24,9 +24,9 @@ from arena.match import deal_rng, play_game
 from arena.record import FaultKind, GameRecord
 from arena.show import ShowPrinter
 from arena.tty import BadInput, HumanInterface, Style, interface_for
+from arena.tty.human import HumanBot, HumanQuit
 from arena.tty.style import plain
 from bots.algorithms.random_bot import RandomBot
-from bots.human import HumanBot, HumanQuit
 
 GAMES = sorted(game.name for game in all_games())
 POSITIONS = [f"{r}{c}" for r in "abcd" for c in range(1, 14)]
@@ -395,7 +395,7 @@ def test_act_raises_human_quit_for_q() -> None:
 
 
 def test_is_human() -> None:
-    from bots.human import is_human
+    from arena.tty.human import is_human
 
     assert is_human("human") and is_human("bots.human:HumanBot")
     assert not is_human("greedy") and not is_human("bots.concentration.greedy:GreedyBot")
