@@ -35,7 +35,7 @@ from bots.cribbage_square.values import STAGES, LearnedValues, Residuals, abstra
 Sums = dict[tuple[int, str], list[float]]
 """(stage, state) -> [sum of residuals, count]."""
 
-OUT = Path(__file__).resolve().parent.parent / "bots" / "square_values.json"
+OUT = Path(__file__).resolve().parent.parent / "bots" / "cribbage_square" / "square_values.json"
 
 
 def play_deal(seed: int, table: Residuals, fine: Sums, back: Sums) -> int:

@@ -1,4 +1,5 @@
-"""Build the shipped tables of the two-player Concentration minimax (bots/*_minimax.xz).
+"""Build the shipped tables of the two-player Concentration minimax
+(bots/concentration/*_minimax.xz).
 
     python scripts/make_concentration_tables.py [--check]
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from bots.concentration import minimax as pairs
 from bots.concentration.groups import TABLE_FILES, TABLE_GROUPS, encode, solve, start_state
 
-BOTS = Path(__file__).resolve().parents[1] / "bots"
+BOTS = Path(__file__).resolve().parents[1] / "bots" / "concentration"
 
 
 def main() -> int:
