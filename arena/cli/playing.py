@@ -100,8 +100,8 @@ def play_command(
     from arena.loader import resolve_bot
     from arena.sandbox import DEFAULT_LIMITS, sandboxed, unseen_by
     from arena.session import SeriesTally
+    from arena.tty.human import is_human
     from arena.values import parse_assignments
-    from bots.human import is_human
 
     try:
         found = find_game(game)
@@ -181,7 +181,7 @@ def _play_on_the_web(chosen: Variant, specs: list[str], entries: list[Any], seed
 
     from arena.table.seat import PersonSeat, Table
     from arena.table.series import TableSeries
-    from bots.human import is_human
+    from arena.tty.human import is_human
 
     try:
         from arena.table.server import TableServer
@@ -311,7 +311,7 @@ def _tracebacks_to_stderr() -> logging.Handler:
     their output), but for a person's leaving the game (`HumanQuit`: no bug of anyone's, and the
     fault line says it); the caller removes the handler."""
     from arena.table.seat import SeatLeft
-    from bots.human import HumanQuit
+    from arena.tty.human import HumanQuit
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[%(message)s]"))

@@ -19,7 +19,7 @@ from typing import Any
 
 from arena.api import GameInfo, Observation, Result, Reveal
 from arena.cards import Card, Rank, Suit, parse_card
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 sys.path.insert(0, str(Path(__file__).parent))
 from kernel import Attacker, disarm, failure, say  # beside this file

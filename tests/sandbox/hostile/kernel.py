@@ -19,7 +19,7 @@ import types
 from typing import Any
 
 from arena.api import Bot, GameInfo, Observation, Result
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 NOTE_ATTRIBUTE = b"user.arena-kernel-note"
 """The extended attribute `XattrNote` and `Toucher` leave."""

@@ -39,7 +39,7 @@ from tests.helpers import run_records
 HOSTILE = Path(__file__).parents[2] / "sandbox" / "hostile" / "bots.py"
 
 MINE = '''
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 
 class Mine(RandomBot):
@@ -196,7 +196,7 @@ def test_a_registered_bot_is_its_distribution_version_and_package() -> None:
     assert found.kind is BotKind.REGISTERED
     assert (found.distribution, found.version) == ("card-arena", metadata.version("card-arena"))
     names = [name for name, _ in found.files]
-    assert "bots/forgetful.py" in names and "bots/greedy.py" in names
+    assert "bots/concentration/forgetful.py" in names and "bots/concentration/greedy.py" in names
     assert found == bot_code("forgetful:recall=0.6")
     moved = type(found)(found.spec, found.kind, found.files, found.distribution, "9.9")
     assert code_change("forgetful", found, moved) == (
@@ -349,7 +349,8 @@ def test_a_bot_cannot_read_the_key_of_the_runs_it_is_dealt_like(tmp_path: Path) 
 
 def test_a_huge_file_beside_a_bot_is_hashed_a_block_at_a_time(tmp_path: Path) -> None:
     bot = tmp_path / "mybot.py"
-    bot.write_text("from bots.random_bot import RandomBot\n\n\nclass Mine(RandomBot):\n    pass\n")
+    bot.write_text("from bots.algorithms.random_bot import RandomBot\n\n\n"
+                   "class Mine(RandomBot):\n    pass\n")
     with (tmp_path / "huge.py").open("wb") as f:
         f.truncate(64 << 20)  # sparse
     tracemalloc.start()

@@ -40,7 +40,7 @@ from arena.tournament.update.bring import draw_salt
 from arena.tournament.update.identity import bots_code, write_bots
 
 FILE_BOT = '''
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 
 class {name}(RandomBot):
@@ -308,7 +308,7 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
 
 
 FAULTY = '''
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 
 class {name}(RandomBot):
