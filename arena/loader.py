@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import sys
@@ -27,6 +28,7 @@ from arena.protocol.command import (
     command_spec,
     is_command,
 )
+from arena.text import escape
 from arena.values import parse_assignments, parse_value
 
 ENTRY_POINT_GROUP = "arena.bots"
@@ -195,7 +197,7 @@ def display_name(spec: str) -> str:
         name = f"{Path(where).stem}:{class_name}"
     else:
         name = target
-    return name + (f":{params}" if params else "")
+    return escape(name + (f":{params}" if params else ""))
 
 
 def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
@@ -208,7 +210,7 @@ def resolve_bot(spec: str, game: str | None = None) -> BotSpec:
     target, params_text = _split_params(text)
     cls, name, origin = _find_class(target, text)
     params = _bind_params(cls, params_text, text)
-    display = name + (f":{params_text}" if params_text else "")
+    display = escape(name + (f":{params_text}" if params_text else ""))
     resolved = BotSpec(text, display, cls, params, origin)
     try:
         resolved.make()
@@ -269,7 +271,7 @@ def _find_class(target: str, spec: str) -> tuple[type[Bot], str, str]:
         raise BotSpecError(f"bot spec {spec!r}: {class_name!r} is not a class name")
     if _names_file(where):
         module = _import_file(Path(where), spec)
-        name, origin = f"{Path(where).stem}:{class_name}", str(Path(where))
+        name, origin = escape(f"{Path(where).stem}:{class_name}"), escape(str(Path(where)))
     else:
         module = _import_module(where, spec)
         name, origin = f"{where}:{class_name}", where
@@ -306,9 +308,14 @@ def _check_bot_class(obj: Any, spec: str) -> type[Bot]:
 
 
 def _import_file(path: Path, spec: str) -> Any:
+    """Import a bot file as a module of a package of its folder's own, with that folder on the
+    import path: its helpers import as `from helper import x` and as `from .helper import x`,
+    in-process and sandboxed alike."""
     if not path.is_file():
         raise BotSpecError(f"bot spec {spec!r}: file {str(path)!r} not found")
-    module_name = f"arena_user_bot_{abs(hash(str(path.resolve())))}"
+    folder = str(path.resolve().parent)
+    package = _folder_package(folder)
+    module_name = f"{package}.{path.resolve().stem}"
     if module_name in sys.modules:
         return sys.modules[module_name]
     loader_spec = importlib.util.spec_from_file_location(module_name, path)
@@ -316,6 +323,8 @@ def _import_file(path: Path, spec: str) -> Any:
         raise BotSpecError(f"bot spec {spec!r}: cannot import {str(path)!r}")
     module = importlib.util.module_from_spec(loader_spec)
     sys.modules[module_name] = module
+    if folder not in sys.path:  # last: a helper never hides a module of Python's or the arena's
+        sys.path.append(folder)
     try:
         loader_spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:
@@ -323,6 +332,17 @@ def _import_file(path: Path, spec: str) -> Any:
         raise BotSpecError(f"bot spec {spec!r}: importing {str(path)!r} raised "
                            f"{type(exc).__name__}: {_first_line(exc)}") from None
     return module
+
+
+def _folder_package(folder: str) -> str:
+    """The name of a package made for a bot's `folder` (its modules are that package's), made
+    on first use."""
+    package = f"arena_user_bot_{abs(hash(folder))}"
+    if package not in sys.modules:
+        found = importlib.machinery.ModuleSpec(package, None, is_package=True)
+        found.submodule_search_locations = [folder]
+        sys.modules[package] = importlib.util.module_from_spec(found)
+    return package
 
 
 def _import_module(name: str, spec: str) -> Any:

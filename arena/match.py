@@ -36,6 +36,12 @@ class Watcher(Protocol):
         """These public events just happened."""
 
 
+DECIDED = "decided"
+"""A watcher may also have a method of this name, `decided(seat, action)`: told each seat's
+action (its bot's, or its autopilot's after a fault) before the state applies it. Only the
+replay page's recorder listens (to show each decision's choice); spectators do not."""
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """Where a bot sits: the task of a run (None outside one), the deal seed, its seat and the
@@ -226,13 +232,19 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
             pilot = autopilots[seat]
         return legal[pilot.randrange(len(legal))]
 
+    decided = getattr(watcher, DECIDED, None)
     while seats := state.to_act():
         if len(seats) == 1:
             action = decide(seats[0])
+            if decided is not None:
+                decided(seats[0], action)
             mark = len(log)
             state.apply(seats[0], action)
         else:
             chosen = {seat: decide(seat) for seat in seats}
+            if decided is not None:
+                for seat, action in chosen.items():
+                    decided(seat, action)
             mark = len(log)
             state.apply_joint(chosen)
         if watcher is not None:

@@ -25,6 +25,15 @@ those configs really played, a minute or two each).
 6. **`arena compare` against what did not change** (`calibration_compare.py`): the changed-edge
    false-positive rate at 3, 5 and 10 deals (target 5%), and the unchanged bots flagged when
    one bot of the field improves or a strong one joins (target 5%).
+7. **A bot last in (nearly) every game**: A/A on the Memorandum config re-dealt, with
+   goldfish-small so weak that it is last in all of a run's games about half the time (as in
+   issue 39: last in all 360 games of one run, once not last in another): the z spread (target
+   0.8-1.2) and the share flagged (target 5%), over all bots and over goldfish-small alone.
+8. **`compare` without the bots' code** (no bots.json): the two-player world of section 6 with
+   `code` None, so that compare must find the unchanged bots from their moves: the unchanged
+   bots' z spread (target 0.8-1.2; z = move / sqrt(sigma_before² + sigma_after²)) and the
+   share flagged (target 5%), when nothing changes, when a improves by one beta, when a strong
+   bot joins.
 
 Sampling error: a share p measured on n cases has a standard error of sqrt(p (1 - p) / n),
 printed beside each; the z spread's relative standard error is about 1 / sqrt(2 n).
@@ -44,7 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from calibration_compare import EDGE_REPLICATES, report_bots, report_edges
+from calibration_compare import EDGE_REPLICATES, SCENARIOS, report_bots, report_edges, simulated_run
 from calibration_world import World, records, shipped
 
 from arena.ratings.comparison import compare
@@ -197,6 +206,81 @@ def real_a_a(config: Path, pairs: int, deals: int | None,
     return statistics.pstdev(zs), flagged, len(zs)
 
 
+EDGE_BOT = "goldfish-small"
+EDGE_SKILL = -4.5
+"""goldfish-small's skill in section 7: last in all of a 10-deal run's 180 games about half the
+time (the others' skills are 0 to 1.2, a game's performance spread about 1.2)."""
+
+
+def always_last(reps: int, deals: int) -> dict[str, tuple[float, int, int]]:
+    """Section 7: (z spread, flagged, moves) over all bots ("all") and over EDGE_BOT, and the
+    runs in which EDGE_BOT was last in every game ("separated": (share, runs, 0))."""
+    config = CONFIGS / "memorandum.toml"
+    names = [b.name for b in load_config(config, check_bots=False).bots]
+    world = World({**{b: 0.3 * i for i, b in enumerate(names)}, EDGE_BOT: EDGE_SKILL})
+    zs: dict[str, list[float]] = {"all": [], EDGE_BOT: []}
+    flags: dict[str, int] = {"all": 0, EDGE_BOT: 0}
+    separated = runs_seen = 0
+    for rep in range(reps):
+        runs = [rate(records(shipped(config, 1 + 10_000 * (2 * rep + side), deals), world,
+                             2 * rep + side)) for side in (0, 1)]
+        for run in runs:
+            for p in run.pools:
+                runs_seen += 1
+                separated += any(bot == EDGE_BOT for bot, _ in p.edges)
+        for pool in compare(runs[0], runs[1]).pools:
+            before = {r.bot: r for r in runs[0].pool(pool.game, pool.variant).bots}
+            after = {r.bot: r for r in runs[1].pool(pool.game, pool.variant).bots}
+            for change in pool.bots:
+                if change.delta is None:
+                    continue
+                z = change.delta / math.hypot(before[change.bot].sigma, after[change.bot].sigma)
+                for key in ("all", change.bot):
+                    if key in zs:
+                        zs[key].append(z)
+                        flags[key] += bool(change.significant)
+    out = {key: (statistics.pstdev(v), flags[key], len(v)) for key, v in zs.items()}
+    out["separated"] = (separated / max(1, runs_seen), runs_seen, 0)
+    return out
+
+
+def no_code(scenario: str, games: int, reps: int) -> tuple[float, int, int]:
+    """Section 8: (z spread, flagged, moves) of the unchanged bots when compare has no code."""
+    before_skills, after_skills, changed = SCENARIOS[scenario]
+    zs: list[float] = []
+    flagged = 0
+    for rep in range(reps):
+        rng = random.Random(f"no-code:{scenario}:{games}:{rep}")
+        before, after = (simulated_run(before_skills, games, rng),
+                         simulated_run(after_skills, games, rng))
+        (pool,) = compare(before, after).pools
+        was = {r.bot: r for r in before.pools[0].bots}
+        now = {r.bot: r for r in after.pools[0].bots}
+        for change in pool.bots:
+            if change.delta is None or change.bot == changed:
+                continue
+            zs.append(change.delta / math.hypot(was[change.bot].sigma, now[change.bot].sigma))
+            flagged += bool(change.significant)
+    return statistics.pstdev(zs), flagged, len(zs)
+
+
+def edge_figures(quick: bool) -> Iterator[str]:
+    """Lines of sections 7 and 8."""
+    reps = 4 if quick else 16
+    found = always_last(reps, 10)
+    yield (f"7. a bot last in (nearly) every game: Memorandum re-dealt, {EDGE_BOT} at skill "
+           f"{EDGE_SKILL} ({reps} pairs of runs on 10 deals; last in every game of a pool in "
+           f"{100 * found['separated'][0]:.0f}% of {found['separated'][1]} pools)")
+    for key in ("all", EDGE_BOT):
+        spread, flagged, n = found[key]
+        yield f"   {key:<22} z spread {spread:5.2f}  flagged {share(flagged, n)}"
+    yield ("8. compare without the bots' code (two-player world of section 6, six bots; the "
+           "unchanged bots)")
+    for scenario in ("nothing changes", "a improves by one beta", "a strong new bot joins"):
+        spread, flagged, n = no_code(scenario, 1000, 20 if quick else 100)
+        yield f"   {scenario:<26} z spread {spread:5.2f}  flagged {share(flagged, n)}"
+
+
 def compare_figures(quick: bool) -> Iterator[str]:
     """Lines of section 6: `arena compare`'s changed edges and its moves against the unchanged
     bots (calibration_compare.py; fewer replicates with --quick)."""
@@ -215,9 +299,22 @@ def main() -> None:
     parser.add_argument("--real", nargs="*", default=[], metavar="CONFIG",
                         help="also A/A on these shipped configs (names) really played")
     parser.add_argument("--real-pairs", type=int, default=4)
+    parser.add_argument("--only", choices=("edges",), default=None,
+                        help="only sections 2, 7 and 8 (the equal-bot split, the bot at the "
+                             "edge, compare without code)")
     args = parser.parse_args()
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
+    if args.only == "edges":
+        splits, pairs = equal_split(reps * 5, 2)
+        print(f"2. equal bots split, two seats: {share(splits, pairs)}", flush=True)
+        splits, pairs = equal_split(reps * 5, 4)
+        print(f"2. equal bots split, four seats, every seat order: {share(splits, pairs)}",
+              flush=True)
+        for line in edge_figures(args.quick):
+            print(line, flush=True)
+        print(f"({time.perf_counter() - start:.0f} s)")
+        return
     print("1. A/A: shipped configs re-dealt (only the deals changed), arena compare's library")
     print(f"   {'config':<22} {'z spread':>9}  flagged by compare (target 5%)")
     for config in sorted(CONFIGS.glob("*.toml")):
@@ -240,6 +337,8 @@ def main() -> None:
         print(f"5. A/A really played: {name} re-dealt, {args.real_pairs} pairs of runs: "
               f"z spread {spread:.2f}, flagged by compare {share(flagged, n)}", flush=True)
     for line in compare_figures(args.quick):
+        print(line, flush=True)
+    for line in edge_figures(args.quick):
         print(line, flush=True)
     print(f"({time.perf_counter() - start:.0f} s)")
 

@@ -39,6 +39,7 @@ from arena.league.folder import League, new_league, open_league, parse_game
 from arena.league.rounds import pool_config, update
 from arena.league.submissions import submit
 from arena.tournament.rating import run_ratings
+from arena.tournament.records.results import RunDirectory
 from arena.tournament.run import run_tournament
 
 STUDENT = '''from arena.api import Bot
@@ -86,11 +87,8 @@ def its_games(league: League, name: str | None) -> str:
     if name is None:
         return "-"
     count = 0
-    for pool in league.config.pools:
-        path = league.pool_dir(pool) / "games.jsonl"
-        if path.is_file():
-            count += sum(name in json.loads(line)["table"]
-                         for line in path.read_text().splitlines())
+    for pool in league.config.pools:  # the rated records (a replaced version's are not)
+        count += sum(name in r["table"] for r in RunDirectory(league.pool_dir(pool)).records())
     return f"{count:,}"
 
 

@@ -15,7 +15,7 @@ import time
 from arena.cards import Colour, standard_deck
 from arena.engine import find_game
 from arena.match import bot_rng, deal_rng, play_game
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 
 def bare_game(seed: int) -> tuple[int, int]:

@@ -7,11 +7,16 @@ counted in every page. For each game's default preset, games are played on `--ga
 between the game's bundled bots (`--level`, or `random`), and the page built for each; printed
 are the steps, the page size (median and largest), the time to play alone and to play and build
 the page (best of `--repeats`, side by side), and the budget's verdict for Concentration.
+The budget of every page, under 1 MB, is checked on the heaviest case: two decks with jokers
+between random bots. Then the live table (`arena play --web`): a whole game of each game with a
+person's seat answered by a WebSocket client at random against a bundled bot, the bots' pace
+0; for each of the person's moves, the time from sending it until the server's next message
+(the game applied the move and the page is shown the step): median and 99th percentile.
 The report page's figures follow, where that benchmark is present (`pages_report.py`).
 Asserts nothing.
 
     python benchmarks/bench_pages.py [--games 5] [--level hard|random] [--repeats 3]
-                                     [--report-games 10000]
+                                     [--report-games 10000] [--table-games 1]
 """
 
 from __future__ import annotations
@@ -71,6 +76,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--level", default="hard")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--table-games", type=int, default=1,
+                        help="games of each game at the live table whose answers are timed")
     parser.add_argument("--report-games", type=int, default=10_000,
                         help="games of the run whose report page is measured (0: none)")
     args = parser.parse_args()
@@ -94,8 +101,80 @@ def main() -> None:
         verdict = "within" if r["max_kb"] < BUDGET_KB else "OVER"
         print(f"  {label}: largest {r['max_kb']:.1f} KB over {args.games} games "
               f"({r['steps']:.0f} steps median): {verdict} budget")
+    heavy = measure("concentration", "two-decks-jokers", "random", 2, 1)
+    print(f"  every page under 1024 KB: two decks with jokers, random bots: largest "
+          f"{heavy['max_kb']:.1f} KB ({heavy['steps']:.0f} steps median): "
+          f"{'within' if heavy['max_kb'] < 1024 else 'OVER'} budget")
+    if args.table_games > 0:
+        print_table(args.table_games)
     if args.report_games > 0:
         print_report(args.report_games)
+
+
+def table_answers(game: str, seed: int) -> list[float]:
+    """Seconds the table's server took to answer each of a person's moves in one game."""
+    import asyncio
+    import random
+    import threading
+
+    import aiohttp
+
+    from arena.table.seat import PersonSeat, Table
+    from arena.table.series import TableSeries
+    from arena.table.server import TableServer
+
+    variant = find_game(game).variant(None, {})
+    seats = table_size(variant, 1)
+    table = Table(game, variant.game.title, variant.label, [0])
+    table.pace = 0.0
+    series = TableSeries(table)
+    server = TableServer(table, series.pages)
+    address = server.start()[0]
+    spec = level_spec(game, "easy")
+    bots = [PersonSeat(table.outboxes[0]),
+            *[resolve_bot(spec, game).make() for _ in range(1, seats)]]
+    thread = threading.Thread(target=lambda: series.finished(play_game(
+        variant, bots, [f"s{i}" for i in range(seats)], seed, series)), daemon=True)
+    thread.start()
+    answers: list[float] = []
+
+    async def person() -> None:
+        rng = random.Random(seed)
+        url = address.replace("http://", "ws://").replace("/?t=", "/ws?t=")
+        origin = address.split("/?")[0]
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(url, headers={"Origin": origin}) as ws:
+            sent = None
+            async for message in ws:
+                said = message.json()
+                if sent is not None:
+                    answers.append(time.perf_counter() - sent)
+                    sent = None
+                if said["type"] == "act":
+                    sent = time.perf_counter()
+                    await ws.send_json({"move": rng.randrange(len(said["legal"]))})
+                if said["type"] == "over":
+                    return
+
+    try:
+        asyncio.run(person())
+        thread.join(30)
+    finally:
+        table.close("done")
+        server.stop()
+    return answers
+
+
+def print_table(games: int) -> None:
+    """The live table's time to answer a person's move, per game."""
+    print(f"\nlive table (arena play --web): the server's time to answer a person's move, "
+          f"{games} game(s) each, against the easy bot, pace 0")
+    print(f"{'game':<20} {'moves':>6} {'median ms':>10} {'p99 ms':>8}")
+    for game in all_games():
+        times = sorted(t for seed in range(games) for t in table_answers(game.name, seed))
+        p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+        print(f"{game.name:<20} {len(times):>6} {1000 * statistics.median(times):>10.1f} "
+              f"{1000 * p99:>8.1f}")
 
 
 def print_report(games: int) -> None:

@@ -147,7 +147,7 @@ def main() -> None:
                    check=True)
     # the bundled greedy as a submitted file bot: a game process imports it, as it would a bot
     greedy_file = work / "greedy_copy.py"
-    greedy_file.write_text((ROOT / "bots" / "greedy.py").read_text())
+    greedy_file.write_text((ROOT / "bots" / "concentration" / "greedy.py").read_text())
     variant = find_game("concentration").variant("standard")
     limits = Limits(move_seconds=5.0)
     kinds = {

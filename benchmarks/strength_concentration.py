@@ -6,7 +6,7 @@ over the other bundled bots on duplicate deals (issue 33).
 It takes a few minutes, most of it the any-colour best responses (two solves of 200,000 states).
 
 Exploitability is exact: the expected margin per game, over both seatings, of the best response
-to a fixed strategy (bots.concentration_minimax.best_response_edge). Edges are measured: every
+to a fixed strategy (bots.concentration.minimax.best_response_edge). Edges are measured: every
 deal is played twice with the seats swapped (the duplicate format); the edge is the mean over
 deals of the deal's margin averaged over its two games, with a 95% normal interval
 (1.96 standard errors of that mean; the deals are independent).
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.session import play_series
-from bots import concentration_groups as groups
-from bots.concentration_minimax import (
+from bots.concentration import groups
+from bots.concentration.minimax import (
     GreedyStrategy,
     MinimaxStrategy,
     RaceStrategy,

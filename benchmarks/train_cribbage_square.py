@@ -1,4 +1,5 @@
-"""Train the learned line values of Cribbage Square (`bots/square_values.json`) by self-play.
+"""Train the learned line values of Cribbage Square (`bots/cribbage_square/square_values.json`)
+by self-play.
 
 Each iteration plays `--games` deals of the `standard` preset (seeds fixed: iteration i plays
 seeds i * 1,000,000 + 1 ...) with the greedy policy on the current table, its residuals taken
@@ -6,13 +7,13 @@ at `--weight` as `square-expert` takes them (the first iteration on no table: ra
 values only). After every deal, for each of the eight final lines and each stage s (cards
 down, 1 to 15), it records the line's final value (its exact average over the starter, which
 has the same expectation as its score and less noise) minus its random-fill value at stage s,
-under the line's abstract state then (`bots.square_values.abstract`) and its coarse state.
+under the line's abstract state then (`bots.cribbage_square.values.abstract`) and its coarse state.
 The new table is the mean residual of each state, shrunk towards its coarse state's mean
 (`--shrink` pseudo-observations): Monte Carlo evaluation of the current policy, then the next
 iteration plays by it (policy iteration). Reproducible: same arguments, same table.
 
     python benchmarks/train_cribbage_square.py [--iterations 3] [--games 10000] [--workers 2]
-        [--weight 0.5] [--shrink 40] [--out bots/square_values.json]
+        [--weight 0.5] [--shrink 40] [--out bots/cribbage_square/square_values.json]
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ from pathlib import Path
 from arena.games.cribbage_square.placement import legal_positions, span
 from arena.games.cribbage_square.scoring import SIDE, hand_points
 from arena.games.cribbage_square.variants import Placement
-from bots.square_bots import EMPTY, PACK, Layout, LineValues
-from bots.square_values import STAGES, LearnedValues, Residuals, abstract, coarse
+from bots.cribbage_square.heuristic import EMPTY, PACK, Layout, LineValues
+from bots.cribbage_square.values import STAGES, LearnedValues, Residuals, abstract, coarse
 
 Sums = dict[tuple[int, str], list[float]]
 """(stage, state) -> [sum of residuals, count]."""
 
-OUT = Path(__file__).resolve().parent.parent / "bots" / "square_values.json"
+OUT = Path(__file__).resolve().parent.parent / "bots" / "cribbage_square" / "square_values.json"
 
 
 def play_deal(seed: int, table: Residuals, fine: Sums, back: Sums) -> int:

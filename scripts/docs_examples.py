@@ -234,8 +234,8 @@ def memorandum_events() -> str:
     from arena.engine import find_game
     from arena.games.memorandum import DealScored, HandDealt
     from arena.match import play_game
-    from bots.memorandum_bots import ElephantBot
-    from bots.random_bot import RandomBot
+    from bots.algorithms.random_bot import RandomBot
+    from bots.memorandum.heuristic import ElephantBot
 
     class Recorder(ElephantBot):
         def __init__(self) -> None:

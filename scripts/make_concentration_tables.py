@@ -1,10 +1,11 @@
-"""Build the shipped tables of the two-player Concentration minimax (bots/*_minimax.xz).
+"""Build the shipped tables of the two-player Concentration minimax
+(bots/concentration/*_minimax.xz).
 
     python scripts/make_concentration_tables.py [--check]
 
-Solves every position of up to 52 pairs with bots.concentration_minimax.evaluate (cards with one
+Solves every position of up to 52 pairs with bots.concentration.minimax.evaluate (cards with one
 mate) and every state of up to 14 groups (13 ranks and the jokers) with
-bots.concentration_groups.solve (any-colour), for the standard rule and for one-flip; writes the
+bots.concentration.groups.solve (any-colour), for the standard rule and for one-flip; writes the
 minimax's choices, compressed, next to the modules, and prints the any-colour value of the game
 from the start. With `--check` it writes nothing and says whether the shipped tables equal
 freshly computed ones.
@@ -18,10 +19,10 @@ import lzma
 import sys
 from pathlib import Path
 
-from bots import concentration_minimax as pairs
-from bots.concentration_groups import TABLE_FILES, TABLE_GROUPS, encode, solve, start_state
+from bots.concentration import minimax as pairs
+from bots.concentration.groups import TABLE_FILES, TABLE_GROUPS, encode, solve, start_state
 
-BOTS = Path(__file__).resolve().parents[1] / "bots"
+BOTS = Path(__file__).resolve().parents[1] / "bots" / "concentration"
 
 
 def main() -> int:

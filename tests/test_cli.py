@@ -233,7 +233,7 @@ def check_error(result: Result, *mentions: str) -> str:
     (["play", "concentration", *bots("forgetful:recall=lots")], ["'recall'"]),
     (["play", "concentration", *bots("forgetful:memory=3")], ["'memory'"]),
     (["play", "concentration", *bots("no/such/file.py:Bot")], ["not found"]),
-    (["play", "concentration", *bots("bots.greedy:Nope")], ["'Nope'"]),
+    (["play", "concentration", *bots("bots.concentration.greedy:Nope")], ["'Nope'"]),
 ])
 def test_bad_input_is_one_error_line(runner: CliRunner, args: list[str],
                                      mentions: list[str]) -> None:
@@ -297,7 +297,7 @@ def test_help_keeps_the_install_hints_whole(runner: CliRunner) -> None:
 
 # -- what a run was played on: its bots' code, its deals ----------------------------------------
 
-MINE = ("from bots.random_bot import RandomBot\n\n\nclass Mine(RandomBot):\n"
+MINE = ("from bots.algorithms.random_bot import RandomBot\n\n\nclass Mine(RandomBot):\n"
         "    games = ('concentration',)\n")
 
 RUN_CONFIG = """

@@ -86,3 +86,39 @@ def test_a_run_stores_a_bot_s_words_escaped(tmp_path: Path) -> None:
         _clean(path.read_bytes(), str(path))
     _clean(done.stdout + done.stderr, "the terminal")
     assert b"\\\\x1b[2K" in (run / "games.jsonl").read_bytes()  # the escape, in JSON
+
+
+NAMED = ('name = "evil\\u001b]0;pwned\\u0007\\u202e\\u009bX\\u2066"\n'
+         'command = "{python} -u bot.py"\ngames = ["*"]\n')
+STDIO = Path(__file__).parents[1] / "clients" / "python-stdio" / "bot.py"
+
+
+@pytest.mark.parametrize("isolation", ["process", "none"])
+def test_play_shows_a_bot_toml_s_name_escaped(tmp_path: Path, isolation: str) -> None:
+    """Issue 38, case 4: an OSC sequence, U+202E and the C1 control U+009B in a `bot.toml`'s
+    name reached the terminal raw through `arena play`'s result line."""
+    folder = tmp_path / "evil"
+    folder.mkdir()
+    (folder / "bot.py").write_bytes(STDIO.read_bytes())
+    (folder / "bot.toml").write_text(NAMED.format(python=sys.executable))
+    done = subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", "play", "concentration",
+         "-b", str(folder), "-b", "greedy", "--isolation", isolation],
+        cwd=tmp_path, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    _clean(done.stdout + done.stderr, "the terminal")
+    assert "\u2066".encode() not in done.stdout
+    assert b"evil\\x1b]0;pwned\\x07\\u202e\\x9bX\\u2066" in done.stdout
+
+
+def test_a_bot_file_s_name_is_shown_escaped(tmp_path: Path) -> None:
+    name = "fo\x1b]0;x\x07\u202eo.py"
+    (tmp_path / name).write_text(FORGER.replace("raise ValueError(FORGED)", "pass"))
+    done = subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", "play", "concentration",
+         "-b", f"{name}:Forger", "-b", "greedy", "--isolation", "none"],
+        cwd=tmp_path, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    line = next(text for text in done.stdout.split(b"\n") if text.startswith(b"seed"))
+    _clean(line, "the result line")
+    assert b"fo\\x1b]0;x\\x07\\u202eo:Forger" in line

@@ -29,6 +29,7 @@ CLI = "cli"
 BOTS = "bots"
 RL = "rl"
 VIEWER = "viewer"
+TABLE = "table"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -39,9 +40,10 @@ ROOMS: dict[str, str] = {
     "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
     "arena.tournament": TOURNAMENT, "arena.league": LEAGUE,
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
-    "arena.newbot": PEOPLE,
+    "arena.newbot": PEOPLE, "arena.bot_templates": PEOPLE,
     "arena.cli": CLI,
     "arena.viewer": VIEWER,
+    "arena.table": TABLE,
     "arena.rl": RL,
     "bots": BOTS,
 }
@@ -58,8 +60,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     VIEWER: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER}),
     LEAGUE: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE}),
     PEOPLE: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE}),
+    TABLE: frozenset({BASE, PLAYER_API, CORE, TOURNAMENT, VIEWER, TABLE}),
     CLI: frozenset({BASE, PLAYER_API, CORE, GAMES, SANDBOX, RATINGS, TOURNAMENT, VIEWER, LEAGUE,
-                    PEOPLE, CLI, BOTS}),
+                    PEOPLE, CLI, TABLE}),
     BOTS: frozenset({BASE, PLAYER_API, CORE, GAMES, PEOPLE, BOTS}),
     RL: frozenset({BASE, PLAYER_API, CORE, GAMES, RL}),
 }
@@ -178,6 +181,18 @@ def test_the_player_api_imports_nothing_above_it(module: str) -> None:
     assert {room(b) for b in GRAPH[module]} <= {BASE, PLAYER_API}
 
 
+def test_the_web_server_is_reached_only_by_the_command_and_alone_imports_aiohttp() -> None:
+    """The table's web server (aiohttp, an optional extra) is imported by `arena play --web`
+    alone, so no other command or library import needs it, and `arena --help` stays fast."""
+    server = "arena.table.server"
+    importers = sorted(a for a, targets in GRAPH.items() if server in targets)
+    assert importers == ["arena.cli.playing"], importers
+    users = sorted(name for name, path in MODULES.items()
+                   if re.search(r"^\s*(import aiohttp|from aiohttp\b)",
+                                path.read_text(encoding="utf-8"), re.M))
+    assert users == [server], users
+
+
 def test_at_most_twenty_modules_stand_directly_in_arena() -> None:
     top = sorted(p.name for p in (ROOT / "arena").glob("*.py"))
     assert len(top) <= 20, top
@@ -215,6 +230,117 @@ def test_the_tournament_rule_sees_planning_import_the_run_directory() -> None:
             test_the_tournament_sub_rooms_import_only_those_below()
     finally:
         GRAPH["arena.tournament.planning.config"].discard("arena.tournament.records.results")
+
+
+GENERIC_BOTS = "bots.algorithms"
+"""What every game's bots share (determinized search and its hints, the memory strategies, the
+random bot): it knows no game; a game hands it what it needs (`Game.sampler()`, `SearchHints`)."""
+
+
+def _game_names() -> frozenset[str]:
+    """Every game's registered name and its package's name (`old-mans-bundle`,
+    `old_mans_bundle`), read from the tree: a folder of `arena/games/` is a game."""
+    folders = [p.name for p in (ROOT / "arena" / "games").iterdir()
+               if p.is_dir() and (p / "__init__.py").is_file()]
+    return frozenset(folders) | frozenset(f.replace("_", "-") for f in folders)
+
+
+GAME_NAMES = _game_names()
+
+
+def _named_games(path: Path) -> set[str]:
+    """The games a module names in its code: string constants that are a game's name (its
+    docstrings aside, which may mention a game as an example)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                       ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return {node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings and node.value in GAME_NAMES}
+
+
+def _game_of(name: str) -> str | None:
+    """The game whose package a module is in (`arena.games.dig.state`, `bots.dig.search`)."""
+    parts = name.split(".")
+    if parts[:2] == ["arena", "games"] and len(parts) > 2 and parts[2] in GAME_NAMES:
+        return parts[2]
+    if parts[0] == "bots" and len(parts) > 1 and parts[1] in GAME_NAMES:
+        return parts[1]
+    return None
+
+
+def test_the_generic_bots_import_and_name_no_game() -> None:
+    """`bots.algorithms` imports no game, nor any game's bots, and holds no game's name."""
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if a.startswith(GENERIC_BOTS) and _game_of(b) is not None)
+    wrong += sorted(f"{name} names {', '.join(sorted(games))}"
+                    for name, path in MODULES.items() if name.startswith(GENERIC_BOTS)
+                    for games in [_named_games(path)] if games)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_games_bots_import_no_other_game() -> None:
+    """A game's bots package (`bots.<game>`) imports its own game and the generic bots only."""
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if _game_of(a) is not None and a.startswith("bots.")
+                   and _game_of(b) not in (None, _game_of(a)))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_bots_rules_see_a_generic_module_that_knows_a_game(tmp_path: Path) -> None:
+    """The rules above can fail: the generic search importing a game's bots or its game, a
+    generic module naming a game, a game's bots importing another game."""
+    for imported in ("bots.dig.search", "arena.games.cuckoo"):
+        GRAPH["bots.algorithms.search"].add(imported)
+        try:
+            with pytest.raises(AssertionError,
+                               match=re.escape(f"bots.algorithms.search imports {imported}")):
+                test_the_generic_bots_import_and_name_no_game()
+        finally:
+            GRAPH["bots.algorithms.search"].discard(imported)
+    table = tmp_path / "table.py"
+    table.write_text('"""Mentions dig in its docstring, which is allowed."""\n'
+                     'SAMPLES = {"cuckoo": 100, "old-mans-bundle": 8}\n', encoding="utf-8")
+    assert _named_games(table) == {"cuckoo", "old-mans-bundle"}
+    MODULES["bots.algorithms.table"] = table
+    try:
+        with pytest.raises(AssertionError, match=re.escape("bots.algorithms.table names cuckoo, "
+                                                           "old-mans-bundle")):
+            test_the_generic_bots_import_and_name_no_game()
+    finally:
+        del MODULES["bots.algorithms.table"]
+    GRAPH["bots.dig.search"].add("arena.games.cuckoo")
+    try:
+        with pytest.raises(AssertionError, match=re.escape("bots.dig.search imports "
+                                                           "arena.games.cuckoo")):
+            test_a_games_bots_import_no_other_game()
+    finally:
+        GRAPH["bots.dig.search"].discard("arena.games.cuckoo")
+
+
+def test_the_arena_never_imports_the_bundled_bots() -> None:
+    """The bots stand beside the arena (found by their entry points): no module of `arena`
+    imports `bots`, the human seat included (it lives in `arena/tty/`)."""
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if a.startswith("arena") and room(b) == BOTS)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rules_see_the_cli_reach_into_the_bots() -> None:
+    """The rules can fail: the command line importing the human seat from `bots/` again."""
+    GRAPH["arena.cli.playing"].add("bots.human")
+    try:
+        wrong = re.escape("arena.cli.playing imports bots.human")
+        with pytest.raises(AssertionError, match=wrong):
+            test_the_arena_never_imports_the_bundled_bots()
+        with pytest.raises(AssertionError,
+                           match=re.escape("arena.cli.playing (cli) imports bots.human (bots)")):
+            test_no_module_imports_a_room_above_its_own()
+    finally:
+        GRAPH["arena.cli.playing"].discard("bots.human")
 
 
 def test_the_rules_see_a_cycle_and_a_wrong_import() -> None:

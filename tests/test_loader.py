@@ -10,9 +10,9 @@ import pytest
 from arena.api import Bot
 from arena.errors import ArenaError, BotSpecError
 from arena.loader import bot_sources, registered_bots, resolve_bot
-from bots.forgetful import ForgetfulBot
-from bots.greedy import GreedyBot
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
+from bots.concentration.forgetful import ForgetfulBot
+from bots.concentration.greedy import GreedyBot
 
 MY_BOT = '''
 from arena.api import Bot
@@ -86,9 +86,9 @@ def test_registered_name(spec: str, cls: type[Bot]) -> None:
 
 
 def test_module_and_class() -> None:
-    resolved = resolve_bot("bots.greedy:GreedyBot")
+    resolved = resolve_bot("bots.concentration.greedy:GreedyBot")
     assert resolved.cls is GreedyBot
-    assert resolved.name == "bots.greedy:GreedyBot"
+    assert resolved.name == "bots.concentration.greedy:GreedyBot"
 
 
 def test_file_path_and_class(bot_file: Path) -> None:
@@ -124,7 +124,7 @@ def test_file_bot_parameters_are_typed(bot_file: Path) -> None:
 
 
 def test_module_bot_parameters() -> None:
-    resolved = resolve_bot("bots.forgetful:ForgetfulBot:capacity=0")
+    resolved = resolve_bot("bots.concentration.forgetful:ForgetfulBot:capacity=0")
     assert resolved.params == {"capacity": 0}
 
 
@@ -172,8 +172,8 @@ def test_no_such_class_in_file(bot_file: Path) -> None:
 
 
 def test_no_such_class_in_module() -> None:
-    message = spec_error("bots.greedy:GreedierBot")
-    assert "'bots.greedy:GreedierBot'" in message and "'GreedierBot'" in message
+    message = spec_error("bots.concentration.greedy:GreedierBot")
+    assert "'bots.concentration.greedy:GreedierBot'" in message and "'GreedierBot'" in message
 
 
 def test_no_such_module() -> None:
@@ -245,7 +245,7 @@ def test_file_calling_sys_exit_at_import(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("spec", "mentions"), [
     ("forgetful:memory=3", "'memory'"),
     ("random:level=1", "'level'"),
-    ("bots.greedy:GreedyBot:depth=2", "'depth'"),
+    ("bots.concentration.greedy:GreedyBot:depth=2", "'depth'"),
 ])
 def test_unknown_parameter(spec: str, mentions: str) -> None:
     message = spec_error(spec)
@@ -308,7 +308,7 @@ def test_bot_sources_find_a_bots_own_code_without_importing_it(
     (tmp_path / "rivalpkg" / "__init__.py").write_text("raise RuntimeError('imported')\n")
     (tmp_path / "rivalmod.py").write_text("raise RuntimeError('imported')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    assert bot_sources("greedy") == () and bot_sources("bots.greedy:GreedyBot") == ()
+    assert bot_sources("greedy") == () and bot_sources("bots.concentration.greedy:GreedyBot") == ()
     assert bot_sources(f"{tmp_path}/mine.py:Mine:depth=2") == (tmp_path / "mine.py",)
     assert bot_sources("rivalpkg.deep.bot:Bot") == (tmp_path / "rivalpkg",)
     assert bot_sources("rivalmod:Bot") == (tmp_path / "rivalmod.py",)
@@ -319,7 +319,7 @@ def test_bot_sources_find_a_bots_own_code_without_importing_it(
 
 TWO_BOTS = '''\
 from arena.api import Bot
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 
 class Parity(Bot):

@@ -20,8 +20,8 @@ from arena.engine import Game, Outcome, Params, ScoreOrder, State, Variant
 from arena.games.concentration import PRESETS
 from arena.match import bot_rng, deal_rng, play_game, read_only
 from arena.record import Fault, FaultKind, GameRecord
-from bots.greedy import GreedyBot
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
+from bots.concentration.greedy import GreedyBot
 
 Play = Callable[..., GameRecord]
 

@@ -59,7 +59,7 @@ class Liar(Bot):
 
 def test_a_fault_detail_and_the_bots_log_hold_no_control_character(
         caplog: pytest.LogCaptureFixture) -> None:
-    from bots.greedy import GreedyBot
+    from bots.concentration.greedy import GreedyBot
 
     with caplog.at_level(logging.WARNING, logger="arena.bots"):
         record = play_game(variant(), [Liar(), GreedyBot()], ["liar", "greedy"], 1)

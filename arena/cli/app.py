@@ -110,8 +110,10 @@ def fail(message: str) -> None:
 
 
 def note(message: str) -> None:
-    """One line on stderr, above a progress bar if one is showing."""
-    typer.echo(f"arena: {message}", err=True)
+    """One line on stderr, above a progress bar if one is showing (written to `sys.stderr` as
+    it is now: a showing bar's, which puts the line above the bar rather than after it, where
+    the bar's next refresh would wipe it)."""
+    print(f"arena: {message}", file=sys.stderr, flush=True)
 
 
 def duration(seconds: float) -> str:

@@ -46,14 +46,14 @@ def submit_command(
         version = submit(open_league(league), spec, name, folder, game or ())
     except ArenaError as exc:
         fail(str(exc))
-    shown = name or spec
+    shown = f"{escape(name or spec)} v{version.number} ({version.kind}, {version.digest[:12]})"
+    if not version.passed:  # the finding in full, in one line: the failing game's
+        typer.echo(f"{shown}: FAILED validation: {version.validation[-1]}; it plays nothing "
+                   f"(the name's last passing version, if any, plays on)")
+        raise typer.Exit(1)
     for line in version.validation:
         typer.echo(f"  {line}")
-    verdict = "passed" if version.passed else "FAILED validation: it plays nothing"
-    typer.echo(f"{escape(shown)} v{version.number} ({version.kind}, {version.digest[:12]}): "
-               f"{verdict}; games: {', '.join(version.games)}")
-    if not version.passed:
-        raise typer.Exit(1)
+    typer.echo(f"{shown}: passed; games: {', '.join(version.games)}")
 
 
 @league_app.command("new")
@@ -61,7 +61,8 @@ def new_command(
     league: LeagueArg,
     game: Annotated[list[str] | None, typer.Option(
         "--game", metavar="GAME[:VARIANT[:PLAYERS]]",
-        help="A game the league plays (repeatable): concentration, dig:standard:3.")] = None,
+        help="A game the league plays (repeatable): concentration, dig:suit-only, "
+             "memorandum:standard:4.")] = None,
     config: Annotated[Path | None, typer.Option(
         "--config", metavar="FILE",
         help="Make it from this league.toml instead (configs/leagues/class.toml).")] = None,
@@ -141,9 +142,9 @@ def update_command(
     """Bring every pool up to date on the league's deals; keep the standings as a round.
 
     Interrupted, run it again: it resumes."""
-    from arena.cli.tournaments import _progress_bar
+    from arena.cli.progress import progress_view
     from arena.league.folder import open_league
-    from arena.league.rounds import standings, update
+    from arena.league.rounds import PoolStart, standings, update
     from arena.tournament.playing.runner import Backend
 
     if address is not None and backend is not BackendChoice.RAY:
@@ -151,9 +152,17 @@ def update_command(
     chosen = None if isolation in (None, IsolationChoice.AUTO) else isolation.value
     try:
         opened = open_league(league)
-        with _progress_bar(quiet) as on_progress:  # one bar per pool's run
-            report = update(opened, workers or os.cpu_count() or 1, on_progress, chosen,
-                            Backend(backend.value), address)
+        with progress_view(quiet) as view:  # one bar per pool's run, named by the pool
+
+            def started(start: PoolStart) -> None:
+                plan = start.plan
+                note(f"{start.pool.id}: {len(start.bots)} bots; {plan.to_play:,} of "
+                     f"{plan.kept + plan.to_play:,} games to play, {plan.kept:,} kept")
+                if view is not None:
+                    view.section(start.pool.id)
+
+            report = update(opened, workers or os.cpu_count() or 1, view, chosen,
+                            Backend(backend.value), address, started)
         for part in report.pools:
             if part.report is None:
                 note(f"{part.pool.id}: not played: {part.waiting}")
@@ -193,6 +202,8 @@ def report_command(
     league: LeagueArg,
     round_: Annotated[int | None, typer.Option(
         "--round", metavar="N", help="This round (default: the latest).")] = None,
+    replays: Annotated[bool, typer.Option(
+        "--replays", help="Also write the replay page of every game the page names.")] = False,
 ) -> None:
     """Draw a round's report: per pool its ratings, head to head and history as PNG, with
     report.md and a self-contained report.html, in rounds/N/report/ (pip install
@@ -201,7 +212,7 @@ def report_command(
     from arena.league.reports import write_league_report
 
     try:
-        drawn = write_league_report(open_league(league), round_)
+        drawn = write_league_report(open_league(league), round_, replays)
     except ArenaError as exc:
         fail(str(exc))
     for path in drawn.files:
@@ -233,14 +244,14 @@ def history_command(
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", help="Output format (table, markdown, json).")] = ReportFormat.TABLE,
 ) -> None:
-    """Each bot's rating (mu ± 95% interval, rank) round by round."""
+    """Each bot's rating (mu ± 95% interval, rank) round by round, on one scale."""
     from arena.league.folder import open_league
-    from arena.league.rounds import history
+    from arena.league.history import format_history, league_history
 
     if fmt is ReportFormat.CSV:
         fail("--format csv: the history is a table, markdown or json")
     try:
-        typer.echo(history(open_league(league), fmt.value))
+        typer.echo(format_history(league_history(open_league(league)), fmt.value))
     except ArenaError as exc:
         fail(str(exc))
 
@@ -265,7 +276,7 @@ def compare_command(
     from arena.ratings.comparison import format_comparison
 
     try:
-        comparison = compare_rounds(open_league(league), before, after, anchor or ())
+        comparison = compare_rounds(open_league(league), before, after, anchor or None)
         typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:
         fail(str(exc))

@@ -88,6 +88,11 @@ def play_command(
     html: Annotated[Path | None, typer.Option(
         "--html", metavar="FILE", help="Write each game as a self-contained HTML page to watch in "
         "a browser (several games: FILE numbered, game-1.html, game-2.html, ...).")] = None,
+    web: Annotated[bool, typer.Option(
+        "--web", help="Seat the people (-b human) at a table in the browser, served on this "
+        "machine (needs the 'web' extra: pip install 'card-arena[web]').")] = False,
+    no_open: Annotated[bool, typer.Option(
+        "--no-open", help="With --web: print the table's addresses, open no browser.")] = False,
 ) -> None:
     """Play games between bots (or against them: -b human) and print the results."""
     from arena.engine import find_game
@@ -95,8 +100,8 @@ def play_command(
     from arena.loader import resolve_bot
     from arena.sandbox import DEFAULT_LIMITS, sandboxed, unseen_by
     from arena.session import SeriesTally
+    from arena.tty.human import is_human
     from arena.values import parse_assignments
-    from bots.human import is_human
 
     try:
         found = find_game(game)
@@ -109,7 +114,12 @@ def play_command(
             raise ArenaError("give the bots with -b, or a --level for the opponents")
         chosen.check_players(len(specs))
         person = any(is_human(spec) for spec in specs)
-        if person and (show or json_out):
+        if web and not person:
+            raise ArenaError("--web seats people: give at least one -b human")
+        if web and (show or rotate or html is not None):
+            raise ArenaError("--web cannot be used with --show, --rotate or --html (each "
+                             "game's replay page is one click away in the browser)")
+        if person and not web and (show or json_out):
             raise ArenaError("--show and --json cannot be used with a human seat")
         if no_limits and time_limit is not None:
             raise ArenaError("--no-limits and --time-limit cannot be used together")
@@ -138,6 +148,10 @@ def play_command(
     tracebacks = _tracebacks_to_stderr()
     watched = [entry if is_human(spec) else _Watched(entry, spec, seat, rotate)
                for seat, (spec, entry) in enumerate(zip(specs, entries, strict=True))]
+    if web:
+        _play_on_the_web(chosen, specs, watched, seed, games, tally, json_out, timings, out,
+                         no_open, tracebacks)
+        return
     slow = limits.move_seconds or DEFAULT_LIMITS.move_seconds or 1.0
     # a person's seat draws on stdout; bots' prints must not reach it (nor --json's records)
     quiet = contextlib.nullcontext() if person else contextlib.redirect_stdout(sys.stderr)
@@ -154,6 +168,69 @@ def play_command(
             getattr(entry, "close", lambda: None)()
     if not json_out and total > 1:
         _print_summary(tally)
+
+
+def _play_on_the_web(chosen: Variant, specs: list[str], entries: list[Any], seed: int,
+                     games: int, tally: SeriesTally, json_out: bool, timings: bool, out: Any,
+                     no_open: bool, tracebacks: logging.Handler) -> None:
+    """`arena play --web`: the people's seats served in the browser, the games played and
+    printed as `arena play` prints them; Ctrl-C or a closed page ends the game as a quit."""
+    import signal
+    import time
+    import webbrowser
+
+    from arena.table.seat import PersonSeat, Table
+    from arena.table.series import TableSeries
+    from arena.tty.human import is_human
+
+    try:
+        from arena.table.server import TableServer
+    except ImportError:
+        fail("--web needs the 'web' extra: pip install 'card-arena[web]' (aiohttp)")
+    people = [seat for seat, spec in enumerate(specs) if is_human(spec)]
+    table = Table(chosen.game.name, chosen.game.title, chosen.label, people)
+    series = TableSeries(table)
+    server = TableServer(table, series.pages)
+    seated = list(entries)
+    for seat in people:
+        seated[seat] = _PersonEntry(PersonSeat(table.outboxes[seat]))
+    addresses = server.start()
+    previous = signal.signal(signal.SIGINT, lambda *_: table.leave())
+    try:
+        for seat, address in addresses.items():
+            typer.echo(f"arena: seat {seat} is at {address}", err=True)
+        if not no_open:
+            for address in addresses.values():
+                webbrowser.open(address)
+        _play_and_print(chosen, seated, seed, games, False, series, tally, json_out, timings,
+                        True, out, 1.0)
+        table.close("the table is closed: thanks for playing" if not table.left
+                    else "you left the table: the game was recorded as your quit")
+        if not table.left:
+            typer.echo("arena: the games are over; the table stays open for the replay "
+                       "pages until every page is closed (or Ctrl-C)", err=True)
+            while not table.left:
+                time.sleep(0.2)
+        time.sleep(0.2)  # the pages get the last message
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        server.stop()
+        logging.getLogger("arena.bots").removeHandler(tracebacks)
+    if games > 1:
+        _print_summary(tally)
+
+
+class _PersonEntry:
+    """A person's seat at the web table as a series entry: the same seat every game."""
+
+    name = "human"
+
+    def __init__(self, seat: Any) -> None:
+        self.seat = seat
+
+    def make(self) -> Any:
+        """The person's seat (one for the whole series)."""
+        return self.seat
 
 
 def _play_limits(default: Any, time_limit: float | None, no_limits: bool,
@@ -233,12 +310,13 @@ def _tracebacks_to_stderr() -> logging.Handler:
     """Send the tracebacks of in-process bots' exceptions to stderr (sandboxed bots' reach it as
     their output), but for a person's leaving the game (`HumanQuit`: no bug of anyone's, and the
     fault line says it); the caller removes the handler."""
-    from bots.human import HumanQuit
+    from arena.table.seat import SeatLeft
+    from arena.tty.human import HumanQuit
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[%(message)s]"))
     handler.addFilter(lambda record: not isinstance(getattr(record, "bot_exception", None),
-                                                    HumanQuit))
+                                                    HumanQuit | SeatLeft))
     logging.getLogger("arena.bots").addHandler(handler)
     return handler
 
@@ -251,6 +329,8 @@ def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, 
 
     for played in play_series(chosen, entries, seed, games, rotate, watcher):
         tally.add(played)
+        if hasattr(watcher, "finished"):  # --web: the result to the people's pages
+            watcher.finished(played.record)
         if hasattr(watcher, "write"):  # --html: the page of the game just played
             try:
                 typer.echo(f"arena: wrote {watcher.write(played.record)}", err=True)
@@ -269,6 +349,8 @@ def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, 
                 if isinstance(entry, _Watched) else None
             if warning:
                 typer.echo(warning, err=True)
+        if getattr(watcher, "left", False):  # --web: a person left the table
+            break
 
 
 @app.command("new-bot")

@@ -52,6 +52,7 @@ def run_command(
     """Run a tournament, or resume it: finished games are kept, the rest are played."""
     import os
 
+    from arena.cli.progress import progress_view
     from arena.tournament.planning.config import Stop, load_config, overridden
     from arena.tournament.playing.runner import Backend
     from arena.tournament.rating import write_ratings
@@ -85,7 +86,7 @@ def run_command(
         loaded = overridden(load_config(config, kept=kept), isolation and isolation.value,
                             time_limit)
         target = out or Path("results") / loaded.name
-        with _progress_bar(quiet) as on_progress:
+        with progress_view(quiet) as on_progress:
             if loaded.stopping.rule is Stop.CONFIDENT:
                 note(rounds_plan(loaded, deals_like))
                 stop = run_until_confident(loaded, target, workers or os.cpu_count() or 1,
@@ -284,7 +285,7 @@ def replay_command(
             _seat_view(target, task, seat, bot or (), config, as_json, delay)
         if every:
             mismatches = replay_all(target)
-            total = len(RunDirectory(target).finished())
+            total = sum(1 for _ in RunDirectory(target).records())
             for result in mismatches:
                 for line in result.lines():
                     typer.echo(line)
@@ -440,34 +441,6 @@ def report_command(
         fail(str(exc))
     for path in written:
         typer.echo(str(path))
-
-
-@contextmanager
-def _progress_bar(quiet: bool) -> Iterator[ProgressHook | None]:
-    """A rich progress bar on stderr (games, rate, ETA, faults), or nothing when quiet."""
-    if quiet:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]:>7.0f}/s"), TimeRemainingColumn(),
-               TextColumn("faults {task.fields[faults]}"))
-    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-        task = bar.add_task("games", total=None, rate=0.0, faults=0)
-
-        def update(progress: RunProgress) -> None:
-            bar.update(task, completed=progress.done, total=progress.total,
-                       rate=progress.rate, faults=progress.faults)
-
-        yield update
 
 
 @contextmanager

@@ -51,7 +51,7 @@ ARCHIVE = "archive"
 LOCK = ".lock"
 UPDATE_LOCK = ".update-lock"
 
-TOP_KEYS = ("name", "deals", "games", "limits", "schedule")
+TOP_KEYS = ("name", "deals", "games", "limits", "schedule", "anchors")
 GAME_KEYS = ("game", "variant", "players")
 MAX_CONFIG_BYTES = 1024 * 1024
 _NAME = re.compile(r"\w[\w.-]*")
@@ -89,6 +89,9 @@ class LeagueConfig:
     name: str
     pools: tuple[Pool, ...]
     tables: tuple[tuple[str, Any], ...]
+    anchors: tuple[str, ...] = ()
+    """The bots that fix the scale of the history and of compare between rounds, where they
+    play unchanged in both rounds (Ordo's anchors); none: the bots whose code did not change."""
 
     def table(self, key: str) -> dict[str, Any]:
         """One of the [deals], [limits], [schedule] tables ({} if not given)."""
@@ -185,7 +188,10 @@ def parse_league(text: str, where: Path) -> LeagueConfig:
             if not isinstance(data[key], dict):
                 raise ConfigError(f"{where}: {key}: expected a table")
             tables.append((key, data[key]))
-    config = LeagueConfig(name, tuple(pools), tuple(tables))
+    anchors = data.get("anchors", [])
+    if not isinstance(anchors, list) or not all(isinstance(a, str) and a for a in anchors):
+        raise ConfigError(f"{where}: anchors: expected an array of bot names")
+    config = LeagueConfig(name, tuple(pools), tuple(tables), tuple(dict.fromkeys(anchors)))
     # [deals], [limits] and [schedule] are a tournament config's: checked as one is
     check = {"deals": config.table("deals"), "limits": config.table("limits")}
     most = max(p.players for p in pools)
@@ -194,8 +200,13 @@ def parse_league(text: str, where: Path) -> LeagueConfig:
     return config
 
 
-def _pool(item: Any, where: str) -> Pool:
-    """One [[games]] entry, checked against the game registry."""
+def _pool(item: Any, where: str, named: str | None = None) -> Pool:
+    """One [[games]] entry, checked against the game registry; a fault is named `where.key`,
+    or `named` alone where given (a --game option's value)."""
+
+    def at(key: str) -> str:
+        return named if named is not None else f"{where}.{key}"
+
     if isinstance(item, str):
         item = {"game": item}
     if not isinstance(item, dict):
@@ -205,12 +216,12 @@ def _pool(item: Any, where: str) -> Pool:
             raise ConfigError(f"{where}: unknown key {key!r} (allowed: {', '.join(GAME_KEYS)})")
     game_name = item.get("game")
     if not isinstance(game_name, str):
-        raise ConfigError(f"{where}.game: required, a game name such as 'concentration'")
+        raise ConfigError(f"{at('game')}: required, a game name such as 'concentration'")
     try:
         game = find_game(game_name)
         preset = item.get("variant", "standard")
         if not isinstance(preset, str) or preset not in game.presets:
-            raise ConfigError(f"{where}.variant: unknown variant {preset!r} for {game.name} "
+            raise ConfigError(f"{at('variant')}: unknown variant {preset!r} for {game.name} "
                               f"(known: {', '.join(game.presets)})")
         variant = game.variant(preset)
         players = item.get("players")
@@ -218,17 +229,18 @@ def _pool(item: Any, where: str) -> Pool:
             allowed = variant.params.players_allowed()
             players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
         if type(players) is not int:
-            raise ConfigError(f"{where}.players: expected an integer")
+            raise ConfigError(f"{at('players')}: expected an integer")
         variant.check_players(players)
     except ConfigError:
         raise
     except ArenaError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        raise ConfigError(f"{named or where}: {exc}") from None
     return Pool(game.name, preset, players)
 
 
 def parse_game(text: str) -> dict[str, Any]:
-    """A `--game GAME[:VARIANT[:PLAYERS]]` value as a [[games]] table."""
+    """A `--game GAME[:VARIANT[:PLAYERS]]` value as a [[games]] table, checked against the game
+    registry (a ConfigError naming the option as given)."""
     parts = text.split(":")
     if len(parts) > 3 or not parts[0]:
         raise LeagueError(f"--game {text!r}: expected GAME, GAME:VARIANT or GAME:VARIANT:PLAYERS")
@@ -239,6 +251,7 @@ def parse_game(text: str) -> dict[str, Any]:
         if not parts[2].isdigit():
             raise LeagueError(f"--game {text!r}: the table size must be a whole number")
         table["players"] = int(parts[2])
+    _pool(table, "", named=f"--game {text!r}")  # its mistake named as the user wrote it
     return table
 
 

@@ -26,17 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.league.folder import POOLS, ROUNDS, League, LeagueError
-from arena.league.rounds import (
-    ROUND_FILE,
-    rated_from,
-    read_round,
-    round_ratings,
-    rounds,
-)
+from arena.league.history import History, by_round, league_history
+from arena.league.rounds import ROUND_FILE, rated_from, read_round, round_ratings
 from arena.ratings.formats import format_ratings
 from arena.ratings.plots import (
     DPI,
     Progression,
+    bot_colours,
     plot_head_to_head,
     plot_progression,
     plot_ratings,
@@ -44,7 +40,6 @@ from arena.ratings.plots import (
     require_matplotlib,
 )
 from arena.ratings.tables import PoolRatings, Ratings
-from arena.ratings.verdicts import Z95
 from arena.safe_files import check_entry, real_folder, remove, write_bytes, write_text
 from arena.tournament.planning.config import OnFault
 from arena.tournament.records.results import RunDirectory, run_config
@@ -78,8 +73,9 @@ class PoolReport:
     pictures: tuple[Picture, ...]
     note: str | None = None
     progression: Progression | None = None
-    history: Mapping[str, Mapping[int, tuple[float, float]]] | None = None
-    """Each bot's (mu, half-width of its 95% interval) by round, up to this one."""
+    history: Mapping[str, Mapping[int, tuple[float, float, bool]]] | None = None
+    """Each bot's (mu on the history's scale, half-width of its 95% interval, whether it moved
+    significantly since the round before) by round, up to this one."""
     bots: Mapping[str, BotSection] | None = None
     """Per bot, its faults and worst games (only while the pool's games are the round's)."""
 
@@ -93,10 +89,12 @@ class LeagueReport:
     files: tuple[Path, ...]
 
 
-def write_league_report(league: League, number: int | None = None) -> LeagueReport:
+def write_league_report(league: League, number: int | None = None,
+                        replays: bool = False) -> LeagueReport:
     """Draw a round's pictures (the latest round with None) and write report.md and
-    report.html beside them in `rounds/<N>/report/`; PlotsError if matplotlib is missing,
-    LeagueError if there is no such round."""
+    report.html beside them in `rounds/<N>/report/`, with `replays` the replay page of every
+    game the page names (`replays/<pool>/<task>.html`; without, only pages already there are
+    linked); PlotsError if matplotlib is missing, LeagueError if there is no such round."""
     require_matplotlib()
     document = read_round(league, number)
     number = int(document["round"])
@@ -105,7 +103,7 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
         if not isinstance(entry.get("id"), str) or not _POOL_ID.fullmatch(entry["id"]):
             raise LeagueError(f"{league.file(ROUNDS) / str(number) / ROUND_FILE}: damaged "
                               f"(a pool id that is not a file name)")
-    earlier = [read_round(league, n) for n in rounds(league) if n <= number]
+    found = league_history(league, number)
     folder = real_folder(league.file(ROUNDS) / str(number), make=True)
     folder = real_folder(folder / REPORT_FOLDER, make=True)
     # what the report writes must be regular files or nothing, checked before anything is
@@ -115,8 +113,18 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
             check_entry(folder / f"{kind}-{entry['id']}.png")
     for name in ("report.md", "report.html"):
         check_entry(folder / name)
-    parts = [_pool_report(league, entry, earlier, folder) for entry in document["pools"]]
+    palette: dict[str, int] = {}  # one colour per bot in every picture of the report
+    for entry in document["pools"]:
+        for pool in round_ratings({"pools": [entry]}).pools:
+            bots = [row.bot for row in pool.bots]
+            history = found.pool(pool.game, pool.variant)
+            for bot in (*bots, *(history.bots if history else ())):
+                palette.setdefault(bot, len(palette))
+    parts = [_pool_report(league, entry, found, folder, replays, palette)
+             for entry in document["pools"]]
     written: list[Path] = []
+    if replays:
+        written += _write_replays(league, parts, folder)
     for part in parts:
         drawn = {p.kind for p in part.pictures}
         for picture in part.pictures:
@@ -131,20 +139,38 @@ def write_league_report(league: League, number: int | None = None) -> LeagueRepo
     return LeagueReport(number, folder, (*written, folder / "report.md", folder / "report.html"))
 
 
-def _pool_report(league: League, entry: Mapping[str, Any],
-                 earlier: Sequence[Mapping[str, Any]], folder: Path) -> PoolReport:
-    """A pool's ratings and pictures in a round (`earlier`: the rounds up to it, in order;
-    `folder`: where its report is written)."""
+def _write_replays(league: League, parts: Sequence[PoolReport], folder: Path) -> list[Path]:
+    """The replay page of every game the report names, in `replays/<pool>/<task>.html`."""
+    from arena.viewer.replay_page import write_replay
+
+    written = []
+    for part in parts:
+        tasks = sorted({g.task for section in (part.bots or {}).values() for g in section.worst})
+        if not tasks:
+            continue
+        target = real_folder(real_folder(folder / REPLAYS, make=True) / part.id, make=True)
+        for task in tasks:
+            check_entry(target / f"{task}.html")
+            write_replay(league.file(POOLS) / part.id, task, target / f"{task}.html")
+            written.append(target / f"{task}.html")
+    return written
+
+
+def _pool_report(league: League, entry: Mapping[str, Any], found: History,
+                 folder: Path, replays: bool = False,
+                 palette: Mapping[str, int] | None = None) -> PoolReport:
+    """A pool's ratings and pictures in a round (`found`: the history up to it; `folder`:
+    where its report is written; `palette`: each bot's colour number in the report)."""
     (pool,) = round_ratings({"pools": [entry]}).pools
     pictures = [Picture("ratings", f"ratings of {pool.game} / {pool.variant}",
-                        _png(plot_ratings(pool)))]
+                        _png(plot_ratings(pool, palette)))]
     head = plot_head_to_head(pool)
     if head is not None:
         pictures.append(Picture("headtohead", f"head to head in {pool.game} / {pool.variant}",
                                 _png(head)))
-    by_round = _by_round(entry["id"], earlier)
+    rows = by_round(found, pool.game, pool.variant)
     pictures.append(Picture("history", f"ratings of {pool.game} / {pool.variant} by round",
-                            _png(plot_history(pool, by_round))))
+                            _png(plot_history(pool, rows, found.last, palette))))
     note = None
     history = progression = bots = None
     run = league.file(POOLS) / str(entry["id"])
@@ -156,7 +182,7 @@ def _pool_report(league: League, entry: Mapping[str, Any],
                                    config.limits.on_fault is OnFault.DISQUALIFY)
         # the run's pool is named by its preset; the round's by its label (`standard@2p`)
         history = next((h for (game, _), h in histories.items() if game == pool.game), None)
-        drawn = plot_progression(pool, history)
+        drawn = plot_progression(pool, history, palette)
         if drawn is not None:
             pictures.append(Picture("progression",
                                     f"rating progression in {pool.game} / {pool.variant}",
@@ -166,35 +192,20 @@ def _pool_report(league: League, entry: Mapping[str, Any],
         named = Ratings(tuple(replace(pool, variant=variant)
                               for (game, variant) in histories if game == pool.game))
         found = run_bots(run, named, records, f"{REPLAYS}/{entry['id']}",
-                         folder / REPLAYS / entry["id"])
+                         folder / REPLAYS / entry["id"], replays)
         bots = next(iter(found.values()), {})
     else:
         note = ("the progression is drawn only for the latest round of a pool whose games "
                 "have not changed since")
-    return PoolReport(str(entry["id"]), pool, tuple(pictures), note, progression, by_round,
-                      bots)
+    return PoolReport(str(entry["id"]), pool, tuple(pictures), note, progression, rows, bots)
 
 
-def _by_round(pool_id: str, documents: Sequence[Mapping[str, Any]]
-              ) -> dict[str, dict[int, tuple[float, float]]]:
-    """Each bot's (mu, half-width of its 95% interval) by round, in one pool."""
-    out: dict[str, dict[int, tuple[float, float]]] = {}
-    for document in documents:
-        for entry in document["pools"]:
-            if entry["id"] != pool_id:
-                continue
-            for pool in round_ratings({"pools": [entry]}).pools:
-                for row in pool.bots:
-                    out.setdefault(row.bot, {})[int(document["round"])] = \
-                        (row.mu, Z95 * row.sigma)
-    return out
-
-
-def plot_history(pool: PoolRatings, by_round: Mapping[str, Mapping[int, tuple[float, float]]]
-                 ) -> Figure:
-    """Each bot's mu by round with its 95% interval; the bots of this round's table in its
-    order, those who left after them, dashed."""
-    from matplotlib import colormaps
+def plot_history(pool: PoolRatings,
+                 by_round: Mapping[str, Mapping[int, tuple[float, float, bool]]],
+                 scale: int | None = None, palette: Mapping[str, int] | None = None) -> Figure:
+    """Each bot's mu by round with its 95% interval, on the scale of round `scale` (the
+    history's: docs/league.md); a ring marks a move significant at 95% since the round before;
+    the bots of this round's table in its order, those who left after them, dashed."""
     from matplotlib.figure import Figure
 
     playing = [row.bot for row in pool.bots]
@@ -205,9 +216,9 @@ def plot_history(pool: PoolRatings, by_round: Mapping[str, Mapping[int, tuple[fl
     ax = fig.add_subplot()
     # side by side within a round, so that equal ratings do not hide one another
     width = 0.5 / max(1, len(bots))
-    cmap = colormaps["tab10" if len(bots) <= 10 else "tab20"]
+    colours = bot_colours(bots, palette)
     for i, bot in enumerate(bots):
-        colour = cmap(i % cmap.N)
+        colour = colours[i]
         rounds_ = sorted(by_round.get(bot, {}))
         if not rounds_:
             continue
@@ -217,9 +228,15 @@ def plot_history(pool: PoolRatings, by_round: Mapping[str, Mapping[int, tuple[fl
         ax.errorbar(x, mu, yerr=half, color=colour, marker="o", markersize=5, capsize=3,
                     linestyle="--" if bot in gone else "-", linewidth=1.5,
                     label=_short(bot) + (" (left)" if bot in gone else ""))
+        moved = [(xi, m) for xi, m, n in zip(x, mu, rounds_, strict=True)
+                 if by_round[bot][n][2]]
+        if moved:
+            ax.scatter([xi for xi, _ in moved], [m for _, m in moved], s=150,
+                       facecolors="none", edgecolors=colour, linewidths=1.8, zorder=3)
     ax.set_xticks(numbers, [str(n) for n in numbers])
-    ax.set_xlabel("round")
-    ax.set_ylabel("mu, 95% interval (± 1.96 sigma)")
+    ax.set_xlabel("round (a ring: a move significant at 95% since the round before)")
+    where = f"on round {scale}'s scale" if scale is not None else "on one scale"
+    ax.set_ylabel(f"rating {where}, 95% interval")
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     ax.set_title(f"{pool.game} / {pool.variant}: ratings by round", fontsize=11)
@@ -263,19 +280,23 @@ def report_html(title: str, parts: Sequence[PoolReport], fault_share: float) -> 
     sections = []
     for part in parts:
         rounds_ = sorted({n for rows in (part.history or {}).values() for n in rows})
-        history = tuple(ProgressPoint(n, {bot: rows[n] for bot, rows in part.history.items()
-                                          if n in rows})
+        history = tuple(ProgressPoint(n, {bot: rows[n][:2] for bot, rows in part.history.items()
+                                          if n in rows},
+                                      frozenset(bot for bot, rows in part.history.items()
+                                                if n in rows and rows[n][2]))
                         for n in rounds_) if part.history else ()
         sections.append(PoolSection(part.ratings, progression_points(part.progression),
                                     "deals played", history, part.bots or {}, part.note))
     return page_html(ReportPage(title, _INTRO, tuple(sections), fault_share,
-                                "Replay pages: replays/<pool>/<task>.html beside this page"))
+                                "Replay pages: replays/<pool>/<task>.html beside this page "
+                                "(arena league report --replays writes them)"))
 
 
-_INTRO = ("Ratings are the TrueSkill posterior over all of a pool's games at once; the bars "
-          "span the 95% interval of mu relative to the pool, clustered by deal; bots that "
-          "cannot be told apart at 95% (two-sided) share a rank (=n). The history shows each "
-          "bot's mu round by round with its 95% interval (± 1.96 sigma); the progression, the "
-          "table's mu and interval over the games of the first n deals played.")
+_INTRO = ("Each bot's rating is TrueSkill's estimate of its skill from all of a pool's games at "
+          "once, next to the other bots of the pool; the bars span its 95% interval, from how "
+          "much the results varied from deal to deal; bots that cannot be told apart share a "
+          "rank (=n). The history shows each bot's rating round by round with the same "
+          "interval, every round on the latest round's scale; the progression, how the "
+          "ratings settled as the deals were played.")
 _STYLE = ("body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
           "pre{font-size:85%;overflow-x:auto}img{max-width:100%}")

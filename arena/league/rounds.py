@@ -36,9 +36,8 @@ from arena.protocol.command import is_command
 from arena.ratings.comparison import Comparison, compare
 from arena.ratings.evidence import Evidence
 from arena.ratings.formats import format_ratings
-from arena.ratings.output import ReportFormat, grid
+from arena.ratings.output import ReportFormat
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings, Ratings
-from arena.ratings.verdicts import Z95
 from arena.safe_files import (
     UnsafeFileError,
     check_entry,
@@ -54,7 +53,7 @@ from arena.tournament.planning.config import TournamentConfig, parse_config
 from arena.tournament.playing.ray_backend import ray_session
 from arena.tournament.playing.runner import Backend, ProgressHook
 from arena.tournament.rating import run_ratings
-from arena.tournament.records.results import DIGEST, GAMES, RunDirectoryError
+from arena.tournament.records.results import DIGEST, GAMES, NUMBERS, RunDirectoryError
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.identity import (
     bots_code,
@@ -77,6 +76,16 @@ class PoolUpdate:
     report: RunReport | None = None
     waiting: str | None = None
     restarted: bool = False
+
+
+@dataclass(frozen=True)
+class PoolStart:
+    """A pool's run as it starts, for its progress to be shown: its bots, and what its run
+    keeps and has to play (`RunPlan`)."""
+
+    pool: Pool
+    bots: tuple[str, ...]
+    plan: RunPlan
 
 
 @dataclass(frozen=True)
@@ -112,10 +121,12 @@ def pool_config(league: League, pool: Pool, isolation: str | None = None,
 
 def update(league: League, workers: int = 1, on_progress: ProgressHook | None = None,
            isolation: str | None = None, backend: Backend = Backend.LOCAL,
-           address: str | None = None) -> UpdateReport:
+           address: str | None = None,
+           on_pool: Callable[[PoolStart], None] | None = None) -> UpdateReport:
     """Bring every pool up to date on the league's deals, then keep the standings as the next
     round. Interrupted, it is resumed by running it again: each pool's run resumes. `backend`
-    and `address` as for `run_tournament` (Ray)."""
+    and `address` as for `run_tournament` (Ray). `on_pool` hears of each pool's run as it
+    starts, before `on_progress` hears how its games go."""
     with locked(league, UPDATE_LOCK, wait=False), ExitStack() as ray:
         joined: list[int] = []
 
@@ -125,12 +136,14 @@ def update(league: League, workers: int = 1, on_progress: ProgressHook | None = 
             if backend is Backend.RAY and plan.to_play and not joined:
                 joined.append(ray.enter_context(ray_session(address, workers)))
 
-        return _update(league, workers, on_progress, isolation, backend, address, on_plan)
+        return _update(league, workers, on_progress, isolation, backend, address, on_plan,
+                       on_pool)
 
 
 def _update(league: League, workers: int, on_progress: ProgressHook | None,
             isolation: str | None, backend: Backend, address: str | None,
-            on_plan: Callable[[RunPlan], None]) -> UpdateReport:
+            on_plan: Callable[[RunPlan], None],
+            on_pool: Callable[[PoolStart], None] | None = None) -> UpdateReport:
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
     subs = read_submissions(league)  # what is submitted during the update plays in the next
@@ -143,9 +156,15 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
         names = tuple(b.name for b in config.bots)
         out = league.pool_dir(pool)
         hidden = _hidden(league, config)
+
+        def planned(plan: RunPlan, pool: Pool = pool, names: tuple[str, ...] = names) -> None:
+            on_plan(plan)
+            if on_pool is not None:
+                on_pool(PoolStart(pool, names, plan))
+
         try:
             report = run_tournament(config, out, workers, False, on_progress, backend, address,
-                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
+                                    deals_like=deals, on_plan=planned, hidden=hidden)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
             if not _changed(out, config, deals):
@@ -154,7 +173,7 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
             # pool is played again on the same key and deals
             _archive(league, pool)
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
-                                    deals_like=deals, on_plan=on_plan, hidden=hidden)
+                                    deals_like=deals, on_plan=planned, hidden=hidden)
             done.append(PoolUpdate(pool, names, report, restarted=True))
     number, date, kept = _keep_round(league, done, subs)
     return UpdateReport(number, date, tuple(done), kept)
@@ -255,7 +274,7 @@ def rated_from(run: Path) -> str:
     (the rating settings, the fault rules, the deals), and the arena's ratings code. Equal
     digests, equal ratings."""
     h = hashlib.sha256(_ratings_code().encode())
-    for name in (DIGEST, GAMES):
+    for name in (DIGEST, GAMES, NUMBERS):  # numbers.json: which games on record are rated
         h.update(f"\0{name}\0".encode())
         try:
             with open_regular(run / name) as f:
@@ -355,56 +374,30 @@ def standings(league: League, number: int | None = None, fmt: str = "table",
 
 
 def compare_rounds(league: League, before: int, after: int,
-                   anchors: Sequence[str] = ()) -> Comparison:
+                   anchors: Sequence[str] | None = None) -> Comparison:
     """How the standings moved from round `before` to round `after`: who joined, left or
-    changed code (another version), and which moves are significant. The rounds are played on
-    the league's deals; a round on other deals (its [deals] changed) is said so."""
+    changed code (another version), and which moves are significant, against `anchors`
+    (None: the anchors of league.toml that play unchanged in both rounds, else the unchanged
+    bots). The rounds are played on the league's deals; a round on other deals (its [deals]
+    changed) is said so."""
     old, new = read_round(league, before), read_round(league, after)
+    return compare_documents(old, new, league.config.anchors if anchors is None else anchors,
+                             strict=anchors is not None)
+
+
+def compare_documents(old: Mapping[str, Any], new: Mapping[str, Any],
+                      anchors: Sequence[str] = (), strict: bool = False) -> Comparison:
+    """`compare_rounds` on two rounds' documents; with `strict` False, only the anchors that
+    play unchanged in both rounds are used (league.toml's: an anchor may join late)."""
     code: dict[str, str | None] = {}
     for name in sorted(old["bots"].keys() & new["bots"].keys()):
         a, b = old["bots"][name], new["bots"][name]
         code[name] = None if a["digest"] == b["digest"] else \
             f"version {a['version']} -> {b['version']}"
+    if not strict:
+        anchors = [a for a in anchors if a in code and code[a] is None]
     deals = {p["id"]: p["seeds"] for p in old["pools"]}
     differ = [p["id"] for p in new["pools"] if p["id"] in deals and deals[p["id"]] != p["seeds"]]
     note = (f"the rounds were played on different deals in {', '.join(differ)} (the league's "
             f"[deals] changed between them)") if differ else None
-    return compare(round_ratings(old), round_ratings(new), note, code, anchors)
-
-
-def history(league: League, fmt: str = "table") -> str:
-    """Each bot's rating (mu ± its 95% interval) round by round, per game and variant."""
-    fmt_ = ReportFormat.parse(fmt)
-    documents = [read_round(league, n) for n in rounds(league)]
-    if not documents:
-        raise LeagueError(f"{league.path}: no rounds yet (run 'arena league update')")
-    table: dict[tuple[str, str], dict[str, dict[int, BotRow]]] = {}
-    for document in documents:
-        for pool in round_ratings(document).pools:
-            for row in pool.bots:
-                table.setdefault((pool.game, pool.variant), {}).setdefault(
-                    row.bot, {})[document["round"]] = row
-    numbers = [d["round"] for d in documents]
-    if fmt_ is ReportFormat.JSON:
-        return json.dumps({"rounds": [{"round": d["round"], "date": d["date"]}
-                                      for d in documents],
-                           "pools": [{"game": g, "variant": v, "bots": {
-                               bot: {str(n): {"mu": round(r.mu, 6), "sigma": round(r.sigma, 6),
-                                              "rank": r.rank_label}
-                                     for n, r in by.items()} for bot, by in bots.items()}}
-                                     for (g, v), bots in sorted(table.items())]},
-                          indent=2, sort_keys=True, ensure_ascii=False)
-    parts = []
-    for (game, variant), bots in sorted(table.items()):
-        # the latest round's table first, in its order; then those who left, by their last mu
-        order = sorted(bots, key=lambda b: (-max(bots[b]), -bots[b][max(bots[b])].mu))
-        rows = [[escape(bot), *(_cell(bots[bot].get(n)) for n in numbers)] for bot in order]
-        title = f"{game} {variant}: mu ± 95% interval by round (rank in brackets)"
-        parts.append(("## " if fmt_ is ReportFormat.MARKDOWN else "") + title + "\n" +
-                     grid(["bot", *(f"round {n}" for n in numbers)], rows, fmt_))
-    dates = ", ".join(f"round {d['round']}: {d['date']}" for d in documents)
-    return "\n\n".join(parts) + f"\n\n{dates}"
-
-
-def _cell(row: BotRow | None) -> str:
-    return "-" if row is None else f"{row.mu:.2f} ± {Z95 * row.sigma:.2f} ({row.rank_label})"
+    return compare(round_ratings(dict(old)), round_ratings(dict(new)), note, code, anchors)

@@ -10,17 +10,19 @@ A bundled bot is trusted: it joins by name and is not validated.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotSpecError
 from arena.league.folder import STORE, SUBMISSIONS, League, LeagueError, locked
 from arena.loader import bot_file, display_name, is_bundled, resolve_bot
 from arena.protocol.command import command_folder, is_command
@@ -30,10 +32,11 @@ from arena.safe_files import (
     read_bytes,
     read_json,
     real_folder,
+    remove,
     write_bytes,
     write_text,
 )
-from arena.text import escape
+from arena.text import escape, is_safe
 
 MAX_FILES = 64
 """The most .py files a bot folder may hold."""
@@ -42,7 +45,8 @@ MAX_FILE_BYTES = 1024 * 1024
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 
 Validator = Callable[[str, str, Sequence[Path]], tuple[bool, Sequence[str]]]
-"""Validates a bot spec for a game, keeping paths from its view: passed, and what was found."""
+"""Validates a bot spec for a game, keeping paths from its view: passed, and what was found; a
+BotSpecError if the spec does not load at all (bad input: nothing is recorded)."""
 
 
 @dataclass(frozen=True)
@@ -154,9 +158,13 @@ def _now() -> str:
 def sandbox_validator(spec: str, game: str,
                       kept: Sequence[Path] = ()) -> tuple[bool, Sequence[str]]:
     """Validate a bot as `arena validate --quick` does: sandboxed, one deal against a bundled
-    bot and random, `kept` out of its view."""
-    from arena.sandbox import validate_bot
+    bot and random, `kept` out of its view; a BotSpecError if it does not load (its class
+    misnamed, its file not Python, not a bot of the game)."""
+    from arena.sandbox import probe, unseen_by, validate_bot
 
+    problem = probe(spec, game, private=unseen_by(spec, [spec], kept))
+    if problem is not None:
+        raise BotSpecError(problem)
     verdict = validate_bot(spec, game, quick=True, kept=kept)
     return verdict.passed, verdict.lines[:1]
 
@@ -193,27 +201,75 @@ def submit(league: League, spec: str, name: str | None = None, folder: bool = Fa
     if not name:
         raise LeagueError(f"{spec!r}: a submitted bot needs a name in the league (--name)")
     rest = spec.partition(".py")[2]  # ":Class" and its parameters, if given
-    files = _bot_files(path, folder)
+    files = [(file, data, 0o644) for file, data in _bot_files(path, folder)]
     digest = _digest(files)
     stored = league.file(STORE) / digest
-    _store(league, stored, [(file, data, 0o644) for file, data in files])
+    new = not check_entry(stored, folder=True)
+    _store(league, stored, files)
     stored_spec = f"{STORE}/{digest}/{path.name}{rest}"
     declared = _declared_games(stored / path.name, rest.lstrip(":").partition(":")[0])
     playing = _games_here(spec, declared, games, league_games)
-    passed, lines = _validated(league, stored, stored_spec, playing, validator)
+    passed, lines = _validated(league, _Stored(stored, stored_spec, spec, path.parent, new),
+                               playing, validator)
     return _version(league, name, "folder" if folder else "file", stored_spec, digest,
                     str(path), playing, passed, lines)
 
 
-def _validated(league: League, stored: Path, stored_spec: str, playing: Sequence[str],
+@dataclass(frozen=True)
+class _Stored:
+    """A version's files in the store: its folder, its spec there, the spec and folder it was
+    submitted as, and whether this submission put the folder there."""
+
+    folder: Path
+    spec: str
+    given: str
+    source: Path
+    new: bool
+
+    def as_submitted(self, text: str) -> str:
+        """A validation's words about the stored copy said of the author's own files: the
+        store's path, with its digest, replaced by the folder the bot was submitted from."""
+        mine = f"{self.source}/" if str(self.source) not in ("", ".") else ""
+        for stored in dict.fromkeys((self.folder.resolve(), self.folder.absolute(), self.folder)):
+            text = text.replace(f"{stored}/", mine).replace(str(stored), str(self.source))
+        return text
+
+    def forget(self, league: League) -> None:
+        """Remove the stored files again if this submission put them there and no version
+        holds them (a spec that does not load is not kept); what cannot be removed stays,
+        unused."""
+        if not self.new:
+            return
+        with locked(league), contextlib.suppress(OSError, ArenaError):
+            if any(v.digest == self.folder.name for s in read_submissions(league).values()
+                   for v in s.versions) or not check_entry(self.folder, folder=True):
+                return
+            for path in sorted(self.folder.rglob("*"), key=lambda p: -len(p.parts)):
+                if path.is_dir() and not path.is_symlink():
+                    path.rmdir()
+                else:
+                    remove(path)
+            self.folder.rmdir()
+
+
+def _validated(league: League, stored: _Stored, playing: Sequence[str],
                validator: Validator) -> tuple[bool, tuple[str, ...]]:
     """Validate a stored version in each game it plays here, up to the first that fails:
-    whether it passed, and the validation's lines (escaped, each after its game)."""
-    absolute = f"{league.path.resolve()}/{stored_spec}"
+    whether it passed, and the validation's lines (escaped, each after its game), naming the
+    author's files rather than the store's. A spec that does not load is a LeagueError in one
+    line, its whole reason given, and nothing is kept."""
+    absolute = f"{league.path.resolve()}/{stored.spec}"
     lines: list[str] = []
     for game in playing:
-        ok, found = validator(absolute, game, unseen_in(league, stored))
-        lines += [f"{game}: {escape(line)}" for line in found]
+        try:
+            ok, found = validator(absolute, game, unseen_in(league, stored.folder))
+        except BotSpecError as exc:
+            stored.forget(league)
+            why = stored.as_submitted(str(exc)).removeprefix(f"bot spec {absolute!r}: ")
+            why = why.removeprefix(f"bot spec {stored.given!r}: ")
+            raise LeagueError(f"{escape(stored.given)}: does not load ({game}): {escape(why)}; "
+                              f"nothing was submitted") from None
+        lines += [f"{game}: {escape(stored.as_submitted(line))}" for line in found]
         if not ok:
             return False, tuple(lines)
     return True, tuple(lines)
@@ -231,32 +287,57 @@ def _submit_program(league: League, spec: str, name: str | None, games: Sequence
         declared = resolve_bot(spec).cls.games
     except ArenaError as exc:
         raise LeagueError(str(exc)) from None
+    if not name and not _NAME.fullmatch(display_name(spec)):
+        raise LeagueError(f"{folder / 'bot.toml'}: its name {display_name(spec)!r} is not a "
+                          "league name (letters, digits, '_', '-' and '.'); give one with --name")
     name = name or display_name(spec)
     files = _program_files(folder)
-    digest = _digest([(file, data) for file, data, _ in files])
+    digest = _digest(files)
     stored = league.file(STORE) / digest
+    new = not check_entry(stored, folder=True)
     _store(league, stored, files)
     stored_spec = f"{STORE}/{digest}"
     playing = _games_here(spec, declared, games, league_games)
-    passed, lines = _validated(league, stored, stored_spec, playing, validator)
+    passed, lines = _validated(league, _Stored(stored, stored_spec, spec, folder, new), playing,
+                               validator)
     return _version(league, name, "program", stored_spec, digest, str(folder), playing, passed,
                     lines)
 
 
 def _program_files(folder: Path) -> list[tuple[str, bytes, int]]:
     """A program bot's files (relative name, bytes, mode), every regular file of its folder but
-    hidden ones, read safely."""
+    hidden ones, read safely; a hard link or a special file is refused (see `_submitted`)."""
     try:
-        found = sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()
+        found = sorted(p for p in folder.rglob("*") if not p.is_symlink() and not p.is_dir()
                        and not any(part.startswith(".")
                                    for part in p.relative_to(folder).parts))
         if len(found) > MAX_FILES:
             raise LeagueError(f"{folder}: holds {len(found)} files, more than {MAX_FILES}; "
                               "submit a folder of the program's own")
         return [(p.relative_to(folder).as_posix(), read_bytes(p, MAX_FILE_BYTES, follow=False),
-                 0o755 if os.access(p, os.X_OK) else 0o644) for p in found]
+                 0o755 if _submitted(p, folder) & 0o100 else 0o644) for p in found]
     except UnsafeFileError as exc:
         raise LeagueError(str(exc)) from None
+
+
+def _submitted(path: Path, folder: Path) -> int:
+    """The mode of a file a bot submits, checked: a regular file of one name only (a hard link
+    could carry another's file into the store, readable by the bot), whose name (relative to
+    `folder`) holds nothing `arena.text.escape` would change. LeagueError if not."""
+    name = path.relative_to(folder).as_posix()
+    if not is_safe(name):
+        raise LeagueError(f"{escape(str(path))}: a file name with control characters; rename it")
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise LeagueError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise LeagueError(f"{path}: not a regular file (a link, pipe, socket or device); "
+                          "submit regular files only")
+    if info.st_nlink > 1:
+        raise LeagueError(f"{path}: a hard link ({info.st_nlink} names for one file); "
+                          "submit a copy of it")
+    return info.st_mode
 
 
 def _version(league: League, name: str, kind: str, spec: str, digest: str, source: str,
@@ -311,6 +392,7 @@ def _bot_files(path: Path, folder: bool) -> list[tuple[str, bytes]]:
         if not check_entry(path):
             raise LeagueError(f"{path}: no such bot file")
         if not folder:
+            _submitted(path, path.parent)
             return [(path.name, read_bytes(path, MAX_FILE_BYTES, follow=False))]
         found = sorted(p for p in path.parent.rglob("*.py")
                        if not any(part.startswith((".", "__pycache__"))
@@ -318,31 +400,39 @@ def _bot_files(path: Path, folder: bool) -> list[tuple[str, bytes]]:
         if len(found) > MAX_FILES:
             raise LeagueError(f"{path.parent}: holds {len(found)} .py files, more than "
                               f"{MAX_FILES}; submit a folder of its own")
+        for p in found:
+            _submitted(p, path.parent)
         return [(p.relative_to(path.parent).as_posix(), read_bytes(p, MAX_FILE_BYTES, follow=False))
                 for p in found]
     except UnsafeFileError as exc:
         raise LeagueError(str(exc)) from None
 
 
-def _digest(files: list[tuple[str, bytes]]) -> str:
-    """The SHA-256 of the files' sorted names and digests."""
+def _digest(files: Sequence[tuple[str, bytes, int]]) -> str:
+    """The SHA-256 of the files' sorted names, digests and modes (a mode other than 0644
+    only: the digests of versions stored before modes counted stay as they were)."""
     h = hashlib.sha256()
-    for name, data in sorted(files):
-        h.update(f"{name}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    for name, data, mode in sorted(files):
+        kept = "" if mode == 0o644 else f"\0{mode:o}"
+        h.update(f"{name}\0{hashlib.sha256(data).hexdigest()}{kept}\n".encode())
     return h.hexdigest()
 
 
 def _store(league: League, stored: Path, files: Sequence[tuple[str, bytes, int]]) -> None:
-    """Write the files (name, bytes, mode) under the store (once: a digest's folder is never
-    rewritten)."""
+    """Write the files (name, bytes, mode) under the store, exactly: a file already there (the
+    same digest: the same bytes and modes) is written again if it differs in either."""
     real_folder(league.file(STORE), make=True)
     real_folder(stored, make=True)
     for name, data, mode in files:
         target = stored / name
         for parent in reversed(Path(name).parents[:-1]):
             real_folder(stored / parent, make=True)
-        if not check_entry(target):
-            write_bytes(target, data, mode)
+        if check_entry(target) and stat.S_IMODE(os.lstat(target).st_mode) == mode \
+                and os.lstat(target).st_nlink == 1 \
+                and read_bytes(target, MAX_FILE_BYTES, follow=False) == data:
+            continue
+        write_bytes(target, data, mode)
+        os.chmod(target, mode)  # whatever the umask
 
 
 def _declared_games(path: Path, class_name: str) -> tuple[str, ...]:

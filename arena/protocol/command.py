@@ -34,6 +34,7 @@ from arena.protocol.forms import (
     start_message,
 )
 from arena.record import BotFault, FaultKind
+from arena.text import escape
 
 PREFIX = "cmd:"
 MANIFEST = "bot.toml"
@@ -142,11 +143,11 @@ def command_display(spec: str) -> str:
             words = _words(text[len(PREFIX):], text)
         except BotSpecError:
             return text
-        return PREFIX + " ".join(Path(w).name if "/" in w else w for w in words)
+        return escape(PREFIX + " ".join(Path(w).name if "/" in w else w for w in words))
     try:
         return _read_manifest(Path(text), text).name
     except BotSpecError:
-        return Path(text).name
+        return escape(Path(text).name)
 
 
 def _read_manifest(folder: Path, spec: str) -> CommandSpec:
@@ -179,8 +180,9 @@ def _read_manifest(folder: Path, spec: str) -> CommandSpec:
         raise BotSpecError(f"bot spec {spec!r}: {where}: 'games' must be a list of game names")
     folder = folder.resolve()
     argv = _anchor_words(words, folder)
-    return CommandSpec(name.strip(), (_program(argv[0], spec, folder), *argv[1:]), folder,
-                       tuple(games), encoding)
+    # the bot's own words: escaped before any terminal, log or page shows them
+    return CommandSpec(escape(name.strip()), (_program(argv[0], spec, folder), *argv[1:]),
+                       folder, tuple(games), encoding)
 
 
 def _program(word: str, spec: str, folder: Path) -> str:

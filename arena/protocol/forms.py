@@ -307,12 +307,43 @@ def shown(line: bytes) -> str:
     return escape(text if len(text) <= 40 else text[:37] + "...")
 
 
+MAX_DEPTH = 64
+"""The deepest an answer's arrays and objects may nest: no action or acknowledgement is nested
+more than a few levels, and a deeper one would recurse through the arena's own code."""
+
+
 def read_answer(line: bytes, op: str) -> Any:
-    """A bot's answer line parsed: ProtocolError if it is not one JSON value."""
+    """A bot's answer line parsed: ProtocolError if it is not one JSON value (not UTF-8 among
+    the reasons), or one nested deeper than `MAX_DEPTH`."""
     try:
-        return json.loads(line)
-    except (ValueError, RecursionError) as exc:
+        answer = json.loads(line)
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"{op}: the bot's answer is not UTF-8: {shown(line)!r}") from exc
+    except RecursionError as exc:
+        raise ProtocolError(f"{op}: the bot's answer is nested deeper than {MAX_DEPTH} "
+                            "levels") from exc
+    except ValueError as exc:
         raise ProtocolError(f"{op}: the bot's answer is not JSON: {shown(line)!r}") from exc
+    if deeper(answer, MAX_DEPTH):
+        raise ProtocolError(f"{op}: the bot's answer is nested deeper than {MAX_DEPTH} levels")
+    return answer
+
+
+def deeper(value: Any, most: int) -> bool:
+    """Whether `value` (parsed JSON) nests arrays and objects more than `most` levels deep;
+    found without recursion."""
+    level: list[Any] = [value]
+    for _ in range(most + 1):
+        inner: list[Any] = []
+        for item in level:
+            if isinstance(item, list):
+                inner.extend(item)
+            elif isinstance(item, dict):
+                inner.extend(item.values())
+        if not inner:
+            return False
+        level = inner
+    return True
 
 
 def answer_line(data: bytes, op: str) -> Any:

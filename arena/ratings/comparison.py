@@ -65,12 +65,22 @@ class Reference:
     note: str | None = None
     weights: tuple[float, ...] = ()
     """Each reference bot's weight in `shift` (in `bots` order, summing to 1)."""
+    left_out: tuple[str, ...] = ()
+    """Bots taken as unchanged that were left out of the reference: each moved significantly
+    against the others (their code not recorded, or recorded the same)."""
+    guessed: bool = False
+    """Whether the reference is taken without the bots' code (no bots.json): chosen as the
+    bots whose moves agree, since the code cannot say which changed."""
+    undecided: bool = False
+    """Whether no reference could be chosen without the bots' code (fewer than three bots in
+    both runs, whose moves disagree): no move is then judged significant."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready description."""
         return {"kind": self.kind.value, "bots": list(self.bots),
                 "shift": json_number(self.shift), "shift_se": json_number(self.shift_se),
-                "note": self.note}
+                "note": self.note, "left_out": list(self.left_out), "guessed": self.guessed,
+                "undecided": self.undecided}
 
 
 @dataclass(frozen=True)
@@ -93,6 +103,9 @@ class BotChange:
     code: Code | None = None
     reference: bool = False
     """Whether the bot is one of the pool's reference."""
+    rank_label_before: str | None = None
+    """The rank as the earlier table shows it ('=2' where it is shared)."""
+    rank_label_after: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +134,9 @@ class PoolChange:
     bots: tuple[BotChange, ...]
     edges: tuple[EdgeChange, ...] = ()
     reference: Reference = Reference(ReferenceKind.POOL)
+    same_games: bool = False
+    """Whether both runs' tables of this pool are the same (the same games rated alike): no
+    bot moved, and there is no chance in it to measure."""
 
     def field_text(self) -> str:
         """What changed in the pool's field, and what its moves are measured against."""
@@ -134,18 +150,32 @@ class PoolChange:
                  f"code not recorded: {', '.join(unknown)}" if unknown else ""]
         field = "; ".join(p for p in parts if p) or "the same bots, with the same code"
         ref = self.reference
-        if ref.kind is ReferenceKind.POOL:
+        if ref.undecided:
+            against = (f"{ref.note}; no move is judged significant: name the bots that did "
+                       f"not change with --anchor NAME")
+        elif ref.kind is ReferenceKind.POOL:
             against = ("moves are changes of mu, against the pool's mean (which the prior pins)"
                        + (f": {ref.note}" if ref.note else ""))
         else:
-            what = "the anchors" if ref.kind is ReferenceKind.ANCHORS else "the unchanged bots"
+            what = ("the anchors" if ref.kind is ReferenceKind.ANCHORS else
+                    "the bots taken as unchanged" if ref.guessed else "the unchanged bots")
             what = (what.removesuffix("s").replace("bots", "bot") if len(ref.bots) == 1
                     else what)
             their = "its change" if len(ref.bots) == 1 else "their mean change"
             against = (f"moves are measured against {what} {', '.join(ref.bots)} ({their} "
                        f"of mu {ref.shift:+.2f} ± {Z95 * ref.shift_se:.2f})"
                        + (f"; {ref.note}" if ref.note else ""))
-        return f"field: {field}. {against[0].upper()}{against[1:]}"
+            if ref.left_out:
+                against += (f"; left out of the reference: {', '.join(ref.left_out)} (moved "
+                            f"significantly against the others"
+                            + (", though its code is recorded the same" if not ref.guessed
+                               else "") + ")")
+            if ref.guessed:
+                against += ("; the bots' code is not recorded, so this is a guess from their "
+                            "moves: name the bots that did not change with --anchor NAME")
+        same = (". The same games as before, rated alike: no bot moved (0 is exact, not an "
+                "estimate)") if self.same_games else ""
+        return f"field: {field}. {against[0].upper()}{against[1:]}{same}"
 
 
 @dataclass(frozen=True)
@@ -175,13 +205,14 @@ class Comparison:
         return {"same_deals": self.deals is None, "deals": self.deals,
                 "notes": list(self.notes), "anchors": list(self.anchors),
                 "pools": [{"game": p.game, "variant": p.variant, "status": p.status.value,
-                           "reference": p.reference.to_json(),
+                           "reference": p.reference.to_json(), "same_games": p.same_games,
                            "bots": [_json(b) for b in p.bots],
                            "edges": [_json(e) for e in p.edges]} for p in self.pools]}
 
 
-NO_CODE = ("the runs do not both record their bots' code (bots.json): every bot in both runs is "
-           "taken as unchanged")
+NO_CODE = ("the runs do not both record their bots' code (bots.json): the bots whose moves agree "
+           "are taken as unchanged (each pool says which); name the bots that did not change "
+           "with --anchor NAME")
 
 
 def compare(before: Ratings, after: Ratings, deals: str | None = None,
@@ -200,9 +231,11 @@ def compare(before: Ratings, after: Ratings, deals: str | None = None,
     for game, variant in keys:
         old, new = before.pool(game, variant), after.pool(game, variant)
         status = Presence.BOTH if old and new else Presence.NEW if new else Presence.GONE
+        same = old is not None and new is not None and old == new
         reference = _reference(old, new, code, anchors)
-        pools.append(PoolChange(game, variant, status, _bot_changes(old, new, code, reference),
-                                _edge_changes(old, new), reference))
+        pools.append(PoolChange(game, variant, status,
+                                _bot_changes(old, new, code, reference, same),
+                                () if same else _edge_changes(old, new), reference, same))
     notes = ((NO_CODE,) if code is None else
              tuple(f"code changed: {name}: {what}" for name, what in sorted(code.items())
                    if what is not None))
@@ -250,27 +283,64 @@ def _variance(before: float, after: float) -> float:
 def _reference(old: PoolRatings | None, new: PoolRatings | None,
                code: Mapping[str, str | None] | None, anchors: Sequence[str]) -> Reference:
     """The bots a pool's moves are measured against, and their mean change of mu: the anchors
-    in the pool, else its bots in both runs with unchanged code, else none (the pool mean)."""
+    in the pool, else its bots in both runs with unchanged code whose moves agree (one that
+    moved significantly against the others is left out, the largest first), else none (the
+    pool mean). Without the bots' code (`code` None) every bot in both runs is a candidate,
+    and with fewer than three whose moves disagree none is chosen (`undecided`)."""
     if old is None or new is None:
         return Reference(ReferenceKind.POOL)
     was = {r.bot: r for r in old.bots}
     both = [r.bot for r in new.bots if r.bot in was]
     note = None
-    kind = ReferenceKind.ANCHORS
     chosen = [a for a in anchors if a in both]
     if anchors and not chosen:
         note = "no anchor plays in this pool in both runs"
-    if not chosen:
-        kind = ReferenceKind.UNCHANGED
-        chosen = [b for b in both if _code(b, code) is Code.SAME]
+    if chosen:
+        return _measured(ReferenceKind.ANCHORS, chosen, old, new, note)
+    chosen = [b for b in both if _code(b, code) is Code.SAME]
     if not chosen:
         return Reference(ReferenceKind.POOL, note="no bot plays in both runs with unchanged "
                                                   "code" if both else "no bot plays in both runs")
-    now = {r.bot: r for r in new.bots}
+    guessed = code is None
+    left_out: list[str] = []
+    while True:
+        found = _measured(ReferenceKind.UNCHANGED, chosen, old, new, note, tuple(left_out),
+                          guessed)
+        if len(chosen) < 2:
+            return found
+        worst, z = max(((b, _z(b, old, new, found)) for b in chosen), key=lambda bz: bz[1])
+        if z <= _move_quantile(old, new):
+            return found
+        if len(chosen) == 2:
+            if not guessed:
+                return found
+            return Reference(ReferenceKind.POOL, note=(
+                f"the bots' code is not recorded, and {chosen[0]} and {chosen[1]} moved "
+                f"apart: which of them changed cannot be told"), guessed=True, undecided=True)
+        chosen.remove(worst)
+        left_out.append(worst)
+
+
+def _measured(kind: ReferenceKind, chosen: Sequence[str], old: PoolRatings, new: PoolRatings,
+              note: str | None, left_out: tuple[str, ...] = (),
+              guessed: bool = False) -> Reference:
+    """A reference of the `chosen` bots: their inverse-variance weighted mean change of mu."""
+    was, now = {r.bot: r for r in old.bots}, {r.bot: r for r in new.bots}
     shift, shift_se, weights = _weighted_mean([(now[b].mu - was[b].mu,
                                                 _variance(was[b].sigma, now[b].sigma))
                                                for b in chosen])
-    return Reference(kind, tuple(chosen), shift, shift_se, note, weights)
+    return Reference(kind, tuple(chosen), shift, shift_se, note, weights, left_out, guessed)
+
+
+def _z(bot: str, old: PoolRatings, new: PoolRatings, reference: Reference) -> float:
+    """|a reference bot's move against the reference| over its standard error."""
+    was, now = {r.bot: r for r in old.bots}, {r.bot: r for r in new.bots}
+    move = now[bot].mu - was[bot].mu - reference.shift
+    variance = _move_variance(bot, old, new, reference)
+    if variance is None:
+        own = _variance(was[bot].sigma, now[bot].sigma)
+        variance = max(own - reference.shift_se ** 2, 0.0)
+    return abs(move) / math.sqrt(variance) if variance > 0 else 0.0
 
 
 def _weighted_mean(moves: Iterable[tuple[float, float]]
@@ -314,8 +384,9 @@ def _move_quantile(old: PoolRatings | None, new: PoolRatings | None) -> float:
 
 def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
                  code: Mapping[str, str | None] | None,
-                 reference: Reference) -> tuple[BotChange, ...]:
-    """The later run's bots in its order, then the bots that are gone, in the earlier order."""
+                 reference: Reference, same: bool = False) -> tuple[BotChange, ...]:
+    """The later run's bots in its order, then the bots that are gone, in the earlier order;
+    `same`: both tables are the same, so every move is exactly 0."""
     was = {r.bot: r for r in old.bots} if old else {}
     now = {r.bot: r for r in new.bots} if new else {}
     ref = set(reference.bots)
@@ -326,7 +397,7 @@ def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
         prior = was.get(row.bot)
         if prior is None:
             changes.append(BotChange(row.bot, Presence.NEW, None, row.mu, None, None, None,
-                                     None, row.rank, None))
+                                     None, row.rank, None, rank_label_after=row.rank_label))
             continue
         raw = row.mu - prior.mu
         own = _variance(prior.sigma, row.sigma)
@@ -338,12 +409,18 @@ def _bot_changes(old: PoolRatings | None, new: PoolRatings | None,
                 variance = own + ref_var
         move = raw - reference.shift
         half = quantile * math.sqrt(variance)
+        significant: bool | None = (abs(move) > half
+                                    and not math.isclose(move, 0, abs_tol=1e-12))
+        if same:
+            move, half, significant = 0.0, 0.0, False
+        elif reference.undecided:
+            significant = None
         changes.append(BotChange(row.bot, Presence.BOTH, prior.mu, row.mu, move, half,
-                                 abs(move) > half and not math.isclose(move, 0, abs_tol=1e-12),
-                                 prior.rank, row.rank, prior.rank - row.rank, raw,
-                                 _code(row.bot, code), row.bot in ref))
+                                 significant, prior.rank, row.rank, prior.rank - row.rank, raw,
+                                 _code(row.bot, code), row.bot in ref, prior.rank_label,
+                                 row.rank_label))
     changes.extend(BotChange(row.bot, Presence.GONE, row.mu, None, None, None, None, row.rank,
-                             None, None)
+                             None, None, rank_label_before=row.rank_label)
                    for row in was.values() if row.bot not in now)
     return tuple(changes)
 
@@ -387,7 +464,7 @@ HEADERS = ("bot", "status", "code", "mu before", "mu after", "move (95%)", "rank
 EDGE_HEADERS = ("bot", "opponent", "edge before", "edge after", "change (95%)")
 _CSV = ("game", "variant", "pool_status", "bot", "status", "mu_before", "mu_after", "delta",
         "delta_ci95", "significant", "rank_before", "rank_after", "rank_change", "raw_delta",
-        "code", "reference")
+        "code", "reference", "rank_label_before", "rank_label_after")
 
 
 def format_comparison(comparison: Comparison, fmt: ReportFormat | str = ReportFormat.TABLE,
@@ -402,7 +479,8 @@ def format_comparison(comparison: Comparison, fmt: ReportFormat | str = ReportFo
                                 b.mu_before, b.mu_after, b.delta, b.delta_ci95, b.significant,
                                 b.rank_before, b.rank_after, b.rank_change, b.raw_delta,
                                 b.code.value if b.code else None,
-                                b.reference if b.status is Presence.BOTH else None]
+                                b.reference if b.status is Presence.BOTH else None,
+                                b.rank_label_before, b.rank_label_after]
                                for p in comparison.pools for b in p.bots))
     blocks = [] if comparison.deals is None else [f"note: {comparison.deals}"]
     blocks += [f"note: {line}" for line in comparison.notes]
@@ -411,8 +489,9 @@ def format_comparison(comparison: Comparison, fmt: ReportFormat | str = ReportFo
     for pool in comparison.pools:
         note = {Presence.BOTH: "", Presence.NEW: " (new pool)", Presence.GONE: " (gone)"}
         rows = [[b.bot, b.status.value, _code_cell(b, pool.reference), _num(b.mu_before),
-                 _num(b.mu_after), _move(b), _int(b.rank_before), _int(b.rank_after),
-                 _int(b.rank_change, signed=True)]
+                 _num(b.mu_after), _move(b, pool.same_games),
+                 b.rank_label_before or _int(b.rank_before),
+                 b.rank_label_after or _int(b.rank_after), _int(b.rank_change, signed=True)]
                 for b in pool.bots]
         text = heading(f"{pool.game} / {pool.variant}{note[pool.status]}", fmt) + "\n\n"
         if pool.status is Presence.BOTH:
@@ -437,9 +516,11 @@ def _code_cell(change: BotChange, reference: Reference) -> str:
     return change.code.value
 
 
-def _move(change: BotChange) -> str:
+def _move(change: BotChange, same_games: bool = False) -> str:
     if change.delta is None or change.delta_ci95 is None:
         return "-"
+    if same_games:
+        return "0 (same games)"
     if change.reference and change.delta_ci95 == 0:
         return "0 (the reference)"
     return f"{change.delta:+.2f} ± {change.delta_ci95:.2f}" + (" *" if change.significant

@@ -62,6 +62,8 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
                           "(numerical failure in TrueSkill)"]
         if not pool.converged:
             lines += ["", unconverged_text(pool)]
+        if pool.edges:
+            lines += ["", edge_text(pool)]
         contrary = [(r.bot, above) for r in pool.bots for above in r.beats_above]
         if contrary:
             pairs = ", ".join(f"{bot} over {above}" for bot, above in contrary)
@@ -96,9 +98,21 @@ def format_crosstable(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.C
     return "\n\n".join(blocks)
 
 
-SHARED_RANKS = ("mu and its interval are relative to the pool's mean skill, clustered by deal; "
-                "=n: a rank shared by bots not told apart at 95% (two-sided: P(> next) below "
-                "97.5%); P(> next): the chance that the bot's skill is above the next bot's")
+SHARED_RANKS = ("mu (the rating) and its 95% interval only mean something next to the other "
+                "bots of this pool; the interval comes from how much the results varied from "
+                "deal to deal; sigma: its standard error, relative to the pool's mean; =n: a "
+                "rank shared by bots not told apart at 95% (P(> next) below 97.5%); P(> next): "
+                "the chance that the bot's skill is above the next bot's, from the error of "
+                "their difference (not the two sigmas combined); the words: docs/glossary.md")
+
+
+def edge_text(pool: PoolRatings) -> str:
+    """The line naming the bots that finished last (or first) in every game, and why their
+    intervals are as wide as they are."""
+    parts = [f"{bot} finished {where} in every game it played" for bot, where in pool.edges]
+    return ("; ".join(parts) + ": such games say only that a bot is below (above) the others, "
+            "not by how much, so its interval is at least as wide as one game ending "
+            "otherwise would move it (see docs/ratings.md, bots at the edge)")
 
 
 def unconverged_text(pool: PoolRatings) -> str:

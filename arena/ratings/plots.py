@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,15 +125,17 @@ def report_markdown(name: str, ratings: Ratings, pictures: Mapping[tuple[str, st
 # ----------------------------------------------------------------------------- the pictures
 
 
-def plot_ratings(pool: PoolRatings) -> Figure:
-    """Each bot's mu with its 95% interval relative to the pool, best at the top."""
+def plot_ratings(pool: PoolRatings, palette: Mapping[str, int] | None = None) -> Figure:
+    """Each bot's mu with its 95% interval relative to the pool, best at the top; `palette`:
+    each bot's colour number, the same in every picture of a report (by table place if
+    None)."""
     from matplotlib.figure import Figure
 
     rows = list(pool.bots)
     fig = Figure(figsize=(8, 1.4 + 0.45 * len(rows)), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     ys = list(range(len(rows)))[::-1]
-    colours = _colours(len(rows))
+    colours = bot_colours([row.bot for row in rows], palette)
     for y, row, colour in zip(ys, rows, colours, strict=True):
         ax.errorbar(row.mu, y, xerr=row.mu_ci95, fmt="o", color=colour, ecolor=colour,
                     elinewidth=2.5, capsize=5, markersize=7)
@@ -153,9 +155,11 @@ RATINGS_CAPTION = ("TrueSkill posterior mu, 95% interval relative to the pool (c
                    "\n=n: rank shared with bots it cannot be told apart from")
 
 
-def plot_progression(pool: PoolRatings, progression: Progression | None) -> Figure | None:
+def plot_progression(pool: PoolRatings, progression: Progression | None,
+                     palette: Mapping[str, int] | None = None) -> Figure | None:
     """Each bot's mu, as the table computes it, over the games of the first n deals played,
-    with a band of its 95% interval; the last point is the table."""
+    with a band of its 95% interval; the last point is the table (`palette` as for
+    `plot_ratings`)."""
     if progression is None or not progression.points:
         return None
     from matplotlib.figure import Figure
@@ -163,7 +167,7 @@ def plot_progression(pool: PoolRatings, progression: Progression | None) -> Figu
     fig = Figure(figsize=(9, 4.8), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     bots = [row.bot for row in pool.bots]
-    for i, (bot, colour) in enumerate(zip(bots, _colours(len(bots)), strict=True)):
+    for i, (bot, colour) in enumerate(zip(bots, bot_colours(bots, palette), strict=True)):
         points = [(p.deals, *p.ratings[bot]) for p in progression.points if bot in p.ratings]
         if not points:
             continue
@@ -246,11 +250,15 @@ def _cell_outline(i: int, j: int) -> Any:
                      linewidth=1.4)
 
 
-def _colours(n: int) -> list[Any]:
+def bot_colours(bots: Sequence[str], palette: Mapping[str, int] | None = None) -> list[Any]:
+    """Each bot's colour: its number in `palette` (one colour per bot over a whole report),
+    else its place in `bots`; tab10, or tab20 beyond ten colours."""
     from matplotlib import colormaps
 
-    cmap = colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
+    numbers = [palette.get(bot, len(palette) + i) if palette else i
+               for i, bot in enumerate(bots)]
+    cmap = colormaps["tab10" if max(numbers, default=0) < 10 else "tab20"]
+    return [cmap(n % cmap.N) for n in numbers]
 
 
 def _label(bot: str, width: int = 28) -> str:

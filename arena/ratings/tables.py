@@ -14,6 +14,7 @@ from arena.ratings.evidence import Evidence
 from arena.ratings.output import json_number
 from arena.ratings.pools import Match, rating_pools
 from arena.ratings.posterior import posterior
+from arena.ratings.separation import at_the_edge
 from arena.ratings.settings import TrueSkillSettings
 from arena.ratings.verdicts import (
     SEPARATION,
@@ -111,6 +112,9 @@ class PoolRatings:
     evidence: Evidence | None = field(default=None, compare=False, repr=False)
     """The deal-clustered covariance of the pool's skills, for verdicts on several bots at
     once (a move against a reference in `arena compare`); None where it was not measured."""
+    edges: tuple[tuple[str, str], ...] = ()
+    """The bots that finished last (or first) in every game they played, with 'last' or
+    'first': their intervals are bounded from one game (`arena.ratings.separation`)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,7 @@ class Ratings:
         return {"pools": [{"game": p.game, "variant": p.variant, "matches": p.matches,
                            "skipped": p.skipped, "deals": p.deals, "sweeps": p.sweeps,
                            "converged": p.converged,
+                           "edges": [list(e) for e in p.edges],
                            "bots": [json_row(r) for r in p.bots],
                            "crosstable": [json_row(h) for h in p.crosstable]}
                           for p in self.pools]}
@@ -224,12 +229,13 @@ def intervals(matches: list[Match], settings: TrueSkillSettings
     matches shows them (`BotRow.mu`, `BotRow.mu_ci95`), without the rest of the table."""
     settings.validate()
     found = posterior(matches, settings)
+    evidence, _ = at_the_edge(matches, found, settings)
     ratings = dict(found.ratings)
     for match in matches:
         for bot in match.bots:
             ratings.setdefault(bot, (settings.mu, settings.sigma))
-    quantile = _quantile(found.evidence)
-    return {bot: (mu, quantile * _sigma(bot, ratings, found.evidence))
+    quantile = _quantile(evidence)
+    return {bot: (mu, quantile * _sigma(bot, ratings, evidence))
             for bot, (mu, _) in ratings.items()}
 
 
@@ -241,6 +247,7 @@ def _quantile(evidence: Evidence | None) -> float:
 def _rate_pool(game: str, variant: str, matches: list[Match],
                settings: TrueSkillSettings) -> PoolRatings:
     found = posterior(matches, settings)
+    evidence, edges = at_the_edge(matches, found, settings)
     ratings = dict(found.ratings)
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     pairs: dict[tuple[str, str], _Pair] = defaultdict(_Pair)
@@ -253,10 +260,11 @@ def _rate_pool(game: str, variant: str, matches: list[Match],
     order = {bot: i for i, bot in enumerate(rows)}
     cross = tuple(_head_to_head(a, b, pairs[(a, b)])
                   for a, b in sorted(pairs, key=lambda ab: (order[ab[0]], order[ab[1]])))
-    bot_rows = tuple(_bot_rows(rows, ratings, found.evidence, tallies, cross))
-    deals = found.evidence.deals if found.evidence is not None else 0
+    bot_rows = tuple(_bot_rows(rows, ratings, evidence, tallies, cross))
+    deals = evidence.deals if evidence is not None else 0
     return PoolRatings(game, variant, len(matches), found.skipped, bot_rows, cross, deals,
-                       found.sweeps, found.converged, found.evidence)
+                       found.sweeps, found.converged, evidence,
+                       tuple((bot, edges[bot].value) for bot in rows if bot in edges))
 
 
 def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],

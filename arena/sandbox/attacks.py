@@ -254,6 +254,59 @@ class ProbeBot(Bot):
             return THROUGH, "; ".join(seen)
         return STOPPED, f"none of {len(paths)} kept paths could be read or listed"
 
+    def attack_view(self, *paths: str) -> tuple[str, str]:
+        """Every path must be absent from the game's view: not empty, not refused."""
+        seen = []
+        for path in paths:
+            try:
+                os.lstat(path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                seen.append(f"{os.path.basename(path)} refused ({exc.strerror}), not absent")
+                continue
+            seen.append(f"{os.path.basename(path)} is there")
+        if seen:
+            return THROUGH, "; ".join(seen)[:300]
+        return STOPPED, f"none of {len(paths)} paths is in its view"
+
+    def attack_mountinfo(self, *words: str) -> tuple[str, str]:
+        try:
+            with open("/proc/self/mountinfo") as mounts:
+                text = mounts.read()
+        except OSError as exc:
+            return STOPPED, f"no mountinfo ({exc.strerror})"
+        named = [os.path.basename(word) for word in words if word in text]
+        if named:
+            return THROUGH, f"mountinfo names {', '.join(named)}"
+        return STOPPED, f"mountinfo names none of {len(words)} paths"
+
+    def attack_sys(self) -> tuple[str, str]:
+        shown = []
+        for folder in ("/sys/class/net", "/sys/devices/system/node", "/sys/block"):
+            with contextlib.suppress(OSError):
+                if os.listdir(folder):
+                    shown.append(folder)
+        if shown:
+            return THROUGH, f"lists the machine's {', '.join(shown)}"
+        return STOPPED, "no network interface, memory node or disk of the machine in /sys"
+
+    def attack_counter(self) -> tuple[str, str]:
+        made = []
+        for name, make in (("pipe", os.pipe), ("socket pair", lambda: tuple(
+                end.detach() for end in socket.socketpair())),
+                ("memfd", lambda: (os.memfd_create("note"), os.dup(0)))):
+            try:
+                first, second = make()
+            except OSError:
+                continue
+            made.append(f"a {name} (inode {os.fstat(first).st_ino})")
+            os.close(first)
+            os.close(second)
+        if made:
+            return THROUGH, f"made {', '.join(made)}: the machine's counter, to read and move"
+        return STOPPED, "could make no pipe, socket pair or memfd"
+
     # --- network
 
     def attack_network(self, port: int, unix_path: str) -> tuple[str, str]:

@@ -659,7 +659,10 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
     reads = None if confinement.read_only else settings.get("reads")
     with contextlib.suppress(OSError):  # the audit hook holds all the same
         abi = landlock.confine(workdir, reads)
-    filtered = settings.get("seccomp", True) and seccomp.apply()
+    # the warm-up's sockets, made before the filter refuses making them (see `replay`)
+    warm_up = socket.socketpair() if rehearsal and not program else None
+    # a Python bot makes no pipe, socket or memfd: none of the kernel's shared counters moves
+    filtered = settings.get("seccomp", True) and seccomp.apply(counted=program)
     facts = {"landlock": abi, "seccomp": filtered, "user_namespace": confinement.user,
              "game_namespaces": confinement.per_game, "read_only": confinement.read_only,
              "network_namespace": confinement.network,
@@ -669,15 +672,21 @@ def _play_one_game(spec: BotSpec | None, fds: list[int], workdir: str,
              "cgroup_problem": settings.get("cgroup_problem") or "",
              "init": bool(init), "exit_handlers": handlers > 0,
              "game_id": confinement.game_id >= 0, "home_covered": confinement.covers_home,
+             "allow_list": confinement.allow_list,
              "nothing_ahead": True}  # untrusted bots load as games begin
     if program:  # the program's waiting shell, now, before the audit hook (no Python after)
         launch.become_program(settings["spec"], settings["game"], game_fd, answers_fd)
-    os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # everything else inherited
+    # everything else inherited (but the warm-up's sockets)
+    start = 4
+    for kept in sorted(end.fileno() for end in warm_up or ()):
+        os.closerange(start, kept)
+        start = kept + 1
+    os.closerange(start, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     _forget_libc()
     guard(workdir, settings.get("private") or ())
     # a game is short: collecting young objects every 700 allocations costs it more than it saves
     gc.set_threshold(YOUNG_OBJECTS)
-    replay(rehearsal)
+    replay(rehearsal, warm_up)
     if spec is None:  # an untrusted bot runs no code before its game: it is loaded when asked
         sys.dont_write_bytecode = True  # it could not be written here anyway
         player = Player(None, None, facts, load=(settings["spec"], settings["game"]))

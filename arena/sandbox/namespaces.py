@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.util
 import os
 import platform
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +100,9 @@ class Confinement:
     fresh_proc: bool = False  # each game's /proc shows its own processes only
     game_id: int = -1  # the id each game switches to (`GAME_ID`), -1 for none (the arena's)
     skeletons: tuple[str, ...] = ()  # folders covered but for what games must read below them
-    covers_home: bool = False  # the arena's user's home among them
+    covers_home: bool = False  # the arena's user's home among them (or out of view)
+    allow_list: bool = False  # games see a root of their own: only what `_view` put there
+    copied: tuple[str, ...] = ()  # the bot's folders copied into that root (not mounted)
     problem: str = ""  # why a namespace could not be had, if one could not
 
     @property
@@ -109,22 +112,32 @@ class Confinement:
 
 
 def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
-                   bot_folders: Sequence[str] = (), own_id: bool = True) -> Confinement:
+                   bot_folders: Sequence[str] = (), own_id: bool = True,
+                   view: str = "") -> Confinement:
     """Enter this process's namespaces (see the module docstring). `shared_network`: one network
     namespace for all games of this forker (where Landlock keeps each game's abstract unix
     sockets to itself), else one per game; `trial`: an empty folder where a trial game mounts its
     directory; `bot_folders`: the bot's own folders, which games must read besides the
     interpreter and the Python path (see `SKELETON`), and which are theirs where they switch
-    to `GAME_ID` (`own_id`, where the arena may map it; see `_idmapped`). Never raises: what
-    could not be had is reported."""
+    to `GAME_ID` (`own_id`, where the arena may map it; see `_idmapped`); `view`: an empty
+    folder where the games' root is built (see `_view`; by default `view` beside `trial`).
+    Never raises: what could not be had is reported."""
     if _LIBC is None or _CLONE is None:
         return Confinement(problem="namespaces need Linux on x86_64, aarch64 or riscv64")
     uid, gid, home = os.geteuid(), os.getegid(), _home()
+    view = view or os.path.join(os.path.dirname(trial), "view")
+    with contextlib.suppress(OSError):  # made as the arena's user; not there: no allow-list
+        os.makedirs(view, 0o700, exist_ok=True)
     flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if shared_network else 0)
     mapper = _mapper(gid) if uid == 0 and own_id else None
     # made before the user namespace, which may not make them (its capabilities are its own)
-    idmapped = _idmapped(bot_folders) if mapper is not None else {}
-    shut = [folder for folder in bot_folders
+    # a bot's folder is copied into the games' root if it is small enough (its copies readable
+    # by their id); one too large is mounted, idmapped where the games have an id of their own
+    plan = _plan(libraries(), bot_folders, private, os.path.dirname(trial))
+    mounted = [folder for folder in bot_folders
+               if os.path.realpath(folder) not in plan.copies and os.path.exists(folder)]
+    idmapped = _idmapped(mounted) if mapper is not None else {}
+    shut = [folder for folder in mounted
             if os.path.realpath(folder) not in idmapped and not _open_to_others(folder)]
     id_problem = ""
     if mapper is not None and shut:  # a bot's folder the games' id could not read: not that id
@@ -147,15 +160,26 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
         return Confinement(user=True, network=shared_network,
                            problem=f"no private mounts in the user namespace ({exc.strerror})")
     problem = id_problem
+    skeletons: list[str] = []
     try:
-        skeletons = _skeletons([*reachable_paths(), *bot_folders, os.path.dirname(trial)],
-                               game_id >= 0)
-        if game_id >= 0:  # the bot's folders the games' own (read-only, as all)
-            _place(idmapped)
-        # covered after: what the arena keeps may lie in what was mounted back
+        try:  # an allow-list: a root of the games' own, holding only what they need
+            copied = _view(view, plan, os.path.dirname(trial), idmapped if game_id >= 0 else {})
+            allow_list = True
+        except OSError as exc:  # the machine's root, with covers (a deny-list)
+            problem = problem or f"no root of the games' own ({exc.strerror})"
+            allow_list, copied = False, ()
+            skeletons = _skeletons([*reachable_paths(), *bot_folders, os.path.dirname(trial)],
+                                   game_id >= 0)
+            if game_id >= 0:  # the bot's folders the games' own (read-only, as all)
+                _place(idmapped)
+        # covered after: what the arena keeps may lie in what was mounted back (with an
+        # allow-list, only where a bot's folder was too large to copy)
         covered = [path for path in private if _cover(path)]
-        covered += [path for path in HIDDEN if _cover(path)]
-        devices = _private_dev(keep=(os.path.dirname(trial),))  # every game's directory
+        if not allow_list:
+            covered += [path for path in HIDDEN if _cover(path)]
+            devices = _private_dev(keep=(os.path.dirname(trial),))  # every game's directory
+        else:
+            devices = [f"/dev/{name}" for name in DEVICES]
         _set_attributes("/", _MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV, 0,
                         recursive=True)
         for path in [*devices, *covered]:  # devices, and /dev/null over covered files
@@ -163,7 +187,7 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
         read_only = True
     except OSError as exc:
         read_only, problem = False, f"the file system is not read-only ({exc.strerror})"
-        skeletons = []
+        allow_list, copied = False, ()
     finally:
         _close_all(idmapped)
     game_flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | (0 if shared_network else CLONE_NEWNET)
@@ -184,7 +208,9 @@ def confine_forker(private: Sequence[str], shared_network: bool, trial: str,
     return Confinement(user=True, read_only=read_only, network=network, game_flags=game_flags,
                        fresh_proc=fresh_proc, game_id=game_id if game_flags else -1,
                        skeletons=tuple(skeletons), problem=problem,
-                       covers_home=bool(home) and os.path.realpath(home) in skeletons)
+                       covers_home=allow_list or (bool(home)
+                                                  and os.path.realpath(home) in skeletons),
+                       allow_list=allow_list, copied=tuple(copied))
 
 
 def _trial_game(flags: int, trial: str, game_id: int) -> int:
@@ -248,11 +274,224 @@ def _map_ids(uid: int, gid: int, mapper: tuple[int, int] | None, entered: bool =
     return -1
 
 
-def reachable_paths(bot_folders: Sequence[str] = ()) -> list[str]:
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+"""The machine's folders in every game's view (read-only): its programs (a program bot's `/bin/sh`
+and runtime), libraries and configuration. Nothing else of the machine's is there: no `/home`,
+`/root`, `/tmp` (but the games' own directory), `/srv`, `/opt`, `/var`, `/mnt`, `/sys`."""
+
+COPY_ENTRIES = 4096
+"""A bot's folder of at most this many files and folders is copied into the games' root..."""
+
+COPY_BYTES = 64 << 20
+"""... and of at most this many bytes (64 MB): its games then see that copy, which names no path
+of the machine's; a larger folder is mounted read-only where it is (mountinfo names it)."""
+
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41}.get(platform.machine())
+_MNT_DETACH = 2
+
+
+def libraries() -> list[str]:
+    """What a game's Python must read besides the machine's `SYSTEM` folders: the interpreter's
+    prefixes and the entries of the Python path, but the working directory the host was started
+    in (which may hold anything: runs, leagues, other bots), and the folders of the arena's own
+    packages (`arena` and the bundled `bots`, wherever an editable install keeps them). Real
+    paths, those that exist."""
+    cwd = os.path.realpath(os.getcwd())
+    entries = [path for path in sys.path if path and os.path.realpath(path) != cwd]
+    packages = []
+    for name in ("arena", "bots"):
+        with contextlib.suppress(ImportError, ValueError, AttributeError):
+            found = importlib.util.find_spec(name)
+            packages += list(found.submodule_search_locations or []) if found else []
+    return reachable_paths(packages, entries)
+
+
+def _fits(folder: str, private: Sequence[str] = ()) -> bool:
+    """Whether a bot's `folder` is small enough to copy into the games' root (`COPY_ENTRIES`,
+    `COPY_BYTES`), what the arena keeps in it left out."""
+    size = 0
+    for count, (_, _, info) in enumerate(_tree(folder, private), 1):
+        size += info.st_size if stat.S_ISREG(info.st_mode) else 0
+        if count > COPY_ENTRIES or size > COPY_BYTES:
+            return False
+    return True
+
+
+def _tree(folder: str, private: Sequence[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """Every entry below `folder` (not following links; none in or under `private`): its path,
+    its path relative to `folder`, and its status. Nothing if `folder` is not a folder."""
+    top = os.path.realpath(folder)
+    hidden = [os.path.realpath(path) for path in private]
+    stack = [top]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                found = list(entries)
+        except OSError:
+            continue
+        for entry in found:
+            if any(_below(entry.path, path) for path in hidden):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            yield entry.path, os.path.relpath(entry.path, top), info
+            if stat.S_ISDIR(info.st_mode):
+                stack.append(entry.path)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the games' root holds (see `_view`): the machine's folders mounted at their paths
+    (none below another), the links on the way (`/bin` -> `usr/bin`), and the bot's folders
+    copied, each as read (`_snapshot`) before the forker leaves the machine's privileges."""
+
+    mounts: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]
+    copies: dict[str, list[tuple[str, int, bytes | str | None]]]
+
+
+_FOLDER, _LINK = -1, -2  # kinds of a snapshot's entry besides a file's mode
+
+
+def _plan(reachable: Sequence[str], bot_folders: Sequence[str], private: Sequence[str],
+          games: str) -> _Plan:
+    """The plan of the games' root: `SYSTEM` and `reachable` mounted, `games` (the folder of
+    the games' directories) too, each of `bot_folders` copied if it `_fits`, else mounted; a
+    folder in what is mounted is in view already (never copied through a mount, which would
+    write on the machine's disk), and what is mounted inside a copied folder is not copied."""
+    system = [path for path in SYSTEM if os.path.lexists(path)]
+    links = tuple((path, os.readlink(path)) for path in system if os.path.islink(path))
+    fitting = [os.path.realpath(folder) for folder in bot_folders
+               if os.path.isdir(folder) and _fits(folder, private)]
+    mounted = [os.path.realpath(folder) for folder in bot_folders
+               if os.path.realpath(folder) not in fitting and os.path.exists(folder)]
+    linked = {path for path, _ in links}
+    wanted = [*(os.path.realpath(path) for path in system if path not in linked), *reachable,
+              games, *mounted]
+    outermost: list[str] = []
+    for path in sorted(dict.fromkeys(wanted), key=len):
+        if not any(_below(path, other) for other in outermost) and not _below(path, "/dev") \
+                and not _below(path, "/proc") and path != "/":
+            outermost.append(path)
+    copies = {folder: _snapshot(folder, [*private, *outermost]) for folder in fitting
+              if not any(_below(folder, other) for other in outermost)}
+    return _Plan(tuple(outermost), links, copies)
+
+
+def _snapshot(folder: str, left_out: Sequence[str]) -> list[tuple[str, int, bytes | str | None]]:
+    """The entries of `folder` (relative path, kind or mode, contents), none of `left_out`:
+    folders, links (their targets) and regular files (their bytes; readable by everyone,
+    executable by everyone if by their owner). A file of another owner than the folder's that
+    others may not read (a hard link to the organiser's file, say) is left out, as the games'
+    id would not read it."""
+    owner = os.stat(folder).st_uid
+    entries: list[tuple[str, int, bytes | str | None]] = []
+    for path, relative, info in sorted(_tree(folder, left_out), key=lambda found: found[1]):
+        if stat.S_ISDIR(info.st_mode):
+            entries.append((relative, _FOLDER, None))
+        elif stat.S_ISLNK(info.st_mode):
+            with contextlib.suppress(OSError):
+                entries.append((relative, _LINK, os.readlink(path)))
+        elif stat.S_ISREG(info.st_mode):
+            if info.st_uid != owner and not info.st_mode & stat.S_IROTH:
+                continue
+            try:
+                source = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                chunks = []
+                while chunk := os.read(source, 1 << 20):
+                    chunks.append(chunk)
+            finally:
+                os.close(source)
+            mode = 0o644 | (0o111 if info.st_mode & stat.S_IXUSR else 0)
+            entries.append((relative, mode, b"".join(chunks)))
+    return entries
+
+
+def _view(view: str, plan: _Plan, games: str, idmapped: dict[str, int]) -> list[str]:
+    """Build the games' root on the empty folder `view` as `plan` says and make it this
+    process's root: a tmpfs holding the machine's folders of the plan (each mounted read-only
+    at its path, by its `idmapped` copy if it has one), a `/dev` of five devices, `/proc` (which
+    games mount their own over), and the bot's folders copied. Every other path of the machine
+    is absent. The bot's folders copied."""
+    if _SYS_PIVOT_ROOT is None:
+        raise OSError(0, "no pivot_root here")
+    clones: dict[str, int] = {}
+    try:
+        # detached copies of what games see, made before anything is mounted on `view`
+        for path in [*plan.mounts, "/proc"]:
+            if path in idmapped:
+                clones[path] = os.dup(idmapped[path])
+                continue
+            with contextlib.suppress(OSError):  # gone: not in view
+                clones[path] = _check(_PYLIBC.syscall(
+                    ctypes.c_long(_OPEN_TREE), _AT_FDCWD, path.encode(),
+                    ctypes.c_uint(_OPEN_TREE_CLONE | _AT_RECURSIVE | os.O_CLOEXEC)),
+                    f"open_tree {path}")
+        copies = max(1, len(plan.copies))
+        _mount("tmpfs", view, "tmpfs", _MS_NOSUID | _MS_NODEV,
+               f"size={COPY_BYTES * copies + (1 << 20)},"
+               f"nr_inodes={COPY_ENTRIES * copies + 1024},mode=755")
+        for path, target in plan.links:
+            os.symlink(target, view + path)
+        for path, fd in clones.items():
+            inside = view + path
+            if os.path.isdir(f"/proc/self/fd/{fd}"):
+                os.makedirs(inside, 0o755, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(inside), 0o755, exist_ok=True)
+                os.close(os.open(inside, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
+            _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
+                                   inside.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
+                   f"move_mount {path}")
+        for folder, entries in plan.copies.items():
+            _write_copy(view + folder, entries)
+        _private_dev(keep=(games,), root=view)
+    finally:
+        for fd in clones.values():
+            os.close(fd)
+    os.chdir(view)
+    _check(_LIBC.syscall(ctypes.c_long(_SYS_PIVOT_ROOT), b".", b"."), "pivot_root")
+    _check(_LIBC.umount2(b".", _MNT_DETACH), "umount the machine's root")
+    os.chdir("/")
+    return list(plan.copies)
+
+
+def _write_copy(target: str, entries: list[tuple[str, int, bytes | str | None]]) -> None:
+    """Write a `_snapshot`'s entries into `target` (a new folder, open to everyone)."""
+    os.makedirs(target, 0o755, exist_ok=True)
+    os.chmod(target, 0o755)
+    for relative, kind, contents in entries:
+        inside = os.path.join(target, relative)
+        if kind == _FOLDER:
+            os.mkdir(inside, 0o755)
+        elif kind == _LINK:
+            with contextlib.suppress(OSError):
+                os.symlink(str(contents), inside)
+        else:
+            made = os.open(inside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, kind)
+            try:
+                left = memoryview(contents if isinstance(contents, bytes) else b"")
+                while left:
+                    left = left[os.write(made, left):]
+                os.fchmod(made, kind)
+            finally:
+                os.close(made)
+
+
+def reachable_paths(bot_folders: Sequence[str] = (),
+                    entries: Sequence[str] | None = None) -> list[str]:
     """What a game process must be able to read: the interpreter's prefixes, the folders and
-    files of the Python path, and `bot_folders` (real paths; only those that exist)."""
+    files of the Python path (or `entries`), and `bot_folders` (real paths; only those that
+    exist)."""
     paths = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
-             os.path.dirname(os.path.realpath(sys.executable)), *sys.path, *bot_folders]
+             os.path.dirname(os.path.realpath(sys.executable)),
+             *(sys.path if entries is None else entries), *bot_folders]
     found = []
     for path in paths:
         real = os.path.realpath(path or ".")
@@ -541,12 +780,12 @@ def _cover(path: str) -> bool:
     return False
 
 
-def _private_dev(keep: Sequence[str] = ()) -> list[str]:
+def _private_dev(keep: Sequence[str] = (), root: str = "") -> list[str]:
     """Put a /dev of the games' own over the machine's: a tmpfs with `DEVICES` (each the
     machine's, mounted on an empty file) and the usual links; read-only once the whole file
     system is. A folder of `keep` that is in /dev (the games' directories, where the temporary
-    directory is /dev/shm) is kept there, at the same path. The devices' paths (their mounts,
-    which must not be `nodev`)."""
+    directory is /dev/shm) is kept there, at the same path. Put at `root` + /dev if `root` is
+    given (a root being built). The devices' paths (their mounts, which must not be `nodev`)."""
     kept = [os.path.realpath(path) for path in keep]
     kept = [path for path in kept if path.startswith("/dev/") and os.path.isdir(path)]
     clones = {}
@@ -556,18 +795,20 @@ def _private_dev(keep: Sequence[str] = ()) -> list[str]:
             clones[path] = _check(_PYLIBC.syscall(
                 ctypes.c_long(_OPEN_TREE), _AT_FDCWD, path.encode(),
                 ctypes.c_uint(_OPEN_TREE_CLONE | os.O_CLOEXEC)), f"open_tree {path}")
-        _mount("tmpfs", "/dev", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+        os.makedirs(f"{root}/dev", 0o755, exist_ok=True)
+        _mount("tmpfs", f"{root}/dev", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
                "size=16k,nr_inodes=64,mode=755")
         for path, fd in clones.items():
             if path in kept:
-                os.makedirs(path, 0o755, exist_ok=True)
+                os.makedirs(root + path, 0o755, exist_ok=True)
             else:
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o666))
+                os.close(os.open(root + path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o666))
             _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
-                                   path.encode(), _MOVE_MOUNT_F_EMPTY_PATH), f"move_mount {path}")
+                                   (root + path).encode(), _MOVE_MOUNT_F_EMPTY_PATH),
+                   f"move_mount {path}")
         for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                              ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-            os.symlink(target, f"/dev/{name}")
+            os.symlink(target, f"{root}/dev/{name}")
     finally:
         for fd in clones.values():
             os.close(fd)

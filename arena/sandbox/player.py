@@ -86,12 +86,17 @@ class _Understudy(Bot):
         return obs.legal[self.rng.randrange(len(obs.legal))]
 
 
-def replay(rehearsal: bytes) -> None:
+def replay(rehearsal: bytes, pair: tuple[socket.socket, socket.socket] | None = None) -> None:
     """Play a rehearsal as a game: `serve` reads it from a socket and answers with a stand-in
-    (never the bot). A warm-up: the code a game runs, and the memory it writes, are then ready."""
+    (never the bot). A warm-up: the code a game runs, and the memory it writes, are then ready.
+    `pair`: the sockets to play it on, made before a game process's lockdown (which refuses
+    making them); made here if None."""
     if not rehearsal or len(rehearsal) > (1 << 16):  # it must fit in the socket's buffer
+        if pair is not None:
+            for end in pair:
+                end.close()
         return
-    ours, theirs = socket.socketpair()
+    ours, theirs = pair if pair is not None else socket.socketpair()
     try:
         ours.sendall(rehearsal)
         ours.shutdown(socket.SHUT_WR)

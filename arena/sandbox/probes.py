@@ -69,17 +69,28 @@ class _Doctor:
         (self.kept / "games.jsonl").write_text("{}\n")
         self.other = scratch / f"other-bot-{token}.py"
         self.other.write_text("class Other:  # another bot's code\n    pass\n")
+        # another bot's folder (its helper and its data), and a league with a stored version
+        self.folder = scratch / f"other-folder-{token}"
+        self.folder.mkdir()
+        for name, text in (("bot.py", "from helper import x\n"), ("helper.py", "x = 1\n"),
+                           ("book.json", "{}\n")):
+            (self.folder / name).write_text(text)
+        self.league = scratch / f"league-{token}"
+        (self.league / "store" / token).mkdir(parents=True)
+        (self.league / "store" / token / "bot.py").write_text("class Stored:\n    pass\n")
+        (self.league / "league.toml").write_text('name = "doctor"\n')
         self.target = scratch / "outside.txt"
         self.target.write_text("the arena's\n")
         self.owner_only = scratch / "owner-only.txt"
         self.owner_only.write_text("the arena user's\n")
         # readable by anyone but for what the sandbox itself hides or refuses
-        for path in (scratch, self.kept):
+        for path in (scratch, self.kept, self.folder, self.league, self.league / "store",
+                     self.league / "store" / token):
             path.chmod(0o755)
         for path in (self.kept / "key", self.kept / "games.jsonl", self.other, self.target):
             path.chmod(0o644)
         self.owner_only.chmod(0o600)
-        private = (self.kept, self.other)
+        private = (self.kept, self.other, self.folder, self.league)
         self.hosts = [BotHost(PROBE_SPEC, game, _LIMITS, private=private) for _ in range(2)]
         self.bots: list[SandboxedBot] = []
 
@@ -161,6 +172,15 @@ def _probe_all(doctor: _Doctor, port: int, unix_path: str, marker: str) -> None:
     ask(p.KEPT, "reading the run directory, its key and another bot's file", a1, "read_kept",
         str(doctor.kept), str(doctor.kept / "key"), str(doctor.kept / "games.jsonl"),
         str(doctor.other))
+    folder, league = doctor.folder, doctor.league
+    ask(p.KEPT, "every file of another bot's folder (its helper and data), a league's store "
+        "and league.toml, a run directory", a1, "view",
+        *(str(path) for path in (*sorted(folder.iterdir()), folder, league / "league.toml",
+                                 league / "store" / token / "bot.py", league / "store", league,
+                                 doctor.kept, doctor.other, doctor.scratch)))
+    ask(p.KEPT, "finding those paths in /proc/self/mountinfo", a1, "mountinfo",
+        str(folder), str(league), str(doctor.kept), str(doctor.other), str(doctor.scratch))
+    ask(p.KEPT, "the machine's network interfaces, memory nodes and disks in /sys", a1, "sys")
     ask(p.NETWORK, "UDP, TCP and a unix socket to the arena's listeners", a1, "network",
         port, unix_path)
     ask(p.RATION, "more files than the ration", a1, "many_files", 40)
@@ -234,6 +254,8 @@ def _channels(doctor: _Doctor, one: SandboxedBot, others: list[tuple[SandboxedBo
         doctor.note(promise, f"control group counters, read by {who}",
                     *ask(other, "cgroup_read", group))
     ask(one, "ipc_remove")
+    doctor.note(promise, "a pipe, socket pair or memfd, whose inode number the machine counts "
+                "(a note to the next game)", *ask(one, "counter"))
 
 
 @contextlib.contextmanager

@@ -93,8 +93,10 @@ def assess_promises(facts: Mapping[str, Any]) -> tuple[Promise, ...]:
             (landlock >= 1, partly, "Landlock (file contents and names, not metadata)"),
             (True, hook, "the audit hook"))),
         (KEPT, pick(
-            (read_only, kernel,
-             "the run directory, key and other bots' code under empty mounts"),
+            (read_only and bool(facts.get("allow_list")), kernel,
+             "a root of its own: the interpreter, /usr, /etc, its bot's files; nothing else"),
+            (read_only, partly,
+             "the run directory, key and other bots' code under empty mounts; the rest in view"),
             (landlock >= 1, partly, "Landlock refuses reading it"),
             (True, hook, "the audit hook"))),
         (NETWORK, pick(
@@ -186,10 +188,19 @@ def promises_report(facts: Mapping[str, Any],
         lines += [f"    {_SHOWN[r.outcome]:<12} {r.tried}: {r.detail}"
                   for r in probes if r.promise == promise.text]
     lines += [f"  {line}" for line in confinement_problems(facts)]
+    lines += [f"  exclusion: {line}" for line in EXCLUSIONS]
     if probes:
         lines.append(f"  probes: {probes_summary(probes)}")
     return lines
 
+
+EXCLUSIONS = (
+    "a program bot may make pipes and sockets (runtimes need them), whose inode numbers come "
+    "from one counter of the machine's: measured, notes of 10 bits passed from one game of a "
+    "program to its next in 15 of 19 games, about 8 bits a game (docs/sandbox.md, What games "
+    "share); a Python bot's game may make none",
+)
+"""What the sandbox does not close, said by `arena doctor` with its measured bandwidth."""
 
 _SHOWN = {STOPPED: "stopped", THROUGH: "GOT THROUGH", UNKNOWN: "not told"}
 

@@ -44,7 +44,7 @@ _ARCHES = {  # the audit architecture, the numbers of the system calls refused, 
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
         "fspick": 433, "mount_setattr": 442, "socket": 41, "inotify_init": 253,
         "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300,
-        "fanotify_mark": 301}, 56, 435, 317,
+        "fanotify_mark": 301, "pidfd_open": 434}, 56, 435, 317,
         {"ioctl": 16, "fcntl": 72, "flock": 73, "socketpair": 53, "kill": 62,
          "rt_sigqueueinfo": 129, "tgkill": 234, "rt_tgsigqueueinfo": 297, "tkill": 200,
          "pidfd_send_signal": 424}),
@@ -58,11 +58,26 @@ _ARCHES = {  # the audit architecture, the numbers of the system calls refused, 
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
         "fspick": 433, "mount_setattr": 442, "socket": 198, "inotify_init1": 26,
-        "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263}, 220, 435, 277,
+        "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263,
+        "pidfd_open": 434}, 220, 435, 277,
         {"ioctl": 29, "fcntl": 25, "flock": 32, "socketpair": 199, "kill": 129,
          "rt_sigqueueinfo": 138, "tgkill": 131, "rt_tgsigqueueinfo": 240, "tkill": 130,
          "pidfd_send_signal": 424}),
 }
+_COUNTED = {  # what takes a number from a counter the whole machine shares (`COUNTED`)
+    "x86_64": {"pipe": 22, "pipe2": 293, "socketpair": 53, "memfd_create": 319, "shmget": 29},
+    "aarch64": {"pipe2": 59, "socketpair": 199, "memfd_create": 279, "shmget": 194},
+}
+
+COUNTED = tuple(sorted(_COUNTED["x86_64"]))
+"""The system calls that refused to a Python bot's game process (`filter_program(counted=
+False)`), because each object they make takes an inode number from the kernel's one counter
+(`get_next_ino`, shared by every process of the machine): a game that makes pipes until the
+number's low bits spell a symbol leaves a note that the next game reads from the number of a
+pipe of its own (issue 38). A Python bot needs none of them (it is given its socket; it starts
+no process); a program's runtime may (libuv, the JVM), so a program keeps them (see
+docs/sandbox.md, What games share: an exclusion, measured)."""
+
 REFUSED = tuple(sorted(next(iter(_ARCHES.values()))[1]))
 """The system calls a game process may not make (and `clone` with namespace flags, `clone3`; and
 see `IOCTLS`, `FCNTLS`, `SOCKET_FAMILIES`)."""
@@ -105,7 +120,9 @@ uses). The same numbers on x86_64 and aarch64."""
 
 _NAMESPACE_FLAGS = (namespaces.CLONE_NEWNS | namespaces.CLONE_NEWIPC | namespaces.CLONE_NEWUSER
                     | namespaces.CLONE_NEWPID | namespaces.CLONE_NEWNET
-                    | 0x02000000 | 0x04000000 | 0x00000080)  # CLONE_NEWCGROUP, _NEWUTS, _NEWTIME
+                    | 0x02000000 | 0x04000000 | 0x00000080  # CLONE_NEWCGROUP, _NEWUTS, _NEWTIME
+                    | 0x00001000)  # CLONE_PIDFD: a pidfd's inode number counts every process
+# the machine has made (as `pidfd_open`'s, refused)
 _X32 = 0x40000000  # x86_64's x32 system calls: refused whole
 _LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO, _KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
@@ -118,13 +135,16 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def filter_program(machine: str | None = None) -> bytes | None:
+def filter_program(machine: str | None = None, counted: bool = True) -> bytes | None:
     """The filter as classic BPF instructions (8 bytes each), for this machine's architecture
-    (or `machine`'s); None where there is none."""
+    (or `machine`'s); None where there is none. Without `counted`, the `COUNTED` calls are
+    refused too (a Python bot's games)."""
     found = _ARCHES.get(machine or platform.machine())
     if found is None:
         return None
     arch, refused, clone, clone3, _, looked_at = found
+    if not counted:
+        refused = {**refused, **_COUNTED[machine or platform.machine()]}
     # (code, jump if true: label or 0, jump if false: label or 0, k); labels resolved below
     code: list[tuple[int, Any, Any, int]] = [(_LOAD, 0, 0, 4), (_JEQ, 0, "eperm", arch),
                                              (_LOAD, 0, 0, 0)]
@@ -183,6 +203,7 @@ def filter_program(machine: str | None = None) -> bytes | None:
 
 
 _PROGRAM = filter_program()  # made once in the host, applied in every game process
+_UNCOUNTED = filter_program(counted=False)  # a Python bot's
 _SECCOMP = _ARCHES[platform.machine()][4] if _PROGRAM is not None else None
 
 
@@ -200,11 +221,13 @@ def _made(program: bytes | None) -> tuple[Any, Any]:
 
 
 _BUFFER, _FPROG = _made(_PROGRAM)  # made once in the host, for every game process
+_UNCOUNTED_BUFFER, _UNCOUNTED_FPROG = _made(_UNCOUNTED)
 
 
-def apply() -> bool:
-    """Filter this process and all it will start, for good; False if it could not be."""
-    libc, fprog = namespaces.libc(), _FPROG
+def apply(counted: bool = True) -> bool:
+    """Filter this process and all it will start, for good (without `counted`: no `COUNTED`
+    calls either); False if it could not be."""
+    libc, fprog = namespaces.libc(), _FPROG if counted else _UNCOUNTED_FPROG
     if libc is None or fprog is None:
         return False
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:

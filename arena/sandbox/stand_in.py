@@ -29,6 +29,7 @@ from arena.api import Action, GameInfo, Observation, Result
 from arena.loader import anchored, by_target
 from arena.match import StandInBot, Table, described, not_legal_detail
 from arena.protocol.command import is_command
+from arena.protocol.forms import MAX_DEPTH, deeper
 from arena.record import BotFault, FaultKind
 from arena.sandbox.cgroups import Freezer, oom_kills, thaw
 from arena.sandbox.pinning import PINNING
@@ -429,7 +430,7 @@ class SandboxedBot(StandInBot):
             raise BotFault(FaultKind.MALFORMED, f"{op}: the bot process sent a malformed answer")
         if reply[0] == "error":
             self.close()
-            raise BotFault(*_error(reply))
+            raise BotFault(*_error(reply, op))
         return reply, used
 
     def _exchange(self, message: bytes, timeout: float, said: str) -> tuple[bytes, float]:
@@ -666,6 +667,8 @@ def _parsed(op: str, data: bytes) -> list[Any] | None:
         if not (isinstance(reply, list) and reply and isinstance(reply[0], str)
                 and reply[0] in _ANSWERS[op]):
             return None
+        if deeper(reply, MAX_DEPTH):  # deeper would recurse through the arena's code
+            return None
         if op == "act" and len(reply) == 2:
             reply[1] = _hashable(reply[1])
         return reply
@@ -673,14 +676,22 @@ def _parsed(op: str, data: bytes) -> list[Any] | None:
         return None
 
 
-def _error(reply: list[Any]) -> tuple[FaultKind, str]:
+DETAIL_CHARS = 300
+"""The most of a fault's detail a game's record keeps (what a bot raised, first line)."""
+LOAD_DETAIL_CHARS = 2000
+"""The most of why a bot does not load that is kept (`probe`): the loader's words name the
+spec and its file, often twice, before the reason ("did you mean 'AdaBot'?") comes."""
+
+
+def _error(reply: list[Any], op: str = "") -> tuple[FaultKind, str]:
     """The fault a bot process reports (["error", kind, detail]), with a one-line detail that
     can be shown and written anywhere (`arena.text.escape`: no control characters, line breaks,
-    bidi overrides or lone surrogates); malformed if it is not one."""
+    bidi overrides or lone surrogates), cut to its size; malformed if it is not one."""
     kind, detail = (reply[1], reply[2]) if len(reply) == 3 else (None, None)
     if kind not in _BOT_FAULTS or not isinstance(detail, str):
         return FaultKind.MALFORMED, "the bot process reported an error in a malformed answer"
-    return FaultKind(kind), escape(detail[:300].replace("\n", " ").replace("\r", " "))
+    most = LOAD_DETAIL_CHARS if op == "probe" else DETAIL_CHARS
+    return FaultKind(kind), escape(detail[:most].replace("\n", " ").replace("\r", " "))
 
 
 def _timeval(seconds: float) -> bytes:

@@ -21,13 +21,14 @@ from arena.errors import ArenaError
 from arena.ratings.tables import Ratings, rate
 from arena.tournament.planning.config import OnFault, Stop, TournamentConfig
 from arena.tournament.planning.plan import schedule_of
+from arena.tournament.planning.schedule import Schedule
 from arena.tournament.playing.runner import Backend, ProgressHook
-from arena.tournament.records.results import RunDirectory
+from arena.tournament.records.results import RunDirectory, read_numbers
 from arena.tournament.records.run_log import note_in_log
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.bring import run_schedule
-from arena.tournament.update.identity import deals_of, like_deals
-from arena.tournament.update.reconcile import RunPlan
+from arena.tournament.update.identity import deals_of, like_deals, read_bots
+from arena.tournament.update.reconcile import GameIdentities, RunPlan
 
 
 class StopError(ArenaError):
@@ -118,10 +119,22 @@ def unseparated(ratings: Ratings, confidence: float) -> tuple[Neighbours, ...]:
                  and (row.p_above_next < two_sided(confidence) or pool.deals < 2))
 
 
-def rated_prefix(config: TournamentConfig, out: Path, end: int) -> Ratings:
-    """The ratings of a run's records whose task ids are below `end`."""
-    return rate((r for r in RunDirectory(out).records() if r["task"] < end),
-                {g.game: g.trueskill for g in config.games},
+def rated_prefix(config: TournamentConfig, out: Path, end: int,
+                 schedule: Schedule | None = None) -> Ratings:
+    """The ratings of a run's games at the places below `end` of its schedule: those numbered
+    below `end` in a run numbered by its schedule's places (never brought up to date), else
+    those whose identities the schedule (`schedule`, as the run draws it) holds there."""
+    run = RunDirectory(out)
+    records = run.records()
+    code = read_bots(out)
+    if read_numbers(run) is None or code is None:
+        chosen = (r for r in records if r["task"] < end)
+    else:
+        identities = GameIdentities(config, code)
+        places = run_schedule(config, out) if schedule is None else schedule
+        wanted = {identities.of(task) for task in places if task.task < end}
+        chosen = (r for r in records if r.get("identity") in wanted)
+    return rate(chosen, {g.game: g.trueskill for g in config.games},
                 disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
 
 
@@ -153,6 +166,7 @@ def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,
         raise StopError(f"{config.path}: not a run that stops early ([schedule] stop)")
     planned = like_deals(config, deals_of(deals_like)) if deals_like is not None else config
     ends = run_schedule(planned, out, fresh).rounds()
+    places: Schedule | None = None  # the schedule as the run draws it, once it is drawn
     budget = stopping.budget
     if budget is not None and ends[0] > budget:
         raise StopError(f"{config.path}: schedule.budget: {budget:,} games do not hold one round "
@@ -169,8 +183,10 @@ def run_until_confident(config: TournamentConfig, out: Path, workers: int = 1,
         before = report.before if before < 0 else before
         played += report.played
         repaired += report.repaired
+        places = places or run_schedule(planned, out)
         state = RoundState(number, len(ends), end, stopping.confidence,
-                           unseparated(rated_prefix(config, out, end), stopping.confidence))
+                           unseparated(rated_prefix(planned, out, end, places),
+                                       stopping.confidence))
         if on_round is not None:
             on_round(state)
         if state.separated:

@@ -9,6 +9,11 @@ which every seat's view agrees, so it holds nothing any seat could not see (at a
 one, it is that seat's). Views are stored as fields pointing into a pool of distinct values
 (`pool`), each view once (`shapes`), and events (in `pool` too) and narration lines (`texts`)
 once each, which keeps a long game small.
+
+Each step also lists the decisions taken at it (`decisions`: one `[seat, legal, choice]` per
+seat to act): the seat's legal actions (a pool index: a list of plain actions, or for a list
+of numbers, as Concentration's positions are, a text of ranges such as `0-12 14 16-51`), and
+the place of its choice among them (told by the match through `decided`; -1 until then).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.api import Event
-from arena.engine import State
+from arena.engine import Action, State, plain_action
 from arena.tournament.records.seat_view import plain
 
 TABLE = 0
@@ -71,6 +76,7 @@ class StepRecorder:
     players: int = 0
     pending: tuple[int, ...] = ()
     told: int = 0  # events of the log looked at so far, for the private ones
+    legal: dict[int, Sequence[Action]] = field(default_factory=dict)  # of the seats to act
 
     def dealt(self, state: State, variant: str, seed: int, names: Sequence[str]) -> None:
         """The first step: the table as dealt."""
@@ -115,16 +121,61 @@ class StepRecorder:
                 private[str(seat)] = [self.pool.ref(e) for e in mine]
         self.told = len(state.log)
         self.pending = state.to_act()
+        self.legal = {seat: state.legal(seat) for seat in self.pending}
+        decisions = [[seat, self.pool.ref(legal_form(self.legal[seat])), -1]
+                     for seat in self.pending]
         self.steps.append({"acted": list(acted), "next": list(self.pending),
                            "events": [self.pool.ref(plain(e)) for e in events],
                            "lines": [self.texts.ref(plain(x)) for x in lines],
-                           "views": views, "told": private})
+                           "views": views, "told": private, "decisions": decisions})
+
+    def decided(self, seat: int, action: Action) -> None:
+        """A seat's choice at the last step (see `arena.match.DECIDED`): its place among its
+        legal actions is kept."""
+        legal = self.legal.get(seat, ())
+        place = next((i for i, a in enumerate(legal) if a is action), None)
+        if place is None:
+            place = next((i for i, a in enumerate(legal) if a == action), -1)
+        for decision in self.steps[-1]["decisions"]:
+            if decision[0] == seat:
+                decision[2] = place
 
     def _view(self, view: Mapping[str, Any], key: int) -> int:
         """A view as the index (in `shapes`) of its fields' indexes in the value pool (a list
         field patched from the same view's field at the step before, where that is shorter)."""
         before = self.shapes.whole[self.steps[-1]["views"][key]] if self.steps else {}
         return self.shapes.ref({k: self.pool.ref(v, before.get(k)) for k, v in view.items()})
+
+
+def legal_form(legal: Sequence[Action]) -> Any:
+    """A decision's legal actions as the page keeps them: plain actions (see `plain_action`),
+    or, when they are all numbers (ascending, none negative), a text of their runs
+    (`0-12 14 16-51`), much shorter for the dozens of positions of a layout."""
+    plains = [plain(plain_action(a)) for a in legal]
+    if not plains or not all(type(p) is int and p >= 0 for p in plains) \
+            or plains != sorted(set(plains)):
+        return plains
+    runs: list[str] = []
+    start = prev = plains[0]
+    for number in [*plains[1:], None]:
+        if number is not None and number == prev + 1:
+            prev = number
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if number is not None:
+            start = prev = number
+    return " ".join(runs)
+
+
+def legal_actions(form: Any) -> list[Any]:
+    """A decision's legal actions (plain) from the form `legal_form` keeps them in."""
+    if not isinstance(form, str):
+        return list(form)
+    out: list[Any] = []
+    for run in form.split(" "):
+        first, _, last = run.partition("-")
+        out += range(int(first), int(last or first) + 1)
+    return out
 
 
 def _common(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

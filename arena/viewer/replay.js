@@ -1,402 +1,276 @@
-/* The arena's replay player: reads the page's data, draws one step of the game at a time.
-   Every text it inserts goes in through textContent; it never parses data as HTML. */
+/* The arena's replay player: reads the page's data, draws one step of the game at a time with
+   the shared board (board.js). Every text it inserts goes in through textContent. */
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("arena-data").textContent);
-  /* steps and views come as lists (no field name repeated): made objects once, here */
-  var steps = data.steps.map(function (s) {
-    var step = {};
-    data.step_fields.forEach(function (k, i) { step[k] = s[i]; });
-    return step;
-  });
-  data.shapes = data.shapes.map(function (s) {
-    var view = {};
-    data.fields[s[0]].forEach(function (k, i) { view[k] = s[i + 1]; });
-    return view;
-  });
-  var pool = data.pool, seats = data.seats;
-  var CARD = /^(10|[2-9AJQK])[CDHS]$|^JK[A-Z]?$/;
-  var SUITS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
-  var at = 0, viewKey = "table", timer = null;
+  var B = ArenaBoard, el = B.el, add = B.add;
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
+  /* The data: JSON, or packed (gzip in base64, unpacked by the browser's DecompressionStream). */
+  function unpack(then) {
+    var tag = document.getElementById("arena-data");
+    if (tag.type === "application/json") { then(JSON.parse(tag.textContent)); return; }
+    var bytes = Uint8Array.from(atob(tag.textContent.trim()), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    new Response(stream).text().then(function (text) { then(JSON.parse(text)); });
   }
-  function add(parent, child) { parent.appendChild(child); return child; }
-  function isCard(x) { return typeof x === "string" && CARD.test(x); }
 
-  /* A card face up, a card's back (a string naming it), or an empty place (null). */
-  function card(x, extra) {
-    var node;
-    if (isCard(x)) {
-      var suit = x.charAt(x.length - 1);
-      var joker = x.indexOf("JK") === 0;
-      node = el("span", "card" + (joker ? " joker" : (suit === "H" || suit === "D") ? " red" : ""),
-                joker ? "\u2605" + x.slice(2) : x.slice(0, -1) + SUITS[suit]);
-      node.setAttribute("data-card", x);
-      node.title = x;
-    } else if (x === null || x === undefined || x === "empty" || x === "taken") {
-      node = el("span", "card gone", "");
-    } else {
-      node = el("span", "card back back-" + String(x).replace(/[^a-z0-9-]/gi, ""), "");
-      node.title = String(x);
-    }
-    if (extra) node.className += " " + extra;
-    return node;
-  }
-  function cards(list, cls) {
-    var row = el("span", "cards" + (cls ? " " + cls : ""));
-    (list || []).forEach(function (c) { add(row, card(c)); });
-    if (!list || !list.length) add(row, el("span", "none", "none"));
-    return row;
-  }
-  /* Any plain value: cards as cards, lists and objects by their parts, the rest as text. */
-  /* Cards played by seats, as [seat, card] pairs in play order. */
-  function plays(list) {
-    var row = el("span", "cards");
-    (list || []).forEach(function (p) {
-      var one = add(row, el("span", "play"));
-      add(one, card(p[1]));
-      add(one, el("span", "by", seats[p[0]]));
+  function start(data) {
+    /* steps and views come as lists (no field name repeated): made objects once, here */
+    var steps = data.steps.map(function (s) {
+      var step = {};
+      data.step_fields.forEach(function (k, i) { step[k] = s[i]; });
+      return step;
     });
-    if (!list || !list.length) add(row, el("span", "none", "none"));
-    return row;
-  }
-  function value(x) {
-    if (isCard(x)) return card(x);
-    if (Array.isArray(x)) {
-      if (!x.length) return el("span", "none", "none");
-      if (x.every(isCard)) return cards(x);
-      var list = el("span", "list");
-      add(list, el("span", "punct", "["));
-      x.forEach(function (v, i) { if (i) add(list, el("span", "punct", ", ")); add(list, value(v)); });
-      add(list, el("span", "punct", "]"));
+    data.shapes = data.shapes.map(function (s) {
+      var view = {};
+      data.fields[s[0]].forEach(function (k, i) { view[k] = s[i + 1]; });
+      return view;
+    });
+    var pool = data.pool, seats = data.seats;
+    var board = new B.Board(data.game, seats);
+    var at = 0, viewKey = "table", timer = null, lineNodes = [], shownTo = -1;
+
+    /* A pooled value; a list stored as a patch of an earlier one is rebuilt once, then kept. */
+    function pooled(i) {
+      var patch = data.patches[String(i)];
+      if (!patch || pool[i] !== null) return pool[i];
+      var list = pooled(patch[0]).slice();
+      patch[1].forEach(function (change) { list[change[0]] = change[1]; });
+      pool[i] = list;
       return list;
     }
-    if (x !== null && typeof x === "object") {
-      var obj = el("span", "list");
-      Object.keys(x).forEach(function (k) { add(obj, el("span", "key", k + ": ")); add(obj, value(x[k])); add(obj, el("span", "punct", " ")); });
-      return obj;
+    function events(step) { return step.events.map(pooled); }
+    function viewOf(step, key) {
+      var refs = data.shapes[step.views[key === "table" ? 0 : Number(key) + 1]] || {}, out = {};
+      Object.keys(refs).forEach(function (k) { out[k] = pooled(refs[k]); });
+      return out;
     }
-    return el("span", "text", x === null ? "\u2014" : x);
-  }
-  /* A pooled value; a list stored as a patch of an earlier one is rebuilt once, then kept. */
-  function pooled(i) {
-    var patch = data.patches[String(i)];
-    if (!patch || pool[i] !== null) return pool[i];
-    var list = pooled(patch[0]).slice();
-    patch[1].forEach(function (change) { list[change[0]] = change[1]; });
-    pool[i] = list;
-    return list;
-  }
-  function events(step) { return step.events.map(pooled); }
-  function viewOf(step, key) {
-    var refs = data.shapes[step.views[key === "table" ? 0 : Number(key) + 1]] || {}, out = {};
-    Object.keys(refs).forEach(function (k) { out[k] = pooled(refs[k]); });
-    return out;
-  }
-  function field(box, label, node) {
-    var row = add(box, el("div", "field"));
-    add(row, el("span", "label", label));
-    add(row, node);
-    return row;
-  }
-  function perSeat(v, names) {
-    /* Fields that hold one value per seat, shown in each seat's box. */
-    var n = seats.length;
-    return names.filter(function (k) { return Array.isArray(v[k]) && v[k].length === n; });
-  }
-  function seatBoxes(board, v, names, used, ring) {
-    var keys = perSeat(v, names), step = steps[at];
-    var wrap = add(board, el("div", ring ? "ring" : "seats"));
-    seats.forEach(function (name, i) {
-      var box = add(wrap, el("div", "seat"));
-      box.setAttribute("data-seat", i);
-      if (step.next.indexOf(i) >= 0) box.className += " to-act";
-      if (step.acted.indexOf(i) >= 0) box.className += " acted";
-      if (ring) {
-        var a = 2 * Math.PI * i / seats.length - Math.PI / 2;
-        box.style.left = (50 + 38 * Math.cos(a)) + "%";
-        box.style.top = (50 + 36 * Math.sin(a)) + "%";
-      }
-      add(box, el("div", "name", name + (viewKey === String(i) ? " (you)" : "")));
-      keys.forEach(function (k) { used[k] = 1; field(box, k.replace(/_/g, " "), value(v[k][i])); });
-    });
-    return wrap;
-  }
-  function rest(board, v, used) {
-    /* Whatever a renderer did not draw itself: nothing the view holds is left out. */
-    var keys = Object.keys(v).filter(function (k) { return !used[k]; });
-    if (!keys.length) return;
-    var box = add(board, el("div", "details"));
-    keys.forEach(function (k) { field(box, k.replace(/_/g, " "), value(v[k])); });
-  }
-  function grid(cells, cols, mark) {
-    var g = el("div", "grid");
-    g.style.gridTemplateColumns = "repeat(" + cols + ", auto)";
-    cells.forEach(function (c, i) { var node = add(g, card(c, mark ? mark(i, c) : "")); node.setAttribute("data-pos", i); });
-    return g;
-  }
-  function scoredEvents(kind) {
-    var found = [];
-    for (var s = 0; s <= at; s++) events(steps[s]).forEach(function (e) { if (e && e.kind === kind) found.push(e); });
-    return found;
-  }
-
-  var RENDER = {
-    "concentration": function (board, v, used) {
-      var up = v.face_up || [], lo = 0, hi = (v.cells || []).length;
-      /* `field`: where the next card may be turned (in the duel, one player's half) */
-      var m = /range\((\d+), (\d+)\)/.exec(v.field || "");
-      if (m) { lo = Number(m[1]); hi = Number(m[2]); }
-      /* the cards this step turned up stay in sight on the board, as the table saw them */
-      var turned = {}, cells = (v.cells || []).slice(), size = (v.rows || 4) * (v.cols || 13);
-      events(steps[at]).forEach(function (e) { if (e && e.kind === "reveal") { turned[e.position] = 1; cells[e.position] = e.card; } });
-      for (var f = 0; f < cells.length; f += size) {
-        var g = add(board, grid(cells.slice(f, f + size), v.cols || 13, function (i) {
-          var p = i + f;
-          return (up.indexOf(p) >= 0 || turned[p] ? "up" : "") + (p < lo || p >= hi ? " outside" : "");
-        }));
-        g.className += " field";
-        Array.prototype.forEach.call(g.children, function (node, i) { node.setAttribute("data-pos", i + f); });
-      }
-      ["cells", "cols", "rows", "face_up", "field"].forEach(function (k) { used[k] = 1; });
-      seatBoxes(board, v, ["scores"], used);
-      var sets = scoredEvents("claim"), box = add(board, el("div", "taken"));
-      add(box, el("div", "label", "sets taken"));
-      seats.forEach(function (name, i) {
-        var row = field(box, name, el("span"));
-        sets.filter(function (e) { return e.seat === i; }).forEach(function (e) { row.appendChild(cards(e.cards, "set")); });
-      });
-    },
-    "paved-with-gold": function (board, v, used) {
-      var held = {};
-      (v.hand || []).forEach(function (p) { held[p[0]] = p[1]; });
-      var claim = v.claim_positions || [];
-      if (v.cells) add(board, grid(v.cells.map(function (c, i) { return i in held ? held[i] : c; }), 5,
-        function (i) { return (i in held ? "held up" : "") + (claim.indexOf(i) >= 0 ? " claimed" : ""); }));
-      used.cells = used.hand = used.claim_positions = 1;
-      var side = add(board, el("div", "center"));
-      if ("stock" in v) { used.stock = 1; field(side, "stock", el("span", "text", v.stock + " cards")); }
-      if ("claim" in v) { used.claim = 1; field(side, "claim", value(v.claim)); }
-      if ("out" in v) { used.out = 1; field(side, "out of play", cards(v.out)); }
-      seatBoxes(board, v, ["scores", "points", "bonus"], used);
-      var won = scoredEvents("won"), box = add(board, el("div", "taken"));
-      add(box, el("div", "label", "claims won"));
-      seats.forEach(function (name, i) {
-        var row = field(box, name, el("span"));
-        won.filter(function (e) { return e.seat === i; }).forEach(function (e) {
-          row.appendChild(cards(e.cards, "set"));
-          row.appendChild(el("span", "text", e.combo + " " + e.points + "  "));
+    /* Each decision of the game: its step, seat, number (the game's, the seat's own), legal
+       actions, choice, time (microseconds, where recorded) and fault. */
+    var decisions = [], bySeat = seats.map(function () { return []; });
+    (function () {
+      var game = 0, own = seats.map(function () { return 0; });
+      var faults = {};
+      data.result.faults.forEach(function (f) { faults[f.decision + ":" + f.seat] = f; });
+      steps.forEach(function (step, s) {
+        step.decisions.forEach(function (d) {
+          game += 1; own[d[0]] += 1;
+          var times = data.times && data.times[d[0]];
+          var one = {step: s, seat: d[0], game: game, own: own[d[0]], legal: d[1], chosen: d[2],
+                     micros: times && own[d[0]] <= times.length ? times[own[d[0]] - 1] : null,
+                     fault: faults[game + ":" + d[0]] || null};
+          decisions.push(one);
+          bySeat[d[0]].push(one);
         });
       });
-    },
-    "cribbage-square": function (board, v, used) {
-      var wrap = add(board, el("div", "seats"));
-      (v.layouts || []).forEach(function (cells, s) {
-        var box = add(wrap, el("div", "seat")), rows = [], cols = [], at2 = {};
-        add(box, el("div", "name", seats[s] + (viewKey === String(s) ? " (you)" : "")));
-        cells.forEach(function (pc) { rows.push(pc[0][0]); cols.push(pc[0][1]); at2[pc[0][0] + "," + pc[0][1]] = pc[1]; });
-        var r0 = Math.min.apply(null, rows.concat([0])), c0 = Math.min.apply(null, cols.concat([0]));
-        var r1 = Math.max.apply(null, rows.concat([r0 + 4])), c1 = Math.max.apply(null, cols.concat([c0 + 4]));
-        var score = scoredEvents("scored").filter(function (e) { return e.seat === s; })[0];
-        var g = add(box, el("div", "grid"));
-        g.style.gridTemplateColumns = "repeat(" + (c1 - c0 + 2) + ", auto)";
-        for (var r = r0; r <= r1; r++) {
-          for (var c = c0; c <= c1; c++) add(g, card(at2[r + "," + c] || null));
-          add(g, el("span", "sum", score && score.rows ? score.rows[r - r0] : ""));
-        }
-        for (var c2 = c0; c2 <= c1; c2++) add(g, el("span", "sum", score && score.columns ? score.columns[c2 - c0] : ""));
-        add(g, el("span", "sum total", score ? score.total : ""));
+    }());
+    function decisionAt(s, seat) {
+      return bySeat[seat].filter(function (d) { return d.step === s; })[0] || null;
+    }
+    function history(kind) {
+      var found = [];
+      for (var s = 0; s <= at; s++) events(steps[s]).forEach(function (e) { if (e && e.kind === kind) found.push(e); });
+      return found;
+    }
+    function took(micros) {
+      if (micros === null) return "time not recorded";
+      if (micros < 1000) return "took " + micros + " \u00b5s";
+      if (micros < 1e6) return "took " + (micros / 1000).toFixed(1) + " ms";
+      return "took " + (micros / 1e6).toFixed(2) + " s";
+    }
+
+    function draw() {
+      var step = steps[at], you = viewKey === "table" ? null : Number(viewKey);
+      var v = viewOf(step, viewKey);
+      var told = you === null ? [] : (step.told[viewKey] || []).map(pooled);
+      var box = document.getElementById("board");
+      board.draw(box, v, {seats: seats, you: you, events: events(step), told: told, history: history,
+                          next: step.next, acted: step.acted,
+                          before: at ? viewOf(steps[at - 1], viewKey) : null});
+      drawDecision(box, v, you);
+      document.getElementById("counter").textContent = "step " + at + " of " + (steps.length - 1);
+      document.getElementById("slider").value = at;
+      drawNarration(step, told);
+      drawResult();
+    }
+    /* In a seat's view, at each of its decisions: its legal moves, its choice, time, fault. */
+    function drawDecision(box, v, you) {
+      var panel = document.getElementById("decision");
+      panel.textContent = "";
+      panel.hidden = true;
+      if (you === null) return;
+      var d = decisionAt(at, you);
+      if (!d) return;
+      panel.hidden = false;
+      var legal = B.legalList(pooled(d.legal));
+      add(panel, el("div", "title", "decision " + d.own + " of " + seats[you] + " (the game's " + d.game + "), " + took(d.micros)));
+      var list = add(panel, el("div", "moves"));
+      add(list, el("span", "label", "legal moves (" + legal.length + ")"));
+      legal.forEach(function (a, i) {
+        var chip = add(list, el("span", "move" + (i === d.chosen ? " chosen" : "")));
+        chip.setAttribute("data-move", i);
+        add(chip, board.action(a, v));
       });
-      used.layouts = 1;
-      var side = add(board, el("div", "center"));
-      if ("card" in v) { used.card = 1; field(side, "card to place", card(v.card)); }
-      if ("starter" in v) { used.starter = 1; field(side, "starter", card(v.starter)); }
-    },
-    "memorandum": function (board, v, used) {
-      var side = add(board, el("div", "center"));
-      used.called = 1; field(side, "called", v.called ? card(v.called, "big") : value(null));
-      ["unclaimed", "disputed"].forEach(function (k) { if (k in v) { used[k] = 1; field(side, k, cards(v[k])); } });
-      var claims = scoredEvents("resolved"), last = claims[claims.length - 1];
-      if (last) {
-        var row = field(side, "last claim", card(last.card));
-        add(row, el("span", "text", " " + (last.claimants.length ? "Mine! from " + last.claimants.map(function (s) { return seats[s]; }).join(", ") : "nobody claimed") + " \u2192 " + last.pile));
+      var chose = add(panel, el("div", "chose"));
+      if (d.fault) {
+        chose.className += " fault";
+        chose.textContent = "fault: " + d.fault.kind + ": " + d.fault.detail + (d.chosen >= 0 ? " \u2014 played for it: " : "");
+      } else {
+        chose.textContent = d.chosen >= 0 ? "chose: " : "chose: (not recorded)";
       }
-      seatBoxes(board, v, ["received", "totals"], used);
-    },
-    "animals": function (board, v, used) {
-      if (v.animals) { used.animals = 1; v.animal = v.animals; }
-      seatBoxes(board, v, ["animal", "tops", "piles", "packs", "places"], used);
-      used.animal = 1;
-      var calls = scoredEvents("called"), box = add(board, el("div", "center"));
-      add(box, el("div", "label", "calls (" + calls.length + ")"));
-      calls.slice(-4).reverse().forEach(function (c) {
-        add(box, el("div", "text", seats[c.seat] + " called " + (v.animals ? v.animals[c.named] + " (" + seats[c.named] + ")" : seats[c.named]) + ": " + c.verdict));
+      if (d.chosen >= 0) add(chose, board.action(legal[d.chosen], v));
+      board.mark(box, legal, d.chosen);
+    }
+    function drawNarration(step, told) {
+      var box = document.getElementById("narration");
+      /* the whole game so far: lines of the steps up to this one, the current ones marked */
+      var lo = Math.min(shownTo, at), hi = Math.max(shownTo, at);
+      for (var s = lo + 1; s <= hi; s++) {
+        lineNodes[s].forEach(function (node) { node.hidden = s > at; });
+      }
+      if (shownTo >= 0) lineNodes[shownTo].forEach(function (node) { node.classList.remove("now"); });
+      lineNodes[at].forEach(function (node) { node.classList.add("now"); });
+      shownTo = at;
+      var last = null;
+      for (var t = at; t >= 0 && !last; t--) last = lineNodes[t][lineNodes[t].length - 1] || null;
+      if (last) box.scrollTop = Math.max(0, last.offsetTop - box.offsetTop - box.clientHeight + last.offsetHeight + 4);
+      var mine = document.getElementById("told");
+      mine.textContent = "";
+      if (told.length) {
+        add(mine, el("div", "label", "told to you alone"));
+        told.forEach(function (e) { add(add(mine, el("div", "told")), board.value(e)); });
+      }
+      var who = document.getElementById("who");
+      who.textContent = "";
+      if (step.acted.length) who.textContent = "moved: " + step.acted.map(function (s) { return seats[s]; }).join(", ") + ". ";
+      who.textContent += step.next.length ? "to move: " + step.next.map(function (s) { return seats[s]; }).join(", ") : "the game is over";
+    }
+    function buildNarration() {
+      var box = document.getElementById("narration");
+      steps.forEach(function (step, s) {
+        var lines = step.lines.map(function (i) { return data.texts[i]; });
+        if (s === 0 && !lines.length) lines = ["(the deal)"];
+        lineNodes.push(lines.map(function (text) {
+          var a = add(box, el("a", "line", text));
+          a.href = "#step-" + s;
+          a.setAttribute("data-step", s);
+          a.hidden = true;
+          a.addEventListener("click", function (e) { e.preventDefault(); play(false); go(s); });
+          return a;
+        }));
       });
-    },
-    "cuckoo": function (board, v, used) {
-      var byTurn = {}, kings = {};
-      (v.turns || []).forEach(function (t) { byTurn[t[0]] = t[1]; });
-      (v.kings || []).forEach(function (k) { kings[k[0]] = k[1]; });
-      v.turned = seats.map(function (_, i) { return i in byTurn ? byTurn[i] : null; });
-      v.king = seats.map(function (_, i) { return i in kings ? kings[i] : null; });
-      used.turns = used.kings = 1;
-      var ring = seatBoxes(board, v, ["chips", "shown", "turned", "king"], used, true);
-      var mid = add(ring, el("div", "middle"));
-      if ("card" in v) { used.card = 1; field(mid, viewKey === "table" ? "card" : "your card", card(v.card, "big")); }
-      used.turned = used.king = 1;
-    },
-    "old-mans-bundle": function (board, v, used) {
-      var side = add(board, el("div", "center"));
-      used.table = 1; field(side, "table", cards(v.table));
-      if ("stock" in v) { used.stock = 1; field(side, "stock", el("span", "text", v.stock + " cards")); }
-      seatBoxes(board, v, ["tops", "bundles", "hands"], used);
-    },
-    "dig": function (board, v, used) {
-      var side = add(board, el("div", "center"));
-      if ("top" in v) { used.top = 1; field(side, "upcard", card(v.top, "big")); }
-      ["suit", "rank"].forEach(function (k) { if (k in v) { used[k] = 1; field(side, "named " + k, value(v[k])); } });
-      ["stock", "pile"].forEach(function (k) { if (k in v) { used[k] = 1; field(side, k, el("span", "text", v[k] + " cards")); } });
-      seatBoxes(board, v, ["hands"], used);
-    },
-    "frogs-in-the-pond": function (board, v, used) {
-      var side = add(board, el("div", "center"));
-      ["trick", "last_trick"].forEach(function (k) {
-        if (k in v) { used[k] = 1; field(side, k.replace("_", " "), plays(v[k])); }
-      });
-      ["frogs", "removed"].forEach(function (k) {
-        if (k in v) { used[k] = 1; field(side, k === "frogs" ? "your frogs" : k, cards(v[k])); }
-      });
-      seatBoxes(board, v, ["tricks_won", "totals"], used);
-      var taken = scoredEvents("frog-taken"), box = add(board, el("div", "taken"));
-      add(box, el("div", "label", "frogs taken (" + taken.length + ")"));
+    }
+    function drawResult() {
+      var box = document.getElementById("result");
+      box.textContent = "";
+      if (at !== steps.length - 1) { box.hidden = true; return; }
+      box.hidden = false;
+      add(box, el("h2", "", "Result"));
+      var table = add(box, el("table"));
+      var head = add(table, el("tr"));
+      ["seat", "player", "score", "place"].forEach(function (h) { add(head, el("th", "", h)); });
       seats.forEach(function (name, i) {
-        field(box, name, el("span", "text", taken.filter(function (e) { return e.seat === i; }).length));
+        var tr = add(table, el("tr"));
+        add(tr, el("td", "", i));
+        add(tr, el("td", "", name));
+        var td = add(tr, el("td", "final-score", data.result.scores[i]));
+        td.setAttribute("data-seat", i);
+        add(tr, el("td", "", data.result.ranks[i]));
       });
+      data.result.faults.forEach(function (f) {
+        var fault = add(box, el("div", "fault"));
+        add(fault, el("div", "", "fault: " + seats[f.seat] + " (seat " + f.seat + ") at decision " + f.decision + ": " + f.kind + ": " + f.detail));
+        var out = data.result.outputs[String(f.seat)];
+        if (out) add(fault, el("pre", "output", out.join("\n")));
+      });
+      data.differences.forEach(function (d) { add(box, el("div", "fault", d)); });
     }
-  };
 
-  function draw() {
-    var step = steps[at], v = viewOf(step, viewKey), used = {};
-    var board = document.getElementById("board");
-    board.textContent = "";
-    var render = RENDER[data.game];
-    if (render) render(board, v, used);
-    if ("hand" in v) {
-      used.hand = 1;
-      if (v.hand.length === 0 || isCard(v.hand[0]) || v.hand[0] === null) field(add(board, el("div", "hand")), "your hand", cards(v.hand));
-      else used.hand = 0;
+    function go(i) { at = Math.max(0, Math.min(steps.length - 1, i)); draw(); }
+    function play(on) {
+      if (timer) { clearInterval(timer); timer = null; }
+      var button = document.getElementById("play");
+      if (on) {
+        if (at === steps.length - 1) go(0);
+        timer = setInterval(function () { if (at >= steps.length - 1) play(false); else go(at + 1); },
+                            1000 / Number(document.getElementById("speed").value));
+      }
+      button.textContent = timer ? "pause" : "play";
     }
-    rest(board, v, used);
-    var counter = document.getElementById("counter");
-    counter.textContent = "step " + at + " of " + (steps.length - 1);
-    document.getElementById("slider").value = at;
-    drawNarration(step);
-    drawResult();
-  }
-  function drawNarration(step) {
-    var box = document.getElementById("narration");
-    box.textContent = "";
-    var lines = step.lines.length ? step.lines.map(function (i) { return data.texts[i]; })
-                                  : ["(nothing public happened)"];
-    add(box, el("pre", "lines", lines.join("\n")));
-    var mine = viewKey !== "table" && step.told[viewKey];
-    if (mine) {
-      add(box, el("div", "label", "told to you alone"));
-      mine.forEach(function (e) { add(box, add(el("div", "told"), value(pooled(e)))); });
+    /* The next decision of the seat viewed, or the next fault (of that seat, or anyone's). */
+    function nextDecision() {
+      if (viewKey === "table") return;
+      var d = bySeat[Number(viewKey)].filter(function (x) { return x.step > at; })[0];
+      if (d) go(d.step);
     }
-    var who = el("div", "who");
-    if (step.acted.length) who.textContent = "acted: " + step.acted.map(function (s) { return seats[s]; }).join(", ") + ". ";
-    who.textContent += step.next.length ? "to act: " + step.next.map(function (s) { return seats[s]; }).join(", ") : "the game is over";
-    add(box, who);
-  }
-  function drawResult() {
-    var box = document.getElementById("result");
-    box.textContent = "";
-    if (at !== steps.length - 1) { box.hidden = true; return; }
-    box.hidden = false;
-    add(box, el("h2", "", "Result"));
-    var table = add(box, el("table"));
-    var head = add(table, el("tr"));
-    ["seat", "bot", "score", "rank"].forEach(function (h) { add(head, el("th", "", h)); });
-    seats.forEach(function (name, i) {
-      var tr = add(table, el("tr"));
-      add(tr, el("td", "", i));
-      add(tr, el("td", "", name));
-      var td = add(tr, el("td", "final-score", data.result.scores[i]));
-      td.setAttribute("data-seat", i);
-      add(tr, el("td", "", data.result.ranks[i]));
-    });
-    data.result.faults.forEach(function (f) {
-      var fault = add(box, el("div", "fault"));
-      add(fault, el("div", "", "fault: " + seats[f.seat] + " (seat " + f.seat + ") at decision " + f.decision + ": " + f.kind + ": " + f.detail));
-      var out = data.result.outputs[String(f.seat)];
-      if (out) add(fault, el("pre", "output", out.join("\n")));
-    });
-    data.differences.forEach(function (d) { add(box, el("div", "fault", d)); });
-  }
+    function nextFault() {
+      var d = decisions.filter(function (x) {
+        return x.fault && x.step > at && (viewKey === "table" || x.seat === Number(viewKey));
+      })[0];
+      if (d) go(d.step);
+    }
 
-  function go(i) { at = Math.max(0, Math.min(steps.length - 1, i)); draw(); }
-  function play(on) {
-    if (timer) { clearInterval(timer); timer = null; }
-    var button = document.getElementById("play");
-    if (on) {
-      if (at === steps.length - 1) go(0);
-      timer = setInterval(function () { if (at >= steps.length - 1) play(false); else go(at + 1); },
-                          1000 / Number(document.getElementById("speed").value));
+    function build() {
+      var head = add(document.body, el("header"));
+      add(head, el("h1", "", data.title + " \u2014 " + data.variant));
+      add(head, el("div", "meta", (data.task !== null ? "task " + data.task + ", " : "") + "seed " + data.seed + ": " + seats.join(" vs ")));
+      if (data.differences.length) {
+        var warn = add(document.body, el("div", "mismatch", "This replay differs from the record, so the page shows the replayed game: "));
+        warn.id = "mismatch";
+        data.differences.forEach(function (d) { add(warn, el("div", "", d)); });
+      }
+      var bar = add(document.body, el("nav", "controls"));
+      function button(id, text, act) { var b = add(bar, el("button", "", text)); b.id = id; b.type = "button"; b.addEventListener("click", act); return b; }
+      button("first", "|\u25c0", function () { play(false); go(0); }).title = "first step (Home)";
+      button("back", "\u25c0", function () { play(false); go(at - 1); }).title = "step back (\u2190)";
+      button("play", "play", function () { play(!timer); }).title = "play / pause (space)";
+      button("forward", "\u25b6", function () { play(false); go(at + 1); }).title = "step forward (\u2192)";
+      button("last", "\u25b6|", function () { play(false); go(steps.length - 1); }).title = "last step (End)";
+      var slider = add(bar, el("input"));
+      slider.id = "slider"; slider.type = "range"; slider.min = 0; slider.max = steps.length - 1; slider.value = 0;
+      slider.addEventListener("input", function () { play(false); go(Number(slider.value)); });
+      var counter = add(bar, el("span", "counter"));
+      counter.id = "counter";
+      counter.setAttribute("data-steps", steps.length);
+      var speed = add(bar, el("select"));
+      speed.id = "speed"; speed.title = "steps a second";
+      [1, 2, 4, 8, 16, 32].forEach(function (n) { var o = add(speed, el("option", "", n + "/s")); o.value = n; if (n === 4) o.selected = true; });
+      speed.addEventListener("change", function () { if (timer) play(true); });
+      var views = add(bar, el("select"));
+      views.id = "view"; views.title = "whose view";
+      var o = add(views, el("option", "", "spectator (the table)")); o.value = "table";
+      seats.forEach(function (name, i) { var opt = add(views, el("option", "", "seat " + i + ": " + name)); opt.value = String(i); });
+      var nextD = button("next-decision", "next decision of this seat", function () { play(false); nextDecision(); });
+      nextD.title = "the next step where the seat viewed decides (d)";
+      button("next-fault", "next fault", function () { play(false); nextFault(); }).title = "the next step where a bot faulted (f)";
+      function viewChanged() { viewKey = views.value; nextD.disabled = viewKey === "table"; draw(); }
+      views.addEventListener("change", viewChanged);
+      nextD.disabled = true;
+      var main = add(document.body, el("main"));
+      var left = add(main, el("div", "left"));
+      add(left, el("section", "board")).id = "board";
+      var panel = add(left, el("section", "decision"));
+      panel.id = "decision";
+      panel.hidden = true;
+      var aside = add(main, el("aside"));
+      add(aside, el("h2", "", "Narration"));
+      add(aside, el("div", "narration")).id = "narration";
+      add(aside, el("div", "told-box")).id = "told";
+      add(aside, el("div", "who")).id = "who";
+      add(aside, el("section", "result")).id = "result";
+      buildNarration();
+      document.addEventListener("keydown", function (e) {
+        if (e.target && e.target.tagName === "SELECT") return;
+        var keys = {ArrowRight: function () { play(false); go(at + 1); }, ArrowLeft: function () { play(false); go(at - 1); },
+                    " ": function () { play(!timer); }, Home: function () { play(false); go(0); },
+                    End: function () { play(false); go(steps.length - 1); },
+                    d: function () { play(false); nextDecision(); }, f: function () { play(false); nextFault(); }};
+        if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+      });
+      var wanted = /^#step-(\d+)$/.exec(location.hash);
+      go(wanted ? Number(wanted[1]) : 0);
+      document.documentElement.setAttribute("data-ready", "1");
     }
-    button.textContent = timer ? "pause" : "play";
+    build();
   }
-
-  function build() {
-    var head = add(document.body, el("header"));
-    add(head, el("h1", "", data.title + " \u2014 " + data.variant));
-    add(head, el("div", "meta", (data.task !== null ? "task " + data.task + ", " : "") + "seed " + data.seed + ": " + seats.join(" vs ")));
-    if (data.differences.length) {
-      var warn = add(document.body, el("div", "mismatch", "This replay differs from the record, so the page shows the replayed game: "));
-      warn.id = "mismatch";
-      data.differences.forEach(function (d) { add(warn, el("div", "", d)); });
-    }
-    var bar = add(document.body, el("nav", "controls"));
-    function button(id, text, act) { var b = add(bar, el("button", "", text)); b.id = id; b.type = "button"; b.addEventListener("click", act); return b; }
-    button("first", "|\u25c0", function () { play(false); go(0); }).title = "first step (Home)";
-    button("back", "\u25c0", function () { play(false); go(at - 1); }).title = "step back (\u2190)";
-    button("play", "play", function () { play(!timer); }).title = "play / pause (space)";
-    button("forward", "\u25b6", function () { play(false); go(at + 1); }).title = "step forward (\u2192)";
-    button("last", "\u25b6|", function () { play(false); go(steps.length - 1); }).title = "last step (End)";
-    var slider = add(bar, el("input"));
-    slider.id = "slider"; slider.type = "range"; slider.min = 0; slider.max = steps.length - 1; slider.value = 0;
-    slider.addEventListener("input", function () { play(false); go(Number(slider.value)); });
-    var counter = add(bar, el("span", "counter"));
-    counter.id = "counter";
-    counter.setAttribute("data-steps", steps.length);
-    var speed = add(bar, el("select"));
-    speed.id = "speed"; speed.title = "steps a second";
-    [1, 2, 4, 8, 16, 32].forEach(function (n) { var o = add(speed, el("option", "", n + "/s")); o.value = n; if (n === 4) o.selected = true; });
-    speed.addEventListener("change", function () { if (timer) play(true); });
-    var views = add(bar, el("select"));
-    views.id = "view"; views.title = "whose view";
-    var o = add(views, el("option", "", "spectator (the table)")); o.value = "table";
-    seats.forEach(function (name, i) { var opt = add(views, el("option", "", "seat " + i + ": " + name)); opt.value = String(i); });
-    views.addEventListener("change", function () { viewKey = views.value; draw(); });
-    var main = add(document.body, el("main"));
-    add(main, el("section", "board")).id = "board";
-    var aside = add(main, el("aside"));
-    add(aside, el("h2", "", "Narration"));
-    add(aside, el("div", "narration")).id = "narration";
-    add(aside, el("section", "result")).id = "result";
-    document.addEventListener("keydown", function (e) {
-      if (e.target && e.target.tagName === "SELECT") return;
-      var keys = {ArrowRight: function () { play(false); go(at + 1); }, ArrowLeft: function () { play(false); go(at - 1); },
-                  " ": function () { play(!timer); }, Home: function () { play(false); go(0); },
-                  End: function () { play(false); go(steps.length - 1); }};
-      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-    });
-    draw();
-  }
-  build();
+  unpack(start);
 }());

@@ -30,7 +30,7 @@ from arena.tournament.records.seat_view import plain
 from arena.viewer.game_steps import StepRecorder
 from arena.viewer.page import html_page
 
-FORMAT = 1
+FORMAT = 2
 """The version of the page's data layout (`data.format`)."""
 
 OUTPUT_LINES = 60
@@ -58,6 +58,7 @@ def page_data(record: Mapping[str, Any], recorder: StepRecorder,
     seats = [escape(str(s)) for s in record.get("seats") or recorder.names]
     faults = [plain(f) for f in record.get("faults") or () if isinstance(f, Mapping)]
     task = record.get("task")
+    times = record.get("times")
     return {
         "format": FORMAT, "game": game.name, "title": game.title,
         "variant": escape(str(record.get("variant"))), "seed": plain(record.get("seed")),
@@ -70,10 +71,11 @@ def page_data(record: Mapping[str, Any], recorder: StepRecorder,
                    "faults": faults,
                    "outputs": {str(k): [escape(x) for x in v] for k, v in (outputs or {}).items()}},
         "differences": [escape(d) for d in differences],
+        "times": plain(times) if isinstance(times, list) else None,
     }
 
 
-STEP_FIELDS = ("acted", "next", "events", "lines", "views", "told")
+STEP_FIELDS = ("acted", "next", "events", "lines", "views", "told", "decisions")
 """A step of the page's data is a list of these, in this order."""
 
 
@@ -128,7 +130,8 @@ def render(data: Mapping[str, Any]) -> ReplayPage:
 
     title = f"{data['title']} / {data['variant']}, seed {data['seed']}: " + " vs ".join(
         data["seats"])
-    return ReplayPage(html_page(title, asset("replay.css"), asset("replay.js"), data), data)
+    return ReplayPage(html_page(title, asset("replay.css"), asset("board.js") + asset("replay.js"),
+                                data, packed=True), data)
 
 
 def played_page(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
@@ -136,8 +139,8 @@ def played_page(variant: Variant, bots: Sequence[Bot], names: Sequence[str], see
     """Play a game and return its page and its record (as `arena play` does)."""
     recorder = StepRecorder()
     played = play_game(variant, list(bots), list(names), seed, recorder, key)
-    record = json.loads(played.to_line())
-    return render(page_data(record, recorder)), record
+    page = render(page_data(json.loads(played.to_line(timings=True)), recorder))
+    return page, json.loads(played.to_line())
 
 
 def replayed_page(replayer: Replayer, record: Mapping[str, Any]
@@ -213,6 +216,10 @@ class SeriesPages:
         if self.inner is not None:
             self.inner.dealt(state, variant, seed, names)
 
+    def decided(self, seat: int, action: Any) -> None:
+        """A seat's choice, for the page (see `arena.match.DECIDED`)."""
+        self.recorder.decided(seat, action)
+
     def happened(self, state: State, events: Sequence[Event]) -> None:
         """Record the step and pass it on."""
         self.recorder.happened(state, events)
@@ -225,7 +232,8 @@ class SeriesPages:
         line = ["(arena play prints a bot's output as it plays, each line marked [seat N]; "
                 "arena replay --html puts it in the page)"]
         outputs = {f.seat: line for f in record.faults}
-        write_page(path, render(page_data(json.loads(record.to_line()), self.recorder, outputs)))
+        write_page(path, render(page_data(json.loads(record.to_line(timings=True)),
+                                          self.recorder, outputs)))
         self.written += 1
         return path
 

@@ -17,13 +17,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from arena.ratings.plain import shared_ranks_in_words
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings
 from arena.text import escape, escape_lines
+from arena.viewer.glossary import glossary_html
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
            "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
-"""Line colours, by a bot's place in its pool's table (matplotlib's tab10, then tab20)."""
+"""Line colours (matplotlib's tab10, then tab20): one per bot over the whole page, in the order
+the bots first appear."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,9 @@ class WorstGame:
     seats: tuple[str, ...]
     scores: tuple[float, ...]
     margin: float | None
-    replay: str
-    """The relative path of its replay page."""
+    replay: str | None
+    """The relative path of its replay page; None where no such page is written (the command
+    below writes it)."""
     command: str
     """The command that writes that page."""
 
@@ -72,6 +76,8 @@ class ProgressPoint:
 
     x: float
     ratings: Mapping[str, tuple[float, float]]
+    moved: frozenset[str] = frozenset()
+    """The bots whose move since the point before is significant at 95% (a league's rounds)."""
 
 
 @dataclass(frozen=True)
@@ -112,42 +118,66 @@ def report_html(page: ReportPage) -> str:
     """The page, one self-contained HTML document."""
     toc = []
     body = []
+    colours = bot_colours(page.pools)
     for p, section in enumerate(page.pools):
         pool = section.ratings
         toc.append(f'<li><a href="#pool-{p}">{_t(pool.game)} / {_t(pool.variant)}</a></li>')
-        body.append(_pool(p, section, page.fault_share))
+        body.append(_pool(p, section, page.fault_share, colours))
+    toc.append('<li><a href="#glossary">the words used</a></li>')
     return "".join([
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
         f"<title>{_t(page.title)}</title><style>{_STYLE}</style></head><body>\n",
-        f"<header><h1>{_t(page.title)}</h1><p class=\"intro\">{_t(page.intro)}</p>",
+        f"<header><h1>{_t(page.title)}</h1><p class=\"intro\">{_t(page.intro)} "
+        '<a href="#glossary">What the words mean.</a></p>',
         f"<nav><ul>{''.join(toc)}</ul></nav></header>\n",
         "\n".join(body),
+        "\n" + glossary_html(),
         f"\n<footer>{_t(page.footer)}</footer>" if page.footer else "",
         f"\n<script>{_SCRIPT}</script>\n</body></html>\n"])
 
 
-def _pool(p: int, section: PoolSection, fault_share: float) -> str:
+def bot_colours(pools: Sequence[PoolSection]) -> dict[str, str]:
+    """One colour per bot over the whole page: in the order the bots first appear (each pool's
+    table in turn, then those only in its history)."""
+    colours: dict[str, str] = {}
+    for section in pools:
+        names = [row.bot for row in section.ratings.bots]
+        names += sorted({b for point in section.history for b in point.ratings} - set(names))
+        for bot in names:
+            colours.setdefault(bot, PALETTE[len(colours) % len(PALETTE)])
+    return colours
+
+
+def _pool(p: int, section: PoolSection, fault_share: float,
+          colours: Mapping[str, str]) -> str:
     pool = section.ratings
     names = {row.bot: f"bot-{p}-{i}" for i, row in enumerate(pool.bots)}
+    games = sum(row.games for row in pool.bots)
     parts = [f'<section class="pool" id="pool-{p}">',
              f"<h2>{_t(pool.game)} / {_t(pool.variant)}</h2>",
-             f'<p class="facts">{pool.matches:,} matches on {pool.deals:,} deals'
-             + (f"; {pool.skipped} left unrated" if pool.skipped else "")
-             + ("" if pool.converged else f"; not converged after {pool.sweeps:,} sweeps: "
-                "treat the ratings as approximate") + "</p>",
-             _ratings_table(pool, names, fault_share)]
+             f'<p class="facts">{pool.deals:,} deal{"s" if pool.deals != 1 else ""} played; '
+             f"{games:,} seats taken by the bots in all"
+             + (f"; {pool.skipped} games left unrated" if pool.skipped else "")
+             + ("" if pool.converged else f"; the ratings stopped after {pool.sweeps:,} rounds "
+                "of calculation, short of their precision: treat them as approximate")
+             + "</p>",
+             _ratings_table(pool, names, fault_share, colours)]
     if pool.crosstable:
         parts.append(_heatmap(pool, names))
     if section.progression:
         parts.append(_chart(f"progression-{p}", pool, section.progression,
-                            f"Progression: the table's mu and 95% interval over the games of "
-                            f"the first n {section.progression_axis.split()[0]}",
-                            section.progression_axis))
+                            f"How the ratings settled: each bot's rating and 95% interval "
+                            f"over the games of the first n {section.progression_axis.split()[0]}"
+                            f" (it ends on the table above; a band starts once the interval "
+                            f"fits the chart)",
+                            section.progression_axis, colours))
     if section.history:
         parts.append(_chart(f"history-{p}", pool, section.history,
-                            "League standings round by round: mu and its 95% interval",
-                            "round", whole=True))
+                            "League standings round by round: each bot's rating and 95% "
+                            "interval, every round on the latest round's scale (a ring: a "
+                            "move significant at 95% since the round before)",
+                            "round", colours, whole=True))
     if section.note:
         parts.append(f'<p class="note">{_t(section.note)}</p>')
     parts.append("<h3>Bots</h3>")
@@ -158,7 +188,8 @@ def _pool(p: int, section: PoolSection, fault_share: float) -> str:
     return "\n".join(parts)
 
 
-def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: float) -> str:
+def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: float,
+                   colours: Mapping[str, str]) -> str:
     rows = pool.bots
     lows = [r.mu - r.mu_ci95 for r in rows]
     highs = [r.mu + r.mu_ci95 for r in rows]
@@ -170,7 +201,7 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
         return f"{100 * (x - lo) / (hi - lo):.2f}%"
 
     out = ['<h3>Ratings</h3><table class="ratings"><thead><tr><th>rank</th><th>bot</th>'
-           '<th>mu vs pool (95%)</th><th class="barhead">interval<span class="axis">'
+           '<th>rating (95%)</th><th class="barhead">interval<span class="axis">'
            f'<span>{lo:.1f}</span><span>{hi:.1f}</span></span></th><th>games</th><th>W</th>'
            '<th>D</th><th>L</th><th>mean score (95%)</th><th>faults</th></tr></thead><tbody>']
     shared: dict[int, int] = {}
@@ -182,7 +213,7 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
         if r.rank != previous:
             group += 1
             previous = r.rank
-        colour = PALETTE[i % len(PALETTE)]
+        colour = colours.get(r.bot, PALETTE[i % len(PALETTE)])
         classes = ["shared"] if shared[r.rank] > 1 else []
         classes.append(f"g{group % 2}")
         flagged = r.fault_share() > fault_share
@@ -194,6 +225,11 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
         if r.outscores_in_rank:
             marks += (' <span class="flag" title="beats head to head, significantly, a bot '
                       f'sharing its rank: {_t(", ".join(r.outscores_in_rank))}">~</span>')
+        edge = dict(pool.edges).get(r.bot)
+        if edge is not None:
+            marks += (f' <span class="flag" title="{edge} in every game it played: its interval '
+                      'is as wide as one game ending otherwise would move it">'
+                      f'{"↓" if edge == "last" else "↑"}</span>')
         title = (f"rank {r.rank_label}: shared with the bots it cannot be told apart from at "
                  "95%" if shared[r.rank] > 1 else f"rank {r.rank}")
         out.append(
@@ -211,11 +247,15 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
             f'<td class="num">{r.mean_score:.2f} ± {r.score_ci95:.2f}</td>'
             f'<td class="num">{r.faults}</td></tr>')
     out.append("</tbody></table>")
-    out.append('<p class="legend">mu and its 95% interval are relative to the pool\'s mean '
-               "skill, clustered by deal; bots that cannot be told apart at 95% (two-sided) "
-               "share a rank (=n), banded together; ! faulted often; ^ beats a bot above it "
-               "head to head; ~ beats a bot of its shared rank head to head (hover for "
-               "whom).</p>")
+    words = shared_ranks_in_words(pool)
+    if words:
+        out.append('<p class="plain">' + "<br>".join(_t(line) for line in words) + "</p>")
+    out.append('<p class="legend">The rating only means something next to the other ratings '
+               "of this pool; the bar is its 95% interval, from how much the results varied "
+               "from deal to deal. Bots that cannot be told apart share a rank (=n), banded "
+               "together; ! faulted often; ^ beats a bot above it head to head; ~ beats a bot "
+               "of its shared rank head to head; ↓ ↑ last (first) in every game (hover for "
+               'more). <a href="#glossary">The words.</a></p>')
     return "".join(out)
 
 
@@ -260,22 +300,31 @@ def _heatmap(pool: PoolRatings, names: Mapping[str, str]) -> str:
     out.append("</tbody></table></div>")
     out.append('<p class="legend">edge: the row bot\'s mean score advantage over the column '
                "bot per deal (blue: the row bot did better); games met in brackets; * and a "
-               "frame: significant at 95% (Student's t over deals).</p>")
+               "frame: significant at 95% (more than the luck of the deals would give). "
+               '<a href="#glossary">The words.</a></p>')
     return "".join(out)
 
 
 def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title: str,
-           axis: str, whole: bool = False) -> str:
-    """An SVG line chart of each bot's mu with a band of its 95% interval."""
+           axis: str, colours: Mapping[str, str], whole: bool = False) -> str:
+    """An SVG line chart of each bot's mu with its 95% interval: a band over the deals played
+    (from two deals on, where the interval first fits the chart: with one deal the luck of the
+    deal is not measured, with two it is measured from two numbers), or whiskers per round
+    (`whole`, bots side by side). The axis fits the ratings and the last point's intervals;
+    wider early bands are cut at its edge. Bots whose lines coincide are drawn apart, and the
+    legend says whose line they share; a ring marks a significant move (`ProgressPoint.moved`)."""
     width, height, left, right, top, bottom = 760, 300, 56, 16, 12, 40
     xs = [p.x for p in points]
-    values = [v for p in points for m, h in p.ratings.values() for v in (m - h, m + h)]
-    if not values:
+    mus = [m for p in points for m, _ in p.ratings.values()]
+    if not mus:
         return ""
-    x0, x1 = (min(xs) - 0.5, max(xs) + 0.5) if whole else (0.0, max(xs) or 1.0)
-    y0, y1 = min(values), max(values)
+    ends = [v for m, h in points[-1].ratings.values() for v in (m - h, m + h)]
+    y0, y1 = min(mus + ends), max(mus + ends)
     pad = (y1 - y0) * 0.05 or 1.0
     y0, y1 = y0 - pad, y1 + pad
+    x0, x1 = (min(xs) - 0.5, max(xs) + 0.5) if whole else (min(xs), max(xs))
+    if x1 <= x0:
+        x0, x1 = x0 - 0.5, x1 + 0.5
 
     def sx(x: float) -> float:
         return left + (x - x0) / (x1 - x0) * (width - left - right)
@@ -283,8 +332,12 @@ def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title
     def sy(y: float) -> float:
         return top + (y1 - y) / (y1 - y0) * (height - top - bottom)
 
+    clip = f"{ident}-clip"
     out = [f'<figure class="chart" id="{ident}"><figcaption>{_t(title)}</figcaption>'
-           f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_t(title)}">']
+           f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_t(title)}">'
+           f'<defs><clipPath id="{clip}"><rect x="{left}" y="{top}" '
+           f'width="{width - left - right}" height="{height - top - bottom}"/></clipPath>'
+           f"</defs>"]
     for tick in _ticks(y0, y1):
         out.append(f'<line class="grid" x1="{left}" x2="{width - right}" y1="{sy(tick):.1f}" '
                    f'y2="{sy(tick):.1f}"/><text class="tick" x="{left - 6}" '
@@ -301,25 +354,72 @@ def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title
     legend = []
     bots = [r.bot for r in pool.bots]
     bots += sorted({b for p in points for b in p.ratings} - set(bots))
+    lines = {bot: [(p.x, *p.ratings[bot], bot in p.moved) for p in points if bot in p.ratings]
+             for bot in bots}
+    shares = _coinciding(lines)
+    step = min(6.0, 0.35 * (sx(x0 + 1) - sx(x0)) / max(1, len(bots))) if whole else 4.0
     for i, bot in enumerate(bots):
-        colour = PALETTE[i % len(PALETTE)]
-        line = [(p.x, *p.ratings[bot]) for p in points if bot in p.ratings]
+        colour = colours.get(bot, PALETTE[i % len(PALETTE)])
+        line = lines[bot]
         if not line:
             continue
-        upper = " ".join(f"{sx(x):.1f},{sy(m + h):.1f}" for x, m, h in line)
-        lower = " ".join(f"{sx(x):.1f},{sy(m - h):.1f}" for x, m, h in reversed(line))
-        out.append(f'<polygon class="band" points="{upper} {lower}" fill="{colour}"/>')
-        path = " ".join(f"{sx(x):.1f},{sy(m):.1f}" for x, m, _ in line)
-        out.append(f'<polyline class="line" data-bot="{_t(bot)}" points="{path}" '
-                   f'stroke="{colour}"/>')
-        for x, m, h in line:
-            out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(m):.1f}" r="2.6" fill="{colour}">'
-                       f"<title>{_t(bot)}: {m:.2f} ± {h:.2f} at {x:g}</title></circle>")
+        under = shares.get(bot)
+        # side by side in a round; off the shared line by a few pixels over deals
+        dx = (i - (len(bots) - 1) / 2) * step if whole else (
+            step * (bots.index(bot) - bots.index(under)) if under else 0.0)
+        dash = ' stroke-dasharray="6 4"' if under else ""
+        if whole:
+            for x, m, h, _ in line:
+                out.append(f'<line class="whisker" clip-path="url(#{clip})" '
+                           f'x1="{sx(x) + dx:.1f}" x2="{sx(x) + dx:.1f}" y1="{sy(m + h):.1f}" '
+                           f'y2="{sy(m - h):.1f}" stroke="{colour}"/>')
+        else:
+            # from two deals on, and from where the interval first fits the chart: a band
+            # wider than the axis (t on one degree of freedom is 12.7) would hide the others
+            start = next((i for i, (x, _, h, _) in enumerate(line)
+                          if x >= 2 and 2 * h <= y1 - y0), len(line))
+            banded = [(x, m, h) for x, m, h, _ in line[start:]]
+            if len(banded) >= 2:
+                upper = " ".join(f"{sx(x) + dx:.1f},{sy(m + h):.1f}" for x, m, h in banded)
+                lower = " ".join(f"{sx(x) + dx:.1f},{sy(m - h):.1f}"
+                                 for x, m, h in reversed(banded))
+                out.append(f'<polygon class="band" clip-path="url(#{clip})" '
+                           f'points="{upper} {lower}" fill="{colour}"/>')
+        path = " ".join(f"{sx(x) + dx:.1f},{sy(m):.1f}" for x, m, _, _ in line)
+        out.append(f'<polyline class="line" clip-path="url(#{clip})" data-bot="{_t(bot)}" '
+                   f'points="{path}" stroke="{colour}"{dash}/>')
+        for x, m, h, moved in line:
+            what = f"{_t(bot)}: {m:.2f} ± {h:.2f} at {x:g}" + (
+                ", a significant move since the round before" if moved else "")
+            out.append(f'<circle cx="{sx(x) + dx:.1f}" cy="{sy(m):.1f}" r="2.6" '
+                       f'fill="{colour}"><title>{what}</title></circle>')
+            if moved:
+                out.append(f'<circle class="moved" cx="{sx(x) + dx:.1f}" cy="{sy(m):.1f}" '
+                           f'r="6.5" stroke="{colour}"><title>{what}</title></circle>')
         gone = bot not in {r.bot for r in pool.bots}
         legend.append(f'<li><span class="swatch" style="background:{colour}"></span>'
-                      f'{_t(bot)}{" (left)" if gone else ""}</li>')
+                      f'{_t(bot)}{" (left)" if gone else ""}'
+                      + (f' <span class="same">(on {_t(under)}\'s line: the same ratings)'
+                         "</span>" if under else "") + "</li>")
     out.append(f'</svg><ul class="keys">{"".join(legend)}</ul></figure>')
     return "".join(out)
+
+
+def _coinciding(lines: Mapping[str, Sequence[tuple[float, float, float, bool]]]
+                ) -> dict[str, str]:
+    """The bots whose line is another's (the same points to 2 decimals), each mapped to the
+    first bot of that line."""
+    first: dict[tuple[tuple[float, float, float], ...], str] = {}
+    out = {}
+    for bot, line in lines.items():
+        key = tuple((round(x, 2), round(m, 2), round(h, 2)) for x, m, h, _ in line)
+        if not key:
+            continue
+        if key in first:
+            out[bot] = first[key]
+        else:
+            first[key] = bot
+    return out
 
 
 def _ticks(lo: float, hi: float, count: int = 6) -> list[float]:
@@ -342,7 +442,7 @@ def _bot(row: BotRow, names: Mapping[str, str], section: BotSection, pool: PoolR
     out = [f'<article class="bot" id="{ident}"><h4>{_t(row.bot)} <small>rank '
            f'{_t(row.rank_label)} in {_t(pool.game)} / {_t(pool.variant)}</small> '
            f'<a class="up" href="{back}">↑</a></h4>',
-           f'<p>mu {row.mu:.2f} ± {row.mu_ci95:.2f}; {row.games} games: {row.wins} won, '
+           f'<p>rating {row.mu:.2f} ± {row.mu_ci95:.2f}; {row.games} games: {row.wins} won, '
            f"{row.draws} drawn, {row.losses} lost; mean place {row.mean_place:.2f}; mean "
            f"score {row.mean_score:.2f} ± {row.score_ci95:.2f}; {row.faults} faults"
            + (" (" + ", ".join(f"{_t(k)} {n}" for k, n in row.fault_kinds) + ")"
@@ -374,7 +474,9 @@ def _bot(row: BotRow, names: Mapping[str, str], section: BotSection, pool: PoolR
         for g in section.worst:
             others = ", ".join(f"{_t(b)} {s:g}" for b, s in zip(g.seats, g.scores, strict=False))
             margin = "" if g.margin is None else f", margin {g.margin:+g}"
-            out.append(f'<li><a class="replay" href="{_t(g.replay)}">game {g.task}</a> '
+            name = (f'<a class="replay" href="{_t(g.replay)}">game {g.task}</a>'
+                    if g.replay is not None else f"game {g.task}")
+            out.append(f'<li>{name} '
                        f"({_t(g.variant)}, deal {g.seed}, seat {g.seat}{margin}): {others}"
                        f'<br><code class="cmd">{_t(g.command)}</code></li>')
         out.append("</ol>")
@@ -405,6 +507,10 @@ font-weight:normal;font-size:.8em;color:#777}.flag{color:#b00;font-weight:bold;c
 .chart{margin:1em 0}.chart svg{width:100%;max-width:760px;height:auto;display:block}
 .chart .grid{stroke:#eee}.chart .axis{stroke:#999}.chart .tick{font-size:11px;fill:#666}
 .chart .label{font-size:12px;fill:#333}.chart .band{opacity:.1}
+.chart .whisker{stroke-width:2;opacity:.45}.chart .moved{fill:none;stroke-width:1.6}
+.same{color:#666;font-size:.9em}.plain{background:#f3f6ee;border-left:4px solid #9b6;
+padding:.35em .6em;margin:.5em 0}dl.glossary dt{font-weight:bold;margin-top:.4em}
+dl.glossary dd{margin-left:1.2em}
 .chart .line{fill:none;stroke-width:2}.keys{list-style:none;padding:0;display:flex;
 flex-wrap:wrap;gap:.3em 1.2em;font-size:.9em}.swatch{display:inline-block;width:.9em;
 height:.9em;margin-right:.35em;border-radius:2px;vertical-align:-.1em}

@@ -59,7 +59,7 @@ def write_run_page(run: Path, out: Path | None = None, replays: bool = False) ->
     `replays`, the replay page of every game it links to; the files written."""
     out = run / REPORT_PAGE if out is None else out
     check_entry(out)  # a regular file or nothing, checked before anything is computed
-    page, games = run_page(run, _relative(out.parent, run / REPLAYS))
+    page, games = run_page(run, _relative(out.parent, run / REPLAYS), replays)
     written = []
     if replays:
         folder = real_folder(run / REPLAYS, make=True)
@@ -76,9 +76,11 @@ def _relative(start: Path, target: Path) -> str:
     return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
 
 
-def run_page(run: Path, replay_folder: str = REPLAYS) -> tuple[ReportPage, set[int]]:
-    """A run's report page, and the tasks of the games it links to (their replay pages in
-    RUN/replays, `replay_folder` relative to the page)."""
+def run_page(run: Path, replay_folder: str = REPLAYS,
+             replays: bool = False) -> tuple[ReportPage, set[int]]:
+    """A run's report page, and the tasks of the games it names (their replay pages in
+    RUN/replays, `replay_folder` relative to the page): linked where `replays` (they are
+    written with it) or the page is already there."""
     config = run_config(run)
     records = list(RunDirectory(run).records())
     if not records:
@@ -87,7 +89,7 @@ def run_page(run: Path, replay_folder: str = REPLAYS) -> tuple[ReportPage, set[i
     disqualify = config.limits.on_fault is OnFault.DISQUALIFY
     ratings = rate(records, settings, disqualify)
     progressions = rating_progression(records, settings, disqualify)
-    bots = run_bots(run, ratings, records, replay_folder, run / REPLAYS)
+    bots = run_bots(run, ratings, records, replay_folder, run / REPLAYS, replays)
     linked = {g.task for per_pool in bots.values() for section in per_pool.values()
               for g in section.worst}
     sections = tuple(PoolSection(pool, progression_points(progressions.get(
@@ -99,11 +101,12 @@ def run_page(run: Path, replay_folder: str = REPLAYS) -> tuple[ReportPage, set[i
     return page, linked
 
 
-INTRO = ("{games:,} games. Ratings are the TrueSkill posterior over all of a pool's games at "
-         "once; the bars span the 95% interval of mu relative to the pool, clustered by deal, "
-         "and bots that cannot be told apart at 95% (two-sided) share a rank (=n). The "
-         "progression is the same posterior and interval over the games of the first n deals "
-         "played: it ends on the table. Each bot's worst games link to their replay pages.")
+INTRO = ("{games:,} games. Each bot's rating is TrueSkill's estimate of its skill from all of "
+         "a pool's games at once, next to the other bots of the pool; the bars span its 95% "
+         "interval, from how much the results varied from deal to deal, and bots that cannot "
+         "be told apart share a rank (=n). The progression shows how the ratings settled as "
+         "the deals were played: it ends on the table. Each bot's worst games are listed with "
+         "the command that writes their replay pages (linked once written: --replays).")
 
 
 def progression_points(progression: Progression | None) -> tuple[ProgressPoint, ...]:
@@ -114,11 +117,11 @@ def progression_points(progression: Progression | None) -> tuple[ProgressPoint, 
 
 
 def run_bots(run: Path, ratings: Ratings, records: Sequence[Mapping[str, Any]],
-             replay_folder: str, replay_dir: Path
+             replay_folder: str, replay_dir: Path, replays: bool = False
              ) -> dict[tuple[str, str], dict[str, BotSection]]:
     """Per pool and bot: its worst games (linked to `replay_folder/<task>.html`, relative to
-    the page; the command shown writes them into `replay_dir`), its faults and the end of its
-    output."""
+    the page, where `replays` says they will be written or the page is there already; the
+    command shown writes them into `replay_dir`), its faults and the end of its output."""
     pools = {(p.game, p.variant): p for p in ratings.pools}
     names = sorted({row.bot for p in ratings.pools for row in p.bots})
     out: dict[tuple[str, str], dict[str, BotSection]] = {}
@@ -137,7 +140,7 @@ def run_bots(run: Path, ratings: Ratings, records: Sequence[Mapping[str, Any]],
                       if f.get("seat") == g.seat]
             worst = [g for g in games if g.margin is not None and g.margin < 0][:WORST]
             out.setdefault(key, {})[bot] = BotSection(
-                tuple(_worst(g, run, replay_folder, replay_dir) for g in worst),
+                tuple(_worst(g, run, replay_folder, replay_dir, replays) for g in worst),
                 tuple(faults[:FAULTS]), len(faults), output if faults else None, source)
     return out
 
@@ -152,11 +155,14 @@ def _pool_of(game: FoundGame, pools: Mapping[tuple[str, str], PoolRatings]
     return key if key in pools else None
 
 
-def _worst(game: FoundGame, run: Path, replay_folder: str, replay_dir: Path) -> WorstGame:
-    command = shlex.join(["arena", "replay", str(run), str(game.task), "--html",
-                          str(replay_dir / f"{game.task}.html")])
+def _worst(game: FoundGame, run: Path, replay_folder: str, replay_dir: Path,
+           replays: bool) -> WorstGame:
+    page = replay_dir / f"{game.task}.html"
+    command = shlex.join(["arena", "replay", str(run), str(game.task), "--html", str(page)])
+    there = replays or check_entry(page)
     return WorstGame(game.task, game.seat or 0, game.variant, game.seed, game.seats, game.scores,
-                     game.margin, f"{replay_folder}/{game.task}.html", command)
+                     game.margin, f"{replay_folder}/{game.task}.html" if there else None,
+                     command)
 
 
 def _output_tail(run: Path, bot: str) -> tuple[str | None, str]:

@@ -42,7 +42,7 @@ from arena.games.animals import (
 )
 from arena.match import deal_rng, play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("animals")
 W, B, X = Verdict.WON, Verdict.BEATEN, Verdict.WRONG

@@ -16,9 +16,9 @@ from arena.api import Event, Reveal
 from arena.cards import Card, parse_card
 from arena.engine import Game, State, Variant, all_games
 from arena.match import deal_rng, play_game
-from bots.forgetful import ForgetfulBot
-from bots.greedy import GreedyBot
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
+from bots.concentration.forgetful import ForgetfulBot
+from bots.concentration.greedy import GreedyBot
 
 MAX_PLAYERS = 4
 SEEDS = (0, 1)

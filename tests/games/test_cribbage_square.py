@@ -35,7 +35,7 @@ from arena.games.cribbage_square import (
 )
 from arena.match import play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("cribbage-square")
 QUINE = "QH QD QS QC / 5H 5D JS 5C / 6H 4D 6S 4C / 4H 6D 4S 6C"

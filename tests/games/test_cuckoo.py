@@ -42,7 +42,7 @@ from arena.games.cuckoo import (
 )
 from arena.match import play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("cuckoo")
 S, C, D = Say.STAND, Say.CHANGE, Say.DRAW

@@ -36,7 +36,7 @@ from arena.games.dig import (
 )
 from arena.match import play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("dig")
 P, N = actions.play, actions.name

@@ -42,7 +42,7 @@ from arena.games.frogs_in_the_pond import (
 )
 from arena.match import play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("frogs-in-the-pond")
 

@@ -31,7 +31,7 @@ from arena.games.old_mans_bundle import (
 )
 from arena.match import play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("old-mans-bundle")
 

@@ -46,7 +46,7 @@ from arena.games.paved_with_gold.scenarios import (
 )
 from arena.match import play_game
 from arena.show import ShowPrinter
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 GAME = find_game("paved-with-gold")
 

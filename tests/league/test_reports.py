@@ -69,3 +69,19 @@ def test_a_report_never_writes_through_a_link(league: League, tmp_path: Path) ->
     with pytest.raises(UnsafeFileError):
         write_league_report(league)
     assert target.read_text() == "mine\n" and not list(folder.glob("*.png"))
+
+
+def test_the_page_links_only_to_replay_pages_that_exist(league: League) -> None:
+    """Issue 39 (6): the worst games linked to replays/<pool>/<task>.html, which `arena league
+    report` never wrote; now it links a page only once written (`--replays` writes them)."""
+    for bot in ("greedy", "random", "forgetful"):
+        submit(league, bot, validator=passing)
+    update(league, isolation="none")
+    plain = write_league_report(league)
+    page = (plain.folder / "report.html").read_text()
+    assert "game " in page and not re.findall(r'href="(replays/[^"]+)"', page)
+    drawn = write_league_report(league, replays=True)
+    page = (drawn.folder / "report.html").read_text()
+    links = re.findall(r'href="(replays/[^"]+)"', page)
+    assert links and all((drawn.folder / link).is_file() for link in links)
+    assert {drawn.folder / link for link in links} <= set(drawn.files)

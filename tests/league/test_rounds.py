@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from arena.league.folder import League, LeagueError, new_league, parse_game
-from arena.league.rounds import compare_rounds, history, read_round, rounds, standings, update
+from arena.league.history import format_history, league_history
+from arena.league.rounds import compare_rounds, read_round, rounds, standings, update
 from arena.league.submissions import submit, withdraw
 from arena.ratings.comparison import Code, Presence
 from arena.tournament.playing.runner import Progress
@@ -63,11 +64,11 @@ def test_rounds_history_and_compare(league: League, tmp_path: Path) -> None:
     one, two = read_round(league, 1), read_round(league, 2)
     assert one["date"] <= two["date"] and two["bots"]["ada"]["version"] == 2
     assert "tracker" not in standings(league, 1) and "tracker" in standings(league, 2)
-    shown = history(league)
+    shown = format_history(league_history(league))
     assert "round 1" in shown and "round 2" in shown and "tracker" in shown
     tracker = next(line for line in shown.splitlines() if line.startswith("tracker"))
     assert tracker.split()[1] == "-"  # not in round 1
-    data = json.loads(history(league, "json"))
+    data = json.loads(format_history(league_history(league), "json"))
     assert set(data["pools"][0]["bots"]["greedy"]) == {"1", "2"}
     comparison = compare_rounds(league, 1, 2)
     (pool,) = comparison.pools
@@ -149,7 +150,7 @@ def test_a_crafted_round_is_refused_in_one_line(league: League) -> None:
         standings(league, 1)
     path.write_text('{"round": 1, "pools": [{"ratings": {"pools": [{"bots": [{"x": 1}]}]}}]}')
     with pytest.raises(LeagueError, match="damaged"):
-        history(league)
+        format_history(league_history(league))
 
 
 def test_two_updates_never_run_at_once(league: League) -> None:

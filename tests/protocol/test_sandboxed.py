@@ -175,13 +175,15 @@ def test_a_program_gone_before_its_game_is_a_fault_at_start_naming_the_spec(tmp_
     assert "not found" in fault.detail and "\n" not in fault.detail
 
 
-def test_a_program_gone_while_its_game_waits_is_a_crash_that_says_how(tmp_path: Path) -> None:
+def test_a_program_gone_while_its_game_waits_plays_the_copy_its_games_see(
+        tmp_path: Path) -> None:
+    """A program's folder is copied into its games' view when its host starts (issue 38): a
+    program removed after that still plays, as it was when it was checked."""
     program = tmp_path / "bot.py"
     program.write_text("#!/usr/bin/env python3\n" + SLOW_START.replace("time.sleep(0.4)", ""))
     program.chmod(0o755)
     variant = find_game("dig").variant()
-    log = tmp_path / "bot.log"
-    bot = sandboxed(f"cmd:{program}", "dig", LIMITS, log)
+    bot = sandboxed(f"cmd:{program}", "dig", LIMITS, tmp_path / "bot.log")
     try:
         first = play_game(variant, [bot.make(), resolve_bot("random").make()], ["p", "r"], 0)
         assert _waiting_for(program)  # the next game's process, ready ahead
@@ -189,9 +191,22 @@ def test_a_program_gone_while_its_game_waits_is_a_crash_that_says_how(tmp_path: 
         second = play_game(variant, [bot.make(), resolve_bot("random").make()], ["p", "r"], 1)
     finally:
         bot.close()
-    assert not first.faults
-    (fault,) = second.faults
+    assert not first.faults and not second.faults
+
+
+def test_a_program_that_cannot_be_run_is_a_crash_that_says_how(tmp_path: Path) -> None:
+    program = tmp_path / "bot.py"  # its interpreter is nowhere
+    program.write_text("#!/nowhere/python3\n" + SLOW_START.replace("time.sleep(0.4)", ""))
+    program.chmod(0o755)
+    log = tmp_path / "bot.log"
+    bot = sandboxed(f"cmd:{program}", "dig", LIMITS, log)
+    try:
+        record = play_game(find_game("dig").variant(),
+                           [bot.make(), resolve_bot("random").make()], ["p", "r"], 0)
+    finally:
+        bot.close()
+    (fault,) = record.faults
     assert fault.kind.value == "crash"
-    assert fault.detail.startswith("start: the bot's program exited with code 127: the program "
-                                   "could not be run (the bot's log says why)")
-    assert f"{program}: not found" in log.read_text()  # the shell's word on it
+    assert fault.detail.startswith("start: ")
+    assert "exited with code 127: the program could not be run" in fault.detail
+    assert "not found" in log.read_text()  # the shell's word on it

@@ -362,3 +362,65 @@ def test_in_simulated_a_a_runs_unchanged_bots_are_flagged_about_five_percent() -
         flagged += sum(found[b].significant for b in skills)
         total += len(skills)
     assert flagged / total <= 0.075
+
+
+def test_two_identical_runs_move_by_exactly_nothing() -> None:
+    """Issue 39 (7): compare of two identical rounds printed `+0.00 ± 4.71` for each bot, an
+    interval on a move that cannot be anything but 0 (the same games, not two samples)."""
+    rng = random.Random(3)
+    ratings = _simulated_run({"a": 30.0, "b": 25.0, "c": 20.0}, 200, rng)
+    result = compare(ratings, ratings, code={"a": None, "b": None, "c": None})
+    text = format_comparison(result)
+    assert "±" not in text.split("move (95%)")[1].split("head to head")[0]
+    assert "0 (same games)" in text and "The same games as before" in text
+    assert result.pools[0].same_games
+    assert all(b.delta == 0 and b.significant is False for b in result.pools[0].bots)
+
+
+def test_compare_prints_ranks_as_the_standings_do() -> None:
+    """Issue 39 (7): ranks shared in the tables (`=1`) were printed bare by compare."""
+    before = Ratings((pool("standard", BotRow(1, "=1", "a", 30.0, 1.0, 2.0, 0.6, 10, 5, 0, 5,
+                                              1.5, 10.0, 0.5, 0),
+                           BotRow(1, "=1", "b", 29.0, 1.0, 2.0, None, 10, 5, 0, 5, 1.5, 10.0,
+                                  0.5, 0)),))
+    after = Ratings((pool("standard", bot(1, "a", 31.0), bot(2, "b", 25.0)),))
+    text = format_comparison(compare(before, after, code={"a": None, "b": None}))
+    row = next(line for line in text.splitlines() if line.startswith("b "))
+    assert row.split()[-3:] == ["=1", "2", "-1"]
+    data = json.loads(format_comparison(compare(before, after), "json"))
+    assert data["pools"][0]["bots"][1]["rank_label_before"] == "=1"
+
+
+def test_without_the_code_a_bot_that_moved_is_left_out_of_the_reference() -> None:
+    """Issue 39 (5): without the bots' code (a run without bots.json) every bot was taken as
+    unchanged, the improved one included, and the unchanged bots were flagged as often as
+    plain changes of mu flag them. Now the reference is the bots whose moves agree, the pool's
+    line says which, and the unchanged bots keep about the stated rate."""
+    rng = random.Random(20261129)
+    skills = {"a": 30.0, "b": 27.0, "c": 25.0, "d": 23.0, "e": 20.0}
+    flagged = total = 0
+    for _ in range(10):
+        before = _simulated_run(skills, 1000, rng)
+        after = _simulated_run({**skills, "a": 38.0}, 1000, rng)
+        result = compare(before, after)
+        (found,) = result.pools
+        moved = {b.bot: b for b in found.bots}
+        assert moved["a"].significant and "a" not in found.reference.bots
+        assert found.reference.guessed and "a" in found.reference.left_out
+        flagged += sum(bool(moved[b].significant) for b in FIELD[1:])
+        total += 4
+    assert flagged / total <= 0.125
+    assert "the bots taken as unchanged" in found.field_text()
+    assert "--anchor NAME" in found.field_text()
+
+
+def test_without_the_code_two_bots_that_moved_apart_get_no_verdict() -> None:
+    """With two bots and no code, which one changed cannot be told: no move is starred, and the
+    pool's line asks for --anchor."""
+    rng = random.Random(5)
+    before = _simulated_run({"a": 25.0, "b": 25.0}, 400, rng)
+    after = _simulated_run({"a": 35.0, "b": 25.0}, 400, rng)
+    (found,) = compare(before, after).pools
+    assert found.reference.undecided
+    assert all(b.significant is None for b in found.bots)
+    assert "--anchor NAME" in found.field_text()

@@ -171,3 +171,16 @@ def test_the_ratings_caption_is_not_cut_off(run: Path) -> None:
         box = fig.axes[0].xaxis.label.get_window_extent(renderer)
         assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, (box, fig.bbox)
         assert box.y0 >= 0
+
+
+def test_a_bot_keeps_its_colour_in_every_picture_of_a_report() -> None:
+    """Issue 39 (6): each bot had a different colour in each pool (its place in the table)."""
+    pytest.importorskip("matplotlib")
+    from arena.ratings.plots import bot_colours
+
+    palette = {"greedy": 0, "random": 1, "ada": 2}
+    one = dict(zip(["greedy", "random", "ada"], bot_colours(["greedy", "random", "ada"],
+                                                            palette), strict=True))
+    other = dict(zip(["random", "ada"], bot_colours(["random", "ada"], palette), strict=True))
+    assert other == {bot: one[bot] for bot in other}
+    assert len(set(one.values())) == 3

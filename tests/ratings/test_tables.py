@@ -22,7 +22,7 @@ from arena.ratings.pools import RecordError, disqualified, rating_pools
 from arena.ratings.posterior import Posterior, posterior
 from arena.ratings.settings import RatingSettingsError, TrueSkillSettings
 from arena.ratings.tables import Ratings, rate
-from arena.ratings.verdicts import t_quantile
+from arena.ratings.verdicts import Z95, t_quantile
 
 GAME = "concentration"
 
@@ -508,7 +508,7 @@ def test_json_output_is_stable_and_rounded() -> None:
         (p["game"], p["variant"]) for p in doc["pools"])
     zebra = next(p for p in doc["pools"] if p["variant"] == "zebra")
     assert set(zebra) == {"game", "variant", "matches", "skipped", "bots", "crosstable",
-                          "deals", "sweeps", "converged"}
+                          "deals", "sweeps", "converged", "edges"}
     assert zebra["converged"] is True
     assert zebra["bots"][0]["bot"] == "a"
     assert zebra["bots"][0]["mu"] == round(row(ratings, "a").mu, 6)
@@ -580,3 +580,44 @@ def test_disqualification_forfeits_every_later_game_of_a_faulting_bot() -> None:
     a = row(rate([first, faulted, later], disqualify=True), "a")
     assert (a.wins, a.losses, dict(a.fault_kinds)) == (1, 2, {"disqualified": 1, "timeout": 1})
     assert row(rate([first, faulted, later]), "a").wins == 2
+
+
+# ------------------------------------------------------------------------ bots at the edge
+
+def _always_last(turned: int = 0) -> list[dict[str, Any]]:
+    """Three bots of close skill and `w`, last in every three-seat game on 30 deals but in
+    `turned` of them (where it swaps places with the next seat)."""
+    rng = random.Random(11)
+    out = []
+    for deal in range(30):
+        for order in itertools.permutations(("a", "b", "w")):
+            perf = {bot: rng.gauss(0, 1) for bot in ("a", "b")}
+            ranks = [1 + sum(perf[o] > perf[bot] for o in perf) if bot != "w" else 3
+                     for bot in order]
+            if len(out) < turned:
+                ranks = [3 if r == 2 else 2 if r == 3 else r for r in ranks]
+            out.append({"task": len(out), "game": GAME, "variant": "standard", "seed": deal,
+                        "seats": list(order), "scores": [3 - r for r in ranks], "ranks": ranks,
+                        "faults": []})
+    return out
+
+
+def test_a_bot_last_in_every_game_gets_an_interval_that_one_game_does_not_break() -> None:
+    """Issue 39 (5): goldfish, last in all 360 games, got sigma 0.13-0.16 where a run in which
+    it once avoided last place gave 0.5-0.9: re-dealt runs' z spread was 4. Now its sigma is at
+    least how far one game ending otherwise moves it, and the table says why."""
+    separated, once = rate(_always_last()), rate(_always_last(turned=1))
+    (pool,) = separated.pools
+    assert pool.edges == (("w", "last"),)
+    assert not once.pools[0].edges
+
+    def relative(ratings: Ratings, bot: str) -> tuple[float, float]:
+        rows = ratings.pools[0].bots
+        mean = sum(r.mu for r in rows) / len(rows)
+        found = next(r for r in rows if r.bot == bot)
+        return found.mu - mean, found.sigma
+
+    (mu, sigma), (mu_once, sigma_once) = relative(separated, "w"), relative(once, "w")
+    assert abs(mu - mu_once) <= Z95 * math.hypot(sigma, sigma_once)
+    assert "w finished last in every game it played" in format_ratings(separated)
+    assert json.loads(format_ratings(separated, "json"))["pools"][0]["edges"] == [["w", "last"]]

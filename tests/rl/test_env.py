@@ -24,7 +24,7 @@ from arena.rl import LinearPolicy, PolicyBot, encoder_for, make_env  # noqa: E40
 from arena.rl.encoding import CARDS, PACK, History, card_index  # noqa: E402
 from arena.rl.games import ENCODERS, BundleEncoder, DigEncoder, NoEncodingError  # noqa: E402
 from arena.rl.rewards import rewards_of  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
+from bots.algorithms.random_bot import RandomBot  # noqa: E402
 
 DONE = sorted(ENCODERS)
 REPO = Path(__file__).resolve().parents[2]

@@ -58,7 +58,7 @@ def rival_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (package / "__init__.py").write_text("")
     (package / "bot.py").write_text(
         f"SECRET = {SECRET!r}  # what the rival keeps to itself\n\n"
-        "from bots.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
+        "from bots.algorithms.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
         "    games = ('concentration',)\n")
     monkeypatch.setenv("PYTHONPATH", str(package.parent))
     monkeypatch.syspath_prepend(str(package.parent))

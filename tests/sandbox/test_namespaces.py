@@ -638,7 +638,8 @@ def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may
             data = pipe.read()
         os.waitpid(pid, 0)
         return {"game_id": confinement.game_id, "skeletons": list(confinement.skeletons),
-                "problem": confinement.problem, **json.loads(data)}
+                "allow_list": confinement.allow_list, "problem": confinement.problem,
+                **json.loads(data)}
 
     found = in_child(work)
     game_id = namespaces.GAME_ID
@@ -649,7 +650,8 @@ def test_a_game_runs_as_an_id_that_owns_nothing_and_reads_only_what_everyone_may
     assert found["beside"] == "ENOENT"  # the skeleton holds the way to the bot's folder only
     assert found["root"] in ("EACCES", "ok") and found["lazy"] is True
     assert found["workdir"] == "ok" and found["fd"] == "ok"
-    assert "/root" in found["skeletons"] or not Path("/root").is_dir()
+    # /root absent from the games' root, else covered by a skeleton
+    assert found["allow_list"] or "/root" in found["skeletons"] or not Path("/root").is_dir()
 
 
 def test_skeletons_cover_the_home_and_each_folder_a_game_may_not_enter() -> None:
@@ -675,21 +677,27 @@ def test_skeletons_cover_the_home_and_each_folder_a_game_may_not_enter() -> None
 def test_games_keep_the_arena_s_user_where_a_shut_bot_folder_cannot_be_idmapped(
         tmp_path: Path) -> None:
     """Without idmapped mounts (a file system without them), a bot's folder only its owner may
-    enter would be out of the games' reach as their own id: they stay the arena's user, and the
-    forker says why."""
+    enter, too large to copy into the games' root, would be out of the games' reach as their
+    own id: they stay the arena's user, and the forker says why. A small one is copied (its
+    copies readable by the games): they keep their id."""
     bot = tmp_path / "bot"
     bot.mkdir(mode=0o700)
+    (bot / "bot.py").write_text("")
     games = tmp_path / "games"
     games.mkdir()
     games.chmod(0o711)
     (games / "trial").mkdir()
 
-    def work() -> dict[str, Any]:
+    def work(large: bool) -> dict[str, Any]:
         namespaces._idmapped = lambda folders: {}  # type: ignore[assignment]  # in the child
+        if large:
+            namespaces.COPY_ENTRIES = 0  # type: ignore[misc]
         confinement = confine_forker([], True, str(games / "trial"), bot_folders=[str(bot)])
         return {"game_id": confinement.game_id, "problem": confinement.problem,
-                "per_game": confinement.per_game}
+                "per_game": confinement.per_game, "copied": list(confinement.copied)}
 
-    found = in_child(work)
+    found = in_child(lambda: work(True))
     assert found["game_id"] == -1 and found["per_game"], found
     assert "could not be mapped" in found["problem"]
+    small = in_child(lambda: work(False))
+    assert small["game_id"] == namespaces.GAME_ID and small["copied"] == [str(bot.resolve())]

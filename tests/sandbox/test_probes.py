@@ -55,6 +55,12 @@ def test_the_doctor_s_attacks_are_real_in_process(tmp_path: Path,
     if os.path.exists("/dev/kvm") or os.path.exists("/dev/userfaultfd"):
         assert _in_process("devices")[0] == THROUGH
     assert _in_process("ahead", time.monotonic() + 1.0)[0] == THROUGH  # made before "its game"
+    # issue 38: another bot's folder, a league, mountinfo, /sys and the inode counter
+    assert _in_process("view", str(kept), str(kept / "key"))[0] == THROUGH
+    assert _in_process("mountinfo", "/proc")[0] == THROUGH
+    if os.path.isdir("/sys/class/net"):
+        assert _in_process("sys")[0] == THROUGH
+    assert _in_process("counter")[0] == THROUGH
 
 
 def test_a_lock_and_a_netlink_datagram_pass_a_note_between_two_processes_unsandboxed() -> None:
@@ -113,3 +119,6 @@ def test_sandboxed_every_attack_of_the_doctor_is_stopped() -> None:
     through = [f"{r.promise}: {r.tried}: {r.detail}" for r in results if r.through]
     assert not through, "\n".join(through)
     assert len({r.promise for r in results}) == 16  # every promise is tried
+    tried = " ".join(r.tried for r in results)
+    for attack in ("another bot's folder", "mountinfo", "/sys", "inode number"):
+        assert attack in tried  # issue 38's channels among them

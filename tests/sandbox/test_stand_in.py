@@ -807,7 +807,7 @@ def test_a_bot_cannot_read_another_bot_given_as_a_module(tmp_path: Path,
     (packages / "rival").mkdir(parents=True)
     (packages / "rival" / "__init__.py").write_text("")
     (packages / "rival" / "bot.py").write_text(
-        "from bots.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
+        "from bots.algorithms.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
         "    games = ('concentration',)\n")
     monkeypatch.setenv("PYTHONPATH", str(packages))  # where the bot hosts find it
     monkeypatch.syspath_prepend(str(packages))  # and the arena, to know where it lives
@@ -838,7 +838,8 @@ def test_a_tournament_keeps_the_deal_and_its_own_files_from_sandboxed_bots(
     run = tmp_path / "run"
     path = tmp_path / "spies.toml"
     friend = tmp_path / "friend.py"  # another bot, given by file
-    friend.write_text("from bots.random_bot import RandomBot\n\n\nclass Friend(RandomBot):\n"
+    friend.write_text("from bots.algorithms.random_bot import RandomBot\n\n\n"
+                      "class Friend(RandomBot):\n"
                       "    games = ('concentration',)\n")
     path.write_text(SPY_CONFIG.format(hostile=HOSTILE, target=run / "config.toml", other=friend))
     assert run_tournament(load_config(path), run, workers=2).complete

@@ -49,3 +49,44 @@ def test_each_seat_holds_its_own_view_and_the_table_what_all_agree_on() -> None:
     assert views[1] == recorder.last[0] and views[2] == recorder.last[1]
     assert "hand" not in views[0] and "seat" not in views[0]
     assert views[0] == {k: v for k, v in views[1].items() if views[2].get(k) == v}
+
+
+def test_each_decision_keeps_its_legal_actions_and_the_choice_the_bot_made() -> None:
+    from arena.engine import plain_action
+    from arena.viewer.game_steps import legal_actions, legal_form
+
+    for game, seats in (("memorandum", 3), ("old-mans-bundle", 2), ("concentration", 2)):
+        variant = find_game(game).variant(None, {})
+        answers: list[tuple[int, Any]] = []
+        bots = [resolve_bot("random", game).make() for _ in range(seats)]
+        for seat, bot in enumerate(bots):
+            def act(obs: Any, inner: Any = bot.act, seat: int = seat,
+                    answers: list[tuple[int, Any]] = answers) -> Any:
+                answer = inner(obs)
+                answers.append((seat, plain(plain_action(answer))))
+                return answer
+            bot.act = act  # type: ignore[method-assign]
+        recorder = StepRecorder()
+        play_game(variant, bots, [f"s{i}" for i in range(seats)], 4, recorder)
+        kept = []
+        for step in recorder.steps:
+            for seat, legal, choice in step["decisions"]:
+                form = whole(recorder.pool, legal)
+                actions = legal_actions(form)
+                assert choice >= 0, (game, step)
+                kept.append((seat, actions[choice]))
+        assert sorted(kept, key=repr) == sorted(answers, key=repr), game
+        assert len(kept) == len(answers)
+    assert legal_form([0, 1, 2, 5, 7, 8]) == "0-2 5 7-8"
+    assert legal_actions("0-2 5 7-8") == [0, 1, 2, 5, 7, 8]
+    assert legal_form([3, 1]) == [3, 1]  # not ascending: kept as a list
+
+
+def test_a_standard_concentration_page_is_under_300_kb_and_two_decks_under_1_mb() -> None:
+    from arena.viewer.replay_page import played_page
+
+    for preset, budget in (("standard", 300), ("two-decks-jokers", 1024)):
+        variant = find_game("concentration").variant(preset, {})
+        page, _ = played_page(variant, [resolve_bot("random", "concentration").make()
+                                        for _ in range(2)], ["a", "b"], 1)
+        assert len(page.html.encode("utf-8")) < budget * 1024, preset

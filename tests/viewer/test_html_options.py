@@ -7,14 +7,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from arena.viewer.page import DATA_ID
+from arena.viewer.page import data_of as page_data_of
 from tests.helpers import run
 
 
 def data_of(page: Path) -> dict:
-    text = page.read_text(encoding="utf-8")
-    start = text.index(f'id="{DATA_ID}">') + len(f'id="{DATA_ID}">')
-    return json.loads(text[start:text.index("</script>", start)])
+    return page_data_of(page.read_text(encoding="utf-8"))
 
 
 def test_play_writes_a_page_per_game_and_replay_writes_the_same_game(

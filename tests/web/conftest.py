@@ -27,9 +27,21 @@ class Browser:
     driver: Any
 
     def open(self, page: Path) -> None:
-        """Load a local page (and forget the log of the page before)."""
+        """Load a local page (and forget the log of the page before); a replay page is ready
+        once it has unpacked its data and drawn its first step."""
         self.errors()
         self.driver.get(page.resolve().as_uri())
+        self.wait_ready()
+
+    def wait_ready(self, seconds: float = 20.0) -> None:
+        """Wait until a page whose data is packed has drawn (`data-ready` on its root)."""
+        import time
+
+        packed = "return (document.getElementById('arena-data') || {}).type === " \
+                 "'application/gzip-base64' && !document.documentElement.dataset.ready"
+        ends = time.monotonic() + seconds
+        while self.driver.execute_script(packed) and time.monotonic() < ends:
+            time.sleep(0.05)
 
     def errors(self) -> list[str]:
         """The JavaScript errors (SEVERE console entries) logged since the last call."""

@@ -19,8 +19,8 @@ from arena.levels import level_spec, table_size
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.tournament.records.seat_view import plain
-from arena.viewer.game_steps import StepRecorder
-from arena.viewer.replay_page import events_in, page_data, render, view_in
+from arena.viewer.game_steps import StepRecorder, legal_actions
+from arena.viewer.replay_page import events_in, page_data, pooled, render, step_in, view_in
 from tests.helpers import slow_unless
 from tests.web.conftest import Browser
 
@@ -50,6 +50,9 @@ class Sight:
         self.recorder.dealt(state, variant, seed, names)
         self.public += sum(1 for i in range(len(state.log)) if i not in state.private)
         self._look(state, len(names))
+
+    def decided(self, seat: int, action: Any) -> None:
+        self.recorder.decided(seat, action)
 
     def happened(self, state: State, events: Sequence[Event]) -> None:
         self.recorder.happened(state, events)
@@ -115,7 +118,7 @@ STEPS_LOOKED_AT = 40
 """In the browser, each seat's drawing is read at about this many steps spread over the game
 (its data is checked at every step)."""
 
-LOOK = """
+AT_STEPS = """
 const [seat, steps] = arguments;
 const view = document.getElementById('view'), slider = document.getElementById('slider');
 view.value = seat;
@@ -124,7 +127,15 @@ return steps.map(i => {
   slider.value = i;
   slider.dispatchEvent(new Event('input'));
   const board = Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card);
-  return [Number(slider.value), board, document.getElementById('narration').textContent];
+"""
+"""The start of a script run in a replay page: a seat's view (`seat`), then, for each of `steps`,
+the page taken to it and the cards on its board (`board`); the rest says what to return."""
+
+LOOK = AT_STEPS + """
+  const lines = Array.from(document.querySelectorAll('#narration a.line:not([hidden])'),
+                           a => a.textContent);
+  return [Number(slider.value), board,
+          lines.join(' | ') + ' | ' + document.getElementById('told').textContent];
 });
 """
 
@@ -214,3 +225,155 @@ def test_a_hostile_name_is_shown_as_text_and_the_controls_answer(
     body.send_keys(Keys.SPACE)  # pauses
     assert browser.run("return document.getElementById('play').textContent") == "play"
     assert browser.errors() == []
+
+
+SEEN = AT_STEPS + """  const panel = document.getElementById('decision');
+  const moves = panel.hidden ? null : document.querySelectorAll('#decision .move').length;
+  const chosen = Array.from(document.querySelectorAll('#decision .move'))
+    .findIndex(e => e.classList.contains('chosen'));
+  return [board, moves, chosen];
+});
+"""
+
+
+def seen_at(data: dict[str, Any], sight: Sight, step: int, seat: int) -> set[str]:
+    """The cards `seat` saw at `step`: come face up for it then, or named by what it was shown
+    then (the step's public events and those told to it alone), and both cards of a miss."""
+    before = sight.now[step - 1][seat] if step else set()
+    seen = (sight.now[step][seat] - before) | cards_in(events_in(data, step)) | cards_in(
+        events_in(data, step, seat))
+    for event in events_in(data, step):
+        if isinstance(event, dict) and event.get("kind") == "miss":
+            for position in event["positions"]:
+                seen.add(last_revealed(data, step, position))
+    return seen
+
+
+def last_revealed(data: dict[str, Any], step: int, position: int) -> str:
+    """The card last turned up at a Concentration position, up to a step."""
+    for s in range(step, -1, -1):
+        for event in reversed(events_in(data, s)):
+            if isinstance(event, dict) and event.get("kind") == "reveal" \
+                    and event["position"] == position:
+                return str(event["card"])
+    raise AssertionError(f"no card was turned at {position}")
+
+
+def check_seen_and_decisions(browser: Browser, pages: Path, game: str, preset: str,
+                             every: bool) -> None:
+    """In each seat's view: every card it saw is on the board at that step, and each of its
+    decisions shows all its legal moves with its choice marked (every step, or ~60 of them)."""
+    html, data, _, sight = built(game, preset)
+    path = pages / f"seen-{game}-{preset}.html"
+    path.write_text(html, encoding="utf-8")
+    browser.open(path)
+    total = len(data["steps"])
+    looked = list(range(total)) if every else sorted(
+        {*range(0, total, -(-total // 60)), total - 1})
+    for seat in range(len(data["seats"])):
+        for step, (board, moves, chosen) in zip(looked, browser.run(SEEN, str(seat), looked),
+                                                strict=True):
+            missing = seen_at(data, sight, step, seat) - set(board)
+            assert not missing, f"seat {seat}, step {step}: {sorted(missing)} not on the board"
+            mine = {d[0]: d for d in step_in(data, step)["decisions"]}
+            if seat in mine:
+                _, legal, choice = mine[seat]
+                form = pooled(data, legal)
+                count = len(legal_actions(form))
+                assert (moves, chosen) == (count, choice), f"seat {seat}, step {step}"
+                assert choice >= 0
+            else:
+                assert moves is None
+    assert browser.errors() == []
+
+
+DEFAULTS = [(game.name, game.presets[0] if "standard" not in game.presets else "standard")
+            for game in all_games()]
+
+
+@pytest.mark.parametrize(("game", "preset"), DEFAULTS)
+def test_a_seat_sees_on_its_board_every_card_it_saw_and_at_its_decisions_its_moves(
+        browser: Browser, pages: Path, game: str, preset: str) -> None:
+    check_seen_and_decisions(browser, pages, game, preset, every=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "preset"), CASES)
+def test_in_every_preset_and_at_every_step_a_seat_sees_what_it_saw_and_its_moves(
+        browser: Browser, pages: Path, game: str, preset: str) -> None:
+    check_seen_and_decisions(browser, pages, game, preset, every=True)
+
+
+def test_a_concentration_miss_shows_both_cards_face_up_on_its_step(
+        browser: Browser, pages: Path) -> None:
+    html, data, _, _ = built("concentration", "standard")
+    misses = [s for s in range(len(data["steps"]))
+              if any(e.get("kind") == "miss" for e in events_in(data, s))]
+    path = pages / "misses.html"
+    path.write_text(html, encoding="utf-8")
+    browser.open(path)
+    shown = browser.run(SEEN, "table", misses[:20])
+    for step, (board, _, _) in zip(misses, shown, strict=False):
+        miss = next(e for e in events_in(data, step) if e.get("kind") == "miss")
+        both = {last_revealed(data, step, p) for p in miss["positions"]}
+        assert both <= set(board), f"step {step}: {both} not both face up"
+
+
+NARRATION = """
+const slider = document.getElementById('slider');
+slider.value = arguments[0];
+slider.dispatchEvent(new Event('input'));
+const lines = Array.from(document.querySelectorAll('#narration a.line')).filter(a => !a.hidden);
+const now = lines.filter(a => a.classList.contains('now')).map(a => Number(a.dataset.step));
+return [lines.length, lines.map(a => a.textContent), now,
+        lines.every(a => a.href.includes('#step-'))];
+"""
+
+
+def test_the_narration_is_the_whole_game_so_far_and_a_line_takes_you_to_its_step(
+        browser: Browser, pages: Path) -> None:
+    html, data, _, _ = built("dig", "standard")
+    path = pages / "narration.html"
+    path.write_text(html, encoding="utf-8")
+    browser.open(path)
+    step = len(data["steps"]) // 2
+    count, texts, now, links = browser.run(NARRATION, step)
+    so_far = [data["texts"][i] for s in range(step + 1) for i in step_in(data, s)["lines"]]
+    assert texts == so_far and count == len(so_far) and links
+    assert now and set(now) == {step}
+    browser.run("document.querySelector('#narration a.line[data-step=\"3\"]').click()")
+    assert browser.run("return document.getElementById('slider').value") == "3"
+
+
+ENGINE_WORDS = {"phase", "to act", "role", "field", "hands", "named suit", "named rank",
+                "claim positions", "last winner", "deal limit", "frogs left", "tricks won ",
+                "pack size", "hand size"}
+"""Field names of the games' views that a player would not say (a label with `_` neither)."""
+
+LABELS = """
+const view = document.getElementById('view'), slider = document.getElementById('slider');
+const found = new Set();
+for (const key of ['table', ...Array.from(view.options, o => o.value)]) {
+  view.value = key; view.dispatchEvent(new Event('change'));
+  for (const i of arguments[0]) {
+    slider.value = i; slider.dispatchEvent(new Event('input'));
+    document.querySelectorAll('#board .label, #board .key')
+      .forEach(e => found.add(e.textContent.trim()));
+  }
+}
+return Array.from(found);
+"""
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+def test_every_label_on_the_board_is_a_players_word(browser: Browser, pages: Path,
+                                                    game: str) -> None:
+    html, data, _, _ = built(game, DEFAULTS[[g for g, _ in DEFAULTS].index(game)][1])
+    path = pages / f"words-{game}.html"
+    path.write_text(html, encoding="utf-8")
+    browser.open(path)
+    total = len(data["steps"])
+    labels = browser.run(LABELS, sorted({0, 1, total // 3, total // 2, total - 1}))
+    wrong = [label for label in labels
+             if "_" in label or label.rstrip(":").strip() in ENGINE_WORDS]
+    assert labels and not wrong, wrong

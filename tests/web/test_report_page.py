@@ -66,9 +66,9 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     assert result.exit_code == 0, result.output
     (run / "bots").mkdir(exist_ok=True)
     (run / "bots" / "_b_faulty__b_.log").write_text(OUTPUT)  # as a sandboxed run keeps it
-    result = runner.invoke(app, ["report", str(run), "--html"])
+    result = runner.invoke(app, ["report", str(run), "--html", "--replays"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == str(run / "report.html")
+    assert result.stdout.strip().splitlines()[-1] == str(run / "report.html")
     ratings = runner.invoke(app, ["ratings", str(run), "--format", "json"])
     assert ratings.exit_code == 0, ratings.output
     return run / "report.html", json.loads(ratings.stdout)
@@ -89,7 +89,8 @@ def test_every_link_resolves_and_no_script_fails(browser: Browser,
         else:
             assert "://" not in href and not href.startswith("/"), href  # nothing from outside
             if re.fullmatch(r"replays/\d+\.html", href):
-                replays += 1  # the documented replay path, and the command that writes it
+                replays += 1  # the documented replay path, written, and the command
+                assert (path.parent / href).exists(), href
                 task = href.split("/")[1].split(".")[0]
                 assert f"arena replay {path.parent} {task} --html {path.parent / href}" in \
                     browser.run("return document.body.textContent")

@@ -161,6 +161,11 @@ _SYNTAX_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column (?P<c
 _RUN_NAME = re.compile(r"\w[\w.-]*")
 
 
+HUMAN_MODULES = ("arena.tty.human:", "bots.human:")
+"""The human seat's module, as a spec names it (now and before; the tournament imports no
+people's room)."""
+
+
 def load_config(path: str | Path, check_bots: bool = True,
                 kept: Sequence[Path] = ()) -> TournamentConfig:
     """Read and validate a tournament config file; ConfigError names the file and key of a fault.
@@ -514,7 +519,7 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
         pairs = r.params(table["params"], f"{key}.params") if "params" in table else []
         written = _with_params(r, written, pairs, f"{key}.params")
         spec = anchored(written, config_dir)
-        if written.strip() == "human" or "bots.human:" in written:
+        if written.strip() == "human" or any(m in written for m in HUMAN_MODULES):
             raise r.error(f"{key}.spec", "the human seat plays with 'arena play', not in "
                                          "tournaments (worker processes have no terminal)")
         default = Isolation.NONE if is_bundled(spec) else Isolation.PROCESS

@@ -244,13 +244,14 @@ def entrants(specs: Mapping[str, str | BotEntry]) -> dict[str, Entrant]:
 def replay(run_dir: Path, task: int, watcher: Watcher | None = None) -> ReplayResult:
     """Replay the game of task `task` of a run directory and compare it with its record."""
     config = run_config(run_dir)
-    record = find_record(RunDirectory(run_dir).records(), task, run_dir / GAMES)
+    record = find_record(RunDirectory(run_dir).on_record(), task, run_dir / GAMES)
     with Replayer.of_config(config, run_dir) as replayer:
         return replayer.replay(record, watcher)
 
 
 def replay_all(run_dir: Path) -> list[ReplayResult]:
-    """Replay every record of a run directory, in task order; the ones that do not reproduce."""
+    """Replay every record a run directory rates (the games its config schedules), in number
+    order; the ones that do not reproduce."""
     config = run_config(run_dir)
     records = sorted(RunDirectory(run_dir).records(), key=lambda r: int(r["task"]))
     with Replayer.of_config(config, run_dir) as replayer:
@@ -281,11 +282,11 @@ def opened(path: Path, task: int | None = None, bots: Sequence[str] = (),
             raise ReplayError(f"{path}: a run directory: say which game (its task id) to replay")
         if not bots and config is None:
             loaded = run_config(path)
-            record = find_record(RunDirectory(path).records(), task, path / GAMES)
+            record = find_record(RunDirectory(path).on_record(), task, path / GAMES)
             with Replayer.of_config(loaded, path) as replayer:
                 yield replayer, record
             return
-        record = find_record(RunDirectory(path).records(), task, path / GAMES)
+        record = find_record(RunDirectory(path).on_record(), task, path / GAMES)
         config = config or path / CONFIG
     else:
         record = read_record(path, task)

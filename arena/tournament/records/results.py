@@ -5,7 +5,11 @@
     results/<run>/games.jsonl     one JSON record per finished game of the config's schedule,
                                   appended and flushed (each with its identity: see
                                   `arena.tournament.update.reconcile`)
-    results/<run>/retired.jsonl   records of games no longer scheduled: kept, not rated
+    results/<run>/numbers.json    once brought up to date: how its games are numbered (a game
+                                  keeps its number for good) and the numbers of those its
+                                  config no longer schedules (kept on record, not rated)
+    results/<run>/retired.jsonl   records that earlier versions moved out of games.jsonl when
+                                  no longer scheduled: kept, not rated (read, never written)
     results/<run>/draw.json       a sampled or gauntlet schedule's tables and the history of its
                                   field: grown (not redrawn) as the field changes
     results/<run>/log.txt         the run's log (workers included)
@@ -28,8 +32,8 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -63,6 +67,7 @@ KEY = "key"
 KEY_SHARED = "key-shared"
 BOTS = "bots.json"
 RETIRED = "retired.jsonl"
+NUMBERS = "numbers.json"
 DRAW = "draw.json"
 REPORT_SUFFIXES = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 """The report files of a run (ratings.*, crosstable.*), by suffix and the format each holds."""
@@ -141,8 +146,8 @@ class RunDirectory:
         """An UnsafeFileError if a file of the run is anything but a regular file (a link, a
         folder, a pipe, a device), or its bot logs' folder is not a real folder: the arena
         writes there, and would write through a link to a file outside the run."""
-        for name in (CONFIG, DIGEST, GAMES, RETIRED, DRAW, LOG, REPORT, KEY, KEY_SHARED, BOTS,
-                     *RESULT_FILES):
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, NUMBERS, DRAW, LOG, REPORT, KEY, KEY_SHARED,
+                     BOTS, *RESULT_FILES):
             check_entry(self.file(name))
         for pattern in REPORT_IMAGES:
             for path in self.path.glob(pattern):
@@ -155,8 +160,8 @@ class RunDirectory:
     def _remove_run_files(self) -> None:
         """Remove what a run wrote here (records, log, bot logs, reports), and nothing else."""
         self.check()
-        for name in (CONFIG, DIGEST, GAMES, RETIRED, DRAW, LOG, REPORT, KEY, KEY_SHARED, BOTS,
-                     *RESULT_FILES):
+        for name in (CONFIG, DIGEST, GAMES, RETIRED, NUMBERS, DRAW, LOG, REPORT, KEY, KEY_SHARED,
+                     BOTS, *RESULT_FILES):
             remove(self.file(name))
         for pattern in REPORT_IMAGES:
             for path in self.path.glob(pattern):
@@ -250,22 +255,41 @@ class RunDirectory:
         return size - keep
 
     def records(self) -> Iterator[dict[str, Any]]:
-        """Every record, in file (completion) order; a damaged line is a RunDirectoryError
-        naming it (an UnsafeFileError if the file is no regular file, or too long a line)."""
+        """The records the run rates, in file order: every game on record (`on_record`) but
+        those its config no longer schedules (numbers.json's retired numbers)."""
+        numbers = read_numbers(self)
+        retired = numbers.retired if numbers is not None else frozenset()
+        for record in self._read(numbers):
+            if record["task"] not in retired:
+                yield record
+
+    def on_record(self) -> Iterator[dict[str, Any]]:
+        """Every record of games.jsonl, in file (completion) order, each under its game's
+        number (`task`), rated or not; a damaged line is a RunDirectoryError naming it (an
+        UnsafeFileError if the file is no regular file, or too long a line)."""
+        return self._read(read_numbers(self))
+
+    def _read(self, numbers: Numbers | None) -> Iterator[dict[str, Any]]:
+        """The records of games.jsonl, those written without an identity given the one
+        numbers.json keeps for them."""
         games = self.file(GAMES)
+        named = numbers.identities if numbers is not None else {}
         known: set[str] = set()  # names found printable: a run's records repeat them
         try:
             for number, line, whole in read_lines(games):
                 if not whole:
                     break  # a half-written last record: not finished, it will be replayed
-                yield parse_record(line, games, number, known=known)
+                record = parse_record(line, games, number, known=known)
+                if named and "identity" not in record and record["task"] in named:
+                    record["identity"] = named[record["task"]]
+                yield record
         except FileNotFoundError:
             return
 
     def finished(self) -> set[int]:
-        """Ids of the tasks already played; a task recorded twice is a RunDirectoryError."""
+        """Numbers of the games on record; a number recorded twice is a RunDirectoryError."""
         done: set[int] = set()
-        for record in self.records():
+        for record in self.on_record():
             task = int(record["task"])
             if task in done:
                 raise RunDirectoryError(f"{self.file(GAMES)}: task {task} is recorded twice")
@@ -385,6 +409,78 @@ def _last_newline(f: IO[bytes], size: int) -> int:
             return start + at
         end = start
     return -1
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """How a run brought up to date numbers its games for the config it now holds: a game's
+    number (its record's `task`) is given once and kept for good.
+
+    `config` names the config and code the numbers were given for (a digest); `first` is the
+    first number given to the games that config added (every game on record numbered below it
+    was on record before); `retired` the numbers of games on record (in games.jsonl) that the
+    config no longer schedules: kept, not rated; `identities` those of records written before
+    identities were kept, by number."""
+
+    config: str
+    first: int
+    retired: frozenset[int] = frozenset()
+    identities: Mapping[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Its form in numbers.json (the retired numbers as runs of consecutive numbers)."""
+        return {"config": self.config, "first": self.first, "retired": _runs(self.retired),
+                "identities": {str(n): i for n, i in sorted(self.identities.items())}}
+
+
+def _runs(numbers: Iterable[int]) -> list[list[int]]:
+    """Numbers as [first, last] runs of consecutive numbers, in order."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return runs
+
+
+MAX_NUMBERS_BYTES = 64 * 1024 * 1024
+"""The most of numbers.json that is read."""
+
+
+def read_numbers(run: RunDirectory) -> Numbers | None:
+    """A run's numbers.json (None if it has none: a run never brought up to date numbers its
+    games by their place in its schedule); a RunDirectoryError if damaged."""
+    path = run.file(NUMBERS)
+    try:
+        data = read_json(path, MAX_NUMBERS_BYTES)
+    except FileNotFoundError:
+        return None
+    except (UnsafeFileError, OSError, ValueError) as exc:
+        raise RunDirectoryError(f"{path}: damaged ({exc})") from None
+    try:
+        config, first = data["config"], data["first"]
+        if not (type(config) is str and type(first) is int and 0 <= first <= MAX_TASK):
+            raise ValueError("not a run's numbers")
+        retired: set[int] = set()
+        for a, b in data.get("retired", ()):
+            if not (type(a) is int and type(b) is int and 0 <= a <= b <= MAX_TASK):
+                raise ValueError("retired numbers are not runs of game numbers")
+            retired.update(range(a, b + 1))
+        identities = {}
+        for number, identity in data.get("identities", {}).items():
+            if not (number.isdigit() and type(identity) is str
+                    and _IDENTITY.fullmatch(identity)):
+                raise ValueError("not an identity by number")
+            identities[int(number)] = identity
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RunDirectoryError(f"{path}: damaged ({exc})") from None
+    return Numbers(config, first, frozenset(retired), identities)
+
+
+def write_numbers(run: RunDirectory, numbers: Numbers) -> None:
+    """Keep a run's numbers (numbers.json, replaced whole)."""
+    write_text(run.file(NUMBERS), json.dumps(numbers.to_json(), separators=(",", ":")) + "\n")
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from arena.tournament.records.results import (
     DIGEST,
     GAMES,
     KEY,
+    NUMBERS,
     RETIRED,
     Drawn,
     RunDirectory,
@@ -52,6 +53,7 @@ from arena.tournament.update.reconcile import (
     RunPlan,
     changes,
     deals_reconcile,
+    numbers_key,
     reconcile,
 )
 
@@ -128,8 +130,10 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
     identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
     todo: Iterator[GameTask]
-    if same and recorded == code and not run.file(RETIRED).exists():
-        # a plain resume: the records are this very schedule's, by task id
+    if same and recorded == code and not any(run.file(name).exists()
+                                             for name in (RETIRED, NUMBERS)):
+        # a plain resume of a run never brought up to date: its games are numbered by their
+        # places in this very schedule
         done = run.finished()
         retired = 0
         todo = (replace(task, identity=identities.of(task)) for task in schedule
@@ -138,10 +142,11 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
         kept_before_end = len(done & set(range(end)))
     else:
         found = reconcile(run, schedule, identities,
-                          lambda: _legacy(out, before, recorded, code))
+                          lambda: _legacy(out, before, recorded, code), numbers_key(digest, code))
         retired = found.retired
-        todo = (task for task in identities.tasks(schedule)
-                if task.task < end and task.identity not in found.finished)
+        # each game under its number for good (its place in the schedule decides `until`)
+        todo = (task for place, task in found.numbered(identities.tasks(schedule))
+                if place < end and task.identity not in found.finished)
         kept = len(found.finished)
         kept_before_end = kept if end >= total else sum(
             1 for task in identities.tasks(schedule)

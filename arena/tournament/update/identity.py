@@ -143,7 +143,7 @@ def _file_bot_files(path: Path, hidden: set[Path]) -> list[tuple[str, Path]]:
 
 def _package_files(roots: tuple[Path, ...]) -> list[tuple[str, Path]]:
     """The .py files of a top-level package (its folders) or module, named from the folder
-    the package lies in (`bots/greedy.py`)."""
+    the package lies in (`bots/concentration/greedy.py`)."""
     files: list[tuple[str, Path]] = []
     for root in roots:
         if root.is_dir():

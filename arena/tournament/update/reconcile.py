@@ -8,33 +8,43 @@ that bind the bots. That identity (`GameIdentities.of`, 32 hex digits of a SHA-2
 each record. When a run's config changes (a bot added, removed or changed; a variant or a game
 added; more deals), `reconcile` matches the records to the new schedule by identity:
 
-- the records whose game is still scheduled stay in `games.jsonl`, renumbered to the new
-  schedule's task ids (so the ratings fold them in schedule order, as a fresh run would);
-- the others move to `retired.jsonl`: kept on record, not rated; a game scheduled again (a bot
-  put back as it was) comes back from there instead of being replayed;
+- a game on record keeps its record, untouched, and its number (`task`) for good: games.jsonl is
+  only ever appended to, so a number named in a fault's detail, a log header, a report's link
+  or `arena replay RUN 17` names the same game whatever the run becomes;
+- a game the new schedule adds takes the next number above every number on record, in schedule
+  order (the same history of configs gives the same numbers), kept in numbers.json so that a
+  run killed while they are played resumes under the same numbers;
+- a game on record that the schedule no longer holds stays in games.jsonl, not rated: its
+  number is listed in numbers.json; scheduled again (a bot put back as it was), it is rated
+  again, not replayed;
 - only the games on record nowhere are played.
 
 Records from older runs, which carry no identity, are given the identity of the task they were
-played as under the config the run directory holds (`config.toml`, `bots.json`).
+played as under the config the run directory holds (`config.toml`, `bots.json`), kept in
+numbers.json by number. Runs brought up to date by earlier versions (whose numbers followed the
+schedule, with retired.jsonl beside games.jsonl) are read as they are.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from arena.safe_files import read_lines, remove, write_text
+from arena.safe_files import read_lines
 from arena.tournament.planning.config import TournamentConfig
 from arena.tournament.planning.schedule import GameTask, Schedule
 from arena.tournament.records.results import (
     GAMES,
     RETIRED,
+    Numbers,
     RunDirectory,
     RunDirectoryError,
     parse_record,
+    read_numbers,
+    write_numbers,
 )
 from arena.tournament.update.identity import BotCode
 
@@ -70,13 +80,26 @@ class GameIdentities:
 
 @dataclass(frozen=True)
 class Kept:
-    """What a run holds for its schedule: the identities of its games on record (renumbered),
-    how many records are no longer scheduled (in retired.jsonl), and whether the records were
-    rewritten."""
+    """What a run holds for its schedule: the identities of its scheduled games on record, how
+    many records are no longer scheduled (kept on record, not rated), and its numbering: the
+    numbers of the scheduled games on record before `first`, which they keep, while every other
+    scheduled game takes the next number from `first`, in schedule order (`numbered`)."""
 
     finished: frozenset[str]
     retired: int
-    rewritten: bool
+    first: int = 0
+    earlier: Mapping[str, int] = field(default_factory=dict)
+
+    def numbered(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, GameTask]]:
+        """Each of the schedule's tasks (with its identity) as its place in the schedule and
+        the task under its game's number: the number it has on record, if it was on record
+        before `first`, else the next from `first`, in schedule order."""
+        following = self.first
+        for task in tasks:
+            number = self.earlier.get(task.identity)
+            if number is None:
+                number, following = following, following + 1
+            yield task.task, replace(task, task=number)
 
 
 @dataclass(frozen=True)
@@ -87,53 +110,105 @@ class Legacy:
     identities: GameIdentities
 
 
+def numbers_key(digest: str, code: Mapping[str, BotCode]) -> str:
+    """What a run's numbering is given for, as one digest: its config's digest and its bots'
+    code (the same config and code schedule the same games)."""
+    text = json.dumps([digest, sorted((name, c.digest) for name, c in code.items())])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def reconcile(run: RunDirectory, schedule: Schedule, identities: GameIdentities,
-              legacy: Callable[[], Legacy | None]) -> Kept:
-    """Match a run's records (games.jsonl and retired.jsonl) to a schedule by identity, and
-    rewrite them if they do not match it already: the scheduled ones into games.jsonl under
-    their task ids, in schedule order, the rest into retired.jsonl.
+              legacy: Callable[[], Legacy | None], key: str) -> Kept:
+    """Match a run's records to a schedule by identity and number the schedule's games: a
+    game on record keeps its number for good; a game the schedule adds takes the next number
+    above every number on record (in schedule order: the same history gives the same numbers).
+    Nothing on record is rewritten: games.jsonl is only appended to. The numbering is kept in
+    numbers.json (keyed by `key`: the config and code), with the numbers of the games on record
+    that the schedule no longer holds (kept on record, not rated), so that a run killed while
+    its new games are played resumes under the same numbers.
 
     `legacy` gives the identities of the config the run was played under, for records that
-    carry none (None if there is no way to know them: those records are retired). The files
-    are replaced whole (retired.jsonl first): a run killed in between holds a record in both,
-    and the next start settles it.
+    carry none (None if there is no way to know them: those records are not rated). A record
+    of retired.jsonl (kept there by earlier versions) whose game is scheduled again is appended
+    to games.jsonl under its new number.
     """
-    stored: dict[str, dict[str, Any]] = {}
-    placed: dict[str, int] = {}  # identity -> task id, for records in games.jsonl
+    kept = read_numbers(run)
+    stored: dict[str, int] = {}  # identity -> number, of the records in games.jsonl
+    named = dict(kept.identities) if kept is not None else {}
     unidentified: list[dict[str, Any]] = []
-    dirty = False
+    top = -1
     for record in _records(run, GAMES):
-        identity = record.get("identity")
+        number = record["task"]
+        top = max(top, number)
+        identity = record.get("identity") or named.get(number)
         if identity is None:
             unidentified.append(record)
-            dirty = True
-            continue
-        if identity in placed:
+        elif identity in stored:
             raise RunDirectoryError(f"{run.file(GAMES)}: game {identity} is recorded twice")
-        stored[identity] = record
-        placed[identity] = record["task"]
+        else:
+            stored[identity] = number
     if unidentified:
-        stored.update(_identified(unidentified, legacy))
-    from_retired: dict[str, dict[str, Any]] = {}
+        for identity, record in _identified(unidentified, legacy).items():
+            if identity in stored:
+                raise RunDirectoryError(f"{run.file(GAMES)}: game {identity} is recorded twice")
+            stored[identity] = record["task"]
+            named[record["task"]] = identity
+    unknown = {r["task"] for r in unidentified} - set(named)  # on record, never rated
+    elsewhere: dict[str, dict[str, Any]] = {}  # retired.jsonl, as earlier versions kept it
     for record in _records(run, RETIRED):
+        top = max(top, record["task"])
         identity = record.get("identity")
         if isinstance(identity, str) and identity not in stored:
-            from_retired[identity] = record
-    wanted: dict[str, int] = {}
-    if stored or from_retired:
-        for task in schedule:
-            identity = identities.of(task)
-            if identity in stored or identity in from_retired:
-                wanted[identity] = task.task
-    everything = stored | from_retired
-    retired = {i: r for i, r in everything.items() if i not in wanted}
-    dirty = dirty or any(i in from_retired for i in wanted) or any(
-        placed.get(i) != task for i, task in wanted.items()) or any(i in placed for i in retired)
-    if dirty:
-        _write(run, RETIRED, (r for _, r in sorted(retired.items())))
-        kept = sorted(wanted.items(), key=lambda item: item[1])
-        _write(run, GAMES, ((everything[i] | {"task": t}) for i, t in kept))
-    return Kept(frozenset(wanted), len(retired), dirty)
+            elsewhere[identity] = record
+    first = kept.first if kept is not None and kept.config == key else top + 1
+    found = _numbered(schedule, identities, stored, elsewhere, first)
+    if found is None:  # numbers.json does not fit the records (crafted): numbered anew
+        first = top + 1
+        found = _numbered(schedule, identities, stored, elsewhere, first)
+        assert found is not None
+    earlier, back = found
+    scheduled = set(earlier) | {i for i, n in stored.items() if n >= first} | set(back)
+    retired = frozenset({n for i, n in stored.items() if n < first and i not in earlier}
+                        | unknown)
+    numbers = Numbers(key, first, retired, named)
+    # a run whose games all follow their places in its schedule (a new one) needs no numbers
+    positional = kept is None and first == 0 and not retired and not named
+    if numbers != kept and not positional:
+        write_numbers(run, numbers)
+    if back:  # appended after numbers.json: a run killed in between appends them again
+        missing = sorted((r for i, r in back.items() if i not in stored),
+                         key=lambda r: r["task"])
+        with run.open_games() as games:
+            games.write("".join(_line(r) for r in missing))
+    gone = sum(1 for i in elsewhere if i not in back)
+    return Kept(frozenset(scheduled), len(retired) + gone, first, earlier)
+
+
+def _numbered(schedule: Schedule, identities: GameIdentities, stored: Mapping[str, int],
+              elsewhere: Mapping[str, dict[str, Any]], first: int
+              ) -> tuple[dict[str, int], dict[str, dict[str, Any]]] | None:
+    """The schedule's games on record before `first` (identity -> number), and those of
+    retired.jsonl under the numbers they take now; None if a game on record from `first` on
+    is not the game the schedule gives its number (numbers.json does not fit the records)."""
+    earlier: dict[str, int] = {}
+    back: dict[str, dict[str, Any]] = {}
+    following = first
+    later = 0  # games on record from `first` on, each found under its number
+    for task in identities.tasks(schedule):
+        number = stored.get(task.identity)
+        if number is not None and number < first:
+            earlier[task.identity] = number
+            continue
+        if number is not None:
+            if number != following:
+                return None
+            later += 1
+        elif task.identity in elsewhere:
+            back[task.identity] = elsewhere[task.identity] | {"task": following}
+        following += 1
+    if later != sum(1 for n in stored.values() if n >= first):
+        return None
+    return earlier, back
 
 
 def _records(run: RunDirectory, name: str) -> Iterator[dict[str, Any]]:
@@ -165,15 +240,9 @@ def _identified(records: list[dict[str, Any]], legacy: Callable[[], Legacy | Non
     return out
 
 
-def _write(run: RunDirectory, name: str, records: Iterator[dict[str, Any]]) -> None:
-    """Replace a record file whole with these records, each with its identity after its task
-    id (removed when there are none and it is retired.jsonl)."""
-    lines = [json.dumps(_ordered(r), separators=(",", ":"), ensure_ascii=False) + "\n"
-             for r in records]
-    if not lines and name == RETIRED:
-        remove(run.file(name))
-        return
-    write_text(run.file(name), "".join(lines))
+def _line(record: dict[str, Any]) -> str:
+    """A record as the line games.jsonl holds: its number and identity first."""
+    return json.dumps(_ordered(record), separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 def _ordered(record: dict[str, Any]) -> dict[str, Any]:

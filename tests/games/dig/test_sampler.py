@@ -13,7 +13,7 @@ from arena.engine import State, find_game
 from arena.games.dig import WILD, Dug, Named, Passed, Played, Started, Target
 from arena.games.dig.sampler import DigBelief, DigSampler, Failed, fits
 from arena.games.dig.state import DigState
-from bots.dig_bots import DigSharpBot
+from bots.dig.heuristic import DigSharpBot
 from tests.games.test_samplers import advance, knowledge, samples_agree
 
 Chooser = Callable[[DigState, int], object]

@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.api import Bot, GameInfo, Observation
 from arena.cards import parse_card
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 SEEN: list[Any] = []  # what a bot would carry from one game to the next, if it could
 

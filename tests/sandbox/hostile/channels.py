@@ -19,7 +19,7 @@ from typing import Any
 
 from arena.api import GameInfo, Observation, Result, Reveal
 from arena.cards import Card, Rank, Suit, parse_card
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 sys.path.insert(0, str(Path(__file__).parent))
 from kernel import Attacker, disarm, failure, say  # beside this file
@@ -320,3 +320,39 @@ class SelfSignaller(Attacker):
         time.sleep(0.05)
         say(f"selfsignaller raised {self.name} and plays on")
         return obs.legal[0]
+
+
+class CounterNote(Attacker):
+    """Passes a note to its next game through the kernel's shared inode counter (issue 38, case
+    3): reads the low bits of a new pipe's inode number (the note the game before left), then
+    makes pipes until the next number's low bits spell a symbol of its own. Says `counter got=G
+    sent=S`, or that it could not make a pipe (also through `socketpair` and `memfd_create`)."""
+
+    BITS = 4
+
+    def attack(self) -> None:
+        mask = (1 << self.BITS) - 1
+        makers = {"pipe": os.pipe, "socketpair": lambda: tuple(
+            s.detach() for s in socket.socketpair()),
+                  "memfd": lambda: (os.memfd_create("note"), os.open(os.devnull, os.O_RDONLY))}
+        refused = []
+        for name, make in makers.items():
+            try:
+                first, second = make()
+            except OSError as exc:
+                refused.append(f"{name}: {exc.strerror}")
+                continue
+            got = os.fstat(first).st_ino & mask
+            os.close(first)
+            os.close(second)
+            symbol = int.from_bytes(os.urandom(1), "big") & mask
+            for _ in range(1 << 14):
+                first, second = make()
+                number = os.fstat(first).st_ino
+                os.close(first)
+                os.close(second)
+                if (number + 1) & mask == symbol:
+                    break
+            say(f"counter got={got} sent={symbol} by={name}")
+            return
+        say(f"counter refused {'; '.join(refused)}")

@@ -19,7 +19,7 @@ import types
 from typing import Any
 
 from arena.api import Bot, GameInfo, Observation, Result
-from bots.greedy import GreedyBot
+from bots.concentration.greedy import GreedyBot
 
 NOTE_ATTRIBUTE = b"user.arena-kernel-note"
 """The extended attribute `XattrNote` and `Toucher` leave."""
@@ -96,6 +96,9 @@ def new_session() -> None:
             raise OSError(ctypes.get_errno(), "setsid") from None
 
 
+_ERRORS = -1  # the file `launch` reads a start's errors from where pipes are refused
+
+
 def launch(argv: list[str], session: bool = True, quiet: bool = True, cwd: str | None = None,
            group: bool = False) -> int:
     """Start `argv` with `_posixsubprocess.fork_exec` (no audit event), out of the game's
@@ -106,8 +109,18 @@ def launch(argv: list[str], session: bool = True, quiet: bool = True, cwd: str |
     import _posixsubprocess
 
     args = [os.fsencode(arg) for arg in argv]
+    try:
+        ready, failed = os.pipe()
+    except PermissionError:  # a Python bot's game makes no pipe (the seccomp filter): an
+        # unnamed file in its directory instead (read at once: empty, taken as started)
+        global _ERRORS
+        if _ERRORS < 0:  # one for all (the game's files are counted)
+            errors = os.path.join(os.getcwd(), f"launch-{os.getpid()}")
+            _ERRORS = os.open(errors, os.O_CREAT | os.O_TRUNC | os.O_RDWR, 0o600)
+        os.ftruncate(_ERRORS, 0)
+        os.lseek(_ERRORS, 0, os.SEEK_SET)
+        failed, ready = os.dup(_ERRORS), os.dup(_ERRORS)
     null = os.open(os.devnull, os.O_WRONLY) if quiet else -1
-    ready, failed = os.pipe()
     try:
         try:
             pid = _posixsubprocess.fork_exec(

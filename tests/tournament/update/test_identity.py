@@ -20,7 +20,9 @@ from arena.tournament.records.results import (
     KEY,
     KEY_SHARED,
     LOG,
+    NUMBERS,
     RETIRED,
+    RunDirectory,
     RunDirectoryError,
 )
 from arena.tournament.run import run_tournament
@@ -37,7 +39,7 @@ from tests.helpers import run_records
 HOSTILE = Path(__file__).parents[2] / "sandbox" / "hostile" / "bots.py"
 
 MINE = '''
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 
 class Mine(RandomBot):
@@ -107,19 +109,23 @@ def test_a_changed_bot_file_replays_its_games_on_resume_and_fresh_starts_over(
     assert changed.plan.describe() == (
         f"kept 0 games; to play {first.played} (changed: mine); no longer scheduled "
         f"{first.played} (kept on record, not rated)")
-    assert sorted((run / RETIRED).read_text().splitlines()) == sorted(games.splitlines())
+    # the old games stay in games.jsonl as they were, under their numbers, not rated
+    assert (run / GAMES).read_text().startswith(games)
+    assert not {r["task"] for r in RunDirectory(run).records()} & {
+        json.loads(line)["task"] for line in games.splitlines()}
     now = read_bots(run)
     assert now is not None and now["mine"] != recorded["mine"] and now["greedy"] == \
         recorded["greedy"]
     assert changed_code(run) is None
-    # put back as it was: its games come back from the retired records, none is played
+    # put back as it was: its games are rated again, under their numbers; none is played
     (tmp_path / "mine.py").write_text(MINE)
     back = run_tournament(config, run)
     assert back.before == first.played and back.played == 0 and back.retired == first.played
-    assert sorted((run / GAMES).read_text().splitlines()) == sorted(games.splitlines())
+    assert sorted(json.dumps(r, separators=(",", ":")) for r in RunDirectory(run).records()
+                  ) == sorted(games.splitlines())
     again = run_tournament(config, run, fresh=True)
     assert again.before == 0 and again.played == first.played
-    assert not (run / RETIRED).exists()
+    assert not (run / RETIRED).exists() and not (run / NUMBERS).exists()
 
 
 def test_a_run_without_bots_json_gets_one_on_resume(tmp_path: Path) -> None:
@@ -136,8 +142,9 @@ def test_a_run_without_bots_json_gets_one_on_resume(tmp_path: Path) -> None:
     report = run_tournament(config, run)
     assert report.before == 2 and report.complete
     assert read_bots(run) is not None
-    # the two kept were given the identities of the tasks they were played as
-    kept = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    # the two kept were given the identities of the tasks they were played as (numbers.json
+    # keeps them: games.jsonl is not rewritten)
+    kept = list(RunDirectory(run).records())
     assert [r["task"] for r in kept[:2]] == [r["task"] for r in records[:2]]
     assert all(len(r["identity"]) == 32 for r in kept) and len({r["identity"] for r in kept}) == 6
     assert f"no {BOTS} (a run begun before the bots' code was recorded)" in (
@@ -189,7 +196,7 @@ def test_a_registered_bot_is_its_distribution_version_and_package() -> None:
     assert found.kind is BotKind.REGISTERED
     assert (found.distribution, found.version) == ("card-arena", metadata.version("card-arena"))
     names = [name for name, _ in found.files]
-    assert "bots/forgetful.py" in names and "bots/greedy.py" in names
+    assert "bots/concentration/forgetful.py" in names and "bots/concentration/greedy.py" in names
     assert found == bot_code("forgetful:recall=0.6")
     moved = type(found)(found.spec, found.kind, found.files, found.distribution, "9.9")
     assert code_change("forgetful", found, moved) == (
@@ -342,7 +349,8 @@ def test_a_bot_cannot_read_the_key_of_the_runs_it_is_dealt_like(tmp_path: Path) 
 
 def test_a_huge_file_beside_a_bot_is_hashed_a_block_at_a_time(tmp_path: Path) -> None:
     bot = tmp_path / "mybot.py"
-    bot.write_text("from bots.random_bot import RandomBot\n\n\nclass Mine(RandomBot):\n    pass\n")
+    bot.write_text("from bots.algorithms.random_bot import RandomBot\n\n\n"
+                   "class Mine(RandomBot):\n    pass\n")
     with (tmp_path / "huge.py").open("wb") as f:
         f.truncate(64 << 20)  # sparse
     tracemalloc.start()

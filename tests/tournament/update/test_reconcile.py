@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,23 +19,28 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.tournament.planning.canonical import canonical_toml, config_digest
 from arena.tournament.planning.config import load_config
 from arena.tournament.planning.plan import schedule_of
 from arena.tournament.planning.schedule import replay_draw
+from arena.tournament.records.replay import replay_path
 from arena.tournament.records.results import (
     GAMES,
     KEY,
+    NUMBERS,
     RETIRED,
     RunDirectory,
     RunDirectoryError,
     read_draw,
+    read_numbers,
 )
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update import reconcile as update
 from arena.tournament.update.bring import draw_salt
+from arena.tournament.update.identity import bots_code, write_bots
 
 FILE_BOT = '''
-from bots.random_bot import RandomBot
+from bots.algorithms.random_bot import RandomBot
 
 
 class {name}(RandomBot):
@@ -70,25 +77,37 @@ def write(folder: Path, bots: list[tuple[str, str]], variants: tuple[str, ...] =
     return path
 
 
-def by_identity(run: Path) -> list[dict[str, Any]]:
-    """A run's records sorted by game identity, durations left out; each identity once."""
-    records = [json.loads(line) for line in (run / GAMES).read_text().split("\n")[:-1]]
+def by_identity(run: Path, numbers: bool = False) -> list[dict[str, Any]]:
+    """A run's rated records sorted by game identity, durations (and their numbers, in the
+    record and in a fault's log header, unless `numbers`) left out; each identity once, each
+    number once on record."""
+    on_record = [r["task"] for r in RunDirectory(run).on_record()]
+    assert len(set(on_record)) == len(on_record), "a number given twice"
+    records = list(RunDirectory(run).records())
     for record in records:
         record.pop("duration")
         record.pop("times", None)
+        if not numbers:  # and the number a fault's log header names
+            record.pop("task")
+            for fault in record.get("faults", ()):
+                fault["detail"] = re.sub(r"\[task \d+, ", "[task N, ", fault["detail"])
     identities = [r["identity"] for r in records]
     assert len(set(identities)) == len(identities), "a game recorded twice"
     return sorted(records, key=lambda r: r["identity"])
 
 
+def numbered(run: Path) -> dict[str, int]:
+    """Every game on record in a run, identity -> number."""
+    return {r["identity"]: r["task"] for r in RunDirectory(run).on_record()}
+
+
 def same_as_fresh(run: Path, config: Path, folder: Path) -> RunReport:
-    """Assert that a run's records equal, bit for bit but durations, those of a fresh run of the
-    config with the same key (if it has one: it has sandboxed bots); the fresh run's report."""
+    """Assert that a run's rated records equal, bit for bit but their numbers and durations,
+    those of a fresh run of the config with the same key (if it has one: it has sandboxed
+    bots); the fresh run's report."""
     fresh = folder / f"fresh-{len(list(folder.glob('fresh-*')))}"
     report = run_tournament(load_config(config), fresh, deals_like=run)
     assert by_identity(run) == by_identity(fresh)
-    # and in the same order of task ids, so that the ratings fold them alike
-    assert [r["task"] for r in by_identity(run)] == [r["task"] for r in by_identity(fresh)]
     return report
 
 
@@ -123,7 +142,9 @@ def test_any_sequence_of_changes_leaves_the_records_of_one_fresh_run(tmp_path: P
     assert report.plan is not None and report.plan.gone == ("random",)
     assert "no longer scheduled 24 (gone: random; kept on record, not rated)" in \
         report.plan.describe()
-    assert len((run / RETIRED).read_text().splitlines()) == 24
+    numbers = read_numbers(RunDirectory(run))
+    assert numbers is not None and len(numbers.retired) == 24
+    assert len(numbered(run)) == 36 and not (run / RETIRED).exists()
     same_as_fresh(run, config, tmp_path)
 
     # a variant added, a game at three seats added, and more deals
@@ -162,10 +183,14 @@ def test_a_bot_put_back_comes_back_from_the_records_and_fresh_starts_over(
     config = write(tmp_path, bots)
     run = tmp_path / "run"
     run_tournament(load_config(config), run)
+    games = (run / GAMES).read_bytes()
     run_tournament(load_config(write(tmp_path, bots[:2])), run)
+    assert len(list(RunDirectory(run).records())) == 4
     back = run_tournament(load_config(write(tmp_path, bots)), run)
     assert (back.before, back.played, back.retired) == (12, 0, 0)
-    assert not (run / RETIRED).exists()
+    assert (run / GAMES).read_bytes() == games  # the same games, under the same numbers
+    numbers = read_numbers(RunDirectory(run))
+    assert numbers is not None and not numbers.retired
     same_as_fresh(run, config, tmp_path)
     again = run_tournament(load_config(config), run, fresh=True)
     assert again.before == 0 and again.played == 12
@@ -190,26 +215,61 @@ def test_records_from_an_older_version_are_kept_by_the_task_they_were_played_as(
     same_as_fresh(run, config, tmp_path)
 
 
-def test_a_run_killed_between_its_two_record_files_settles_on_the_next_start(
+def as_an_earlier_version_left_it(run: Path, config_path: Path) -> None:
+    """Make a run what earlier versions made of it when brought up to date to this config: its
+    scheduled records renumbered to their places in the schedule, the others moved to
+    retired.jsonl, the config and code recorded."""
+    config = load_config(config_path)
+    code = bots_code(config)
+    identities = update.GameIdentities(config, code)
+    place = {identities.of(task): task.task for task in schedule_of(config)}
+    records = [json.loads(line) for line in (run / GAMES).read_text().splitlines()]
+    kept = sorted((r | {"task": place[r["identity"]]} for r in records
+                   if r["identity"] in place), key=lambda r: r["task"])
+    gone = sorted((r for r in records if r["identity"] not in place),
+                  key=lambda r: r["identity"])
+    for name, lines in ((GAMES, kept), (RETIRED, gone)):
+        (run / name).write_text("".join(json.dumps(r, separators=(",", ":")) + "\n"
+                                        for r in lines))
+    RunDirectory(run).set_config(canonical_toml(config), config_digest(config))
+    write_bots(run, code)
+    (run / NUMBERS).unlink(missing_ok=True)
+
+
+def test_a_run_brought_up_to_date_by_an_earlier_version_is_read_as_it_is(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run as earlier versions left it (games renumbered, retired.jsonl beside games.jsonl)
+    rates as it did; brought up to date, its games keep their numbers, and a retired game
+    scheduled again comes back appended under a new number, not replayed, also when the run is
+    killed right after its numbering is kept."""
     bots = [("greedy", "greedy"), ("random", "random"), ("optimal", "optimal")]
+    full, smaller = write(tmp_path, bots), write(tmp_path, bots[:2], name="small")
     run = tmp_path / "run"
-    run_tournament(load_config(write(tmp_path, bots)), run)
-    written = update._write
+    run_tournament(load_config(full), run)
+    as_an_earlier_version_left_it(run, smaller)
+    rated = CliRunner().invoke(app, ["ratings", str(run), "--format", "json"])
+    fresh = run_tournament(load_config(smaller), tmp_path / "fresh-small").path
+    again = CliRunner().invoke(app, ["ratings", str(fresh), "--format", "json"])
+    assert rated.exit_code == 0 and rated.stdout == again.stdout
+    games, before = (run / GAMES).read_bytes(), numbered(run)
+    written = update.write_numbers
 
-    def killed(run: RunDirectory, name: str, records: Any) -> None:
-        written(run, name, records)
-        if name == RETIRED:
-            raise KeyboardInterrupt  # as if killed after retired.jsonl, before games.jsonl
+    def killed(run: RunDirectory, numbers: Any) -> None:
+        written(run, numbers)
+        raise KeyboardInterrupt  # as if killed once numbers.json is kept
 
-    monkeypatch.setattr(update, "_write", killed)
-    smaller = write(tmp_path, bots[1:], deals=3)
+    monkeypatch.setattr(update, "write_numbers", killed)
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(load_config(smaller), run)
-    monkeypatch.setattr(update, "_write", written)
-    report = run_tournament(load_config(smaller), run)
-    assert report.before == 4 and report.retired == 8 and report.played == 2
-    same_as_fresh(run, smaller, tmp_path)
+        run_tournament(load_config(full), run)
+    monkeypatch.setattr(update, "write_numbers", written)
+    report = run_tournament(load_config(full), run)
+    assert (report.before, report.played, report.retired) == (12, 0, 0)
+    assert (run / GAMES).read_bytes().startswith(games)
+    after = numbered(run)
+    assert {i: after[i] for i in before} == before
+    # the games back from retired.jsonl: numbered above every number on record there (11)
+    assert sorted(n for i, n in after.items() if i not in before) == list(range(12, 20))
+    same_as_fresh(run, full, tmp_path)
 
 
 def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
@@ -218,6 +278,8 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
     run = tmp_path / "run"
     run_tournament(load_config(write(tmp_path, bots, deals=40)), run)
     kept = len(by_identity(run))
+    uninterrupted = tmp_path / "uninterrupted"
+    shutil.copytree(run, uninterrupted)
     bots.append(("optimal", "optimal"))
     config = write(tmp_path, bots, deals=40, variants=("standard", "zebra"))
     command = [sys.executable, "-m", "arena.cli", "run", str(config), "--out", str(run),
@@ -238,6 +300,76 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
     resumed = run_tournament(load_config(config), run, workers=2)
     assert resumed.repaired > 0 and resumed.complete
     assert resumed.played == total - resumed.before
+    same_as_fresh(run, config, tmp_path)
+    # every game under the number an update that was never killed gives it
+    run_tournament(load_config(config), uninterrupted)
+    assert numbered(run) == numbered(uninterrupted)
+    assert by_identity(run, numbers=True) == by_identity(uninterrupted, numbers=True)
+
+
+FAULTY = '''
+from bots.algorithms.random_bot import RandomBot
+
+
+class {name}(RandomBot):
+    """Plays at random, and raises at its third decision of a game{note}."""
+
+    games = ("concentration",)
+
+    def start(self, info):
+        super().start(info)
+        self.decisions = 0
+
+    def act(self, obs):
+        self.decisions += 1
+        if self.decisions == 3:
+            print("about to fail")
+            raise RuntimeError("boom")
+        return super().act(obs)
+'''
+
+
+def test_a_game_keeps_its_number_and_record_for_good(tmp_path: Path) -> None:
+    """A run brought up to date three times (a bot changed, a bot added, a variant added): the
+    first week's records stay in games.jsonl byte for byte under their numbers, and every
+    fault's detail names the game that holds it (`bots/eve.log under [task N, ...]`). Earlier
+    versions renumbered most of them, and their fault text then named other games."""
+    (tmp_path / "eve").mkdir()
+    (tmp_path / "eve" / "eve.py").write_text(FAULTY.format(name="Eve", note=""))
+    bots = [("greedy", "greedy"), ("random", "random"), ("eve", f"{tmp_path}/eve/eve.py:Eve")]
+    run = tmp_path / "run"
+    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    week_one = (run / GAMES).read_bytes()
+    assert b"under [task " in week_one
+
+    (tmp_path / "eve" / "eve.py").write_text(FAULTY.format(name="Eve", note=", changed"))
+    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    bots.insert(0, ("ada", file_bot(tmp_path, "Ada")))  # first: the schedule's order moves
+    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    config = write(tmp_path, bots, variants=("standard", "zebra"), isolation="process")
+    last = run_tournament(load_config(config), run)
+    assert last.played > 0
+
+    games = (run / GAMES).read_bytes()
+    assert games.startswith(week_one)  # appended to, never rewritten
+    records = [json.loads(line) for line in games.splitlines()]
+    assert len({r["task"] for r in records}) == len(records)
+    faults = 0
+    for record in records:
+        for fault in record.get("faults", ()):
+            named = re.search(r"under \[task (\d+), ", fault["detail"])
+            assert named is not None and int(named[1]) == record["task"], fault["detail"]
+            faults += 1
+    assert faults > len(week_one.splitlines())
+    # eve's first games left the ratings (its code changed) but keep their numbers
+    rated = {r["task"] for r in RunDirectory(run).records()}
+    first = [json.loads(line) for line in week_one.splitlines()]
+    assert {r["task"] for r in first if "eve" not in r["seats"]} <= rated
+    assert not {r["task"] for r in first if "eve" in r["seats"]} & rated
+    # and a game named by its number is that game
+    one = next(r for r in first if "eve" not in r["seats"])
+    replayed = replay_path(run, one["task"])
+    assert replayed.reproduced and replayed.recorded == one
     same_as_fresh(run, config, tmp_path)
 
 
@@ -269,7 +401,7 @@ def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path
     first = run_tournament(load_config(sampled(tmp_path, field)), run)
     before = tables_of(run)
     assert first.played == len(before) * 3
-    records = by_identity(run)
+    records = by_identity(run, numbers=True)
     run_tournament(load_config(sampled(tmp_path, field)), other)
     field.append("gggg")  # a new bot: its tables against the field, the old ones all stay
     config = load_config(sampled(tmp_path, field))
@@ -279,8 +411,8 @@ def test_a_sampled_field_grows_without_a_redraw_deterministically(tmp_path: Path
     new = after - before
     assert len(new) == 2 and all("gggg" in t for t in new)
     assert grown.played == len(new) * 3
-    kept = {r["identity"]: r for r in by_identity(run)}
-    assert all(kept[r["identity"]] | {"task": r["task"]} == r for r in records)  # bit for bit
+    kept = {r["identity"]: r for r in by_identity(run, numbers=True)}
+    assert all(kept[r["identity"]] == r for r in records)  # bit for bit, numbers too
     # the same history gives the same draw
     run_tournament(config, other)
     assert tables_of(other) == after

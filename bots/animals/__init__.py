@@ -1,0 +1,1 @@
+"""Animals' bots: simple, sharp, and its search hints."""

@@ -1,0 +1,1 @@
+"""Cuckoo's bots: simple, sharp, and its search hints."""

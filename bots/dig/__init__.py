@@ -1,0 +1,1 @@
+"""Dig's bots: simple, sharp, dig-search (Dig's expert) and its search hints."""

@@ -1,0 +1,1 @@
+"""Frogs in the Pond's bots: simple, sharp, frogs-search and its search hints."""

@@ -1,0 +1,1 @@
+"""Memorandum's bots: elephant, goldfish, chancer, and its search hints."""

@@ -1,0 +1,1 @@
+"""Paved with Gold's bots: prospector, assayer, and paved-search with its search hints."""

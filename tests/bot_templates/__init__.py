@@ -1,0 +1,1 @@
+"""Tests of arena.bot_templates."""

@@ -1,0 +1,1 @@
+"""Tests of bots.frogs_in_the_pond."""

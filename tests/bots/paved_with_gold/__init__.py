@@ -1,0 +1,1 @@
+"""Tests of bots.paved_with_gold."""
