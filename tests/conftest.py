@@ -129,20 +129,3 @@ def runner() -> CliRunner:
         return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
     except TypeError:  # recent Click/Typer: stderr is always separate
         return CliRunner()
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep the tests of a module that share what one of its own module- or session-scoped
-    fixtures made (a tournament, every doc example's output, a Ray instance) in one test process
-    (xdist's `loadgroup`), so that it is made once; the rest are shared out test by test."""
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        for name in info.names_closure:
-            definitions = info.name2fixturedefs.get(name) or ()
-            if any(d.scope in ("module", "session") and d.baseid == module
-                   for d in definitions):
-                item.add_marker(pytest.mark.xdist_group(module))
-                break
