@@ -130,7 +130,9 @@ for line in sys.stdin:
 @needs_cgroups
 def test_a_program_that_takes_too_much_memory_is_a_memory_fault(tmp_path: Path) -> None:
     (tmp_path / "hog.py").write_text(HOG)
-    hog = sandboxed(f"cmd:python3 {tmp_path / 'hog.py'}", "dig", Limits(move_seconds=5.0,
+    # the move's time is not what is tested: long enough that no load times the hog out
+    # before it reaches its memory (5 s did at a load of 27)
+    hog = sandboxed(f"cmd:python3 {tmp_path / 'hog.py'}", "dig", Limits(move_seconds=60.0,
                                                                          memory_mb=128))
     try:
         record = play_game(find_game("dig").variant(), [hog.make(), resolve_bot("random").make()],

@@ -383,12 +383,14 @@ def test_a_game_may_have_at_most_game_processes(host: CgroupHost,
 
     group, fds = host.take()
     member = members(group, fds, fork_on)
-    assert wait_until(lambda: member.count() > 0, 5.0), "it never stopped forking"
+    # a backstop, not a promise of speed: the wait ends when the pids limit stops the forks
+    # (5 s ran out at a load of 27)
+    assert wait_until(lambda: member.count() > 0, 60.0), "it never stopped forking"
     assert member.count() == GAME_PROCESSES - 1
     assert len(group.members()) == GAME_PROCESSES
     group.end()
     assert member.ended() == -signal.SIGKILL
-    assert wait_until(lambda: not group.members(), 2.0), group.members()
+    assert wait_until(lambda: not group.members(), 30.0), group.members()
 
 
 @needs_cgroups
