@@ -338,10 +338,14 @@ def test_a_run_whose_bot_changed_plays_its_games_again_and_says_so(
     assert ("arena: kept 0 games; to play 4 (changed: mine); no longer scheduled 4 (kept on "
             "record, not rated)") in again.stderr.splitlines()
     assert "4 of 4 games" in again.stderr and "(4 played now)" in again.stderr
-    assert sorted((out / "retired.jsonl").read_text().splitlines()) == sorted(games.splitlines())
+    # the old games stay on record under their numbers, the new ones appended after them
+    now = (out / "games.jsonl").read_text()
+    assert now.startswith(games) and len(now.splitlines()) == 8
+    assert not (out / "retired.jsonl").exists()
     fresh = run(runner, "run", str(config), "--out", str(out), "-q", "--fresh")
     assert fresh.exit_code == 0 and "4 of 4 games" in fresh.stderr
-    assert not (out / "retired.jsonl").exists()
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+    assert not (out / "numbers.json").exists()
 
 
 def test_replay_and_report_warn_of_changed_code(runner: CliRunner, tmp_path: Path) -> None:
