@@ -440,15 +440,7 @@ def _view(view: str, plan: _Plan, games: str, idmapped: dict[str, int]) -> list[
         for path, target in plan.links:
             os.symlink(target, view + path)
         for path, fd in clones.items():
-            inside = view + path
-            if os.path.isdir(f"/proc/self/fd/{fd}"):
-                os.makedirs(inside, 0o755, exist_ok=True)
-            else:
-                os.makedirs(os.path.dirname(inside), 0o755, exist_ok=True)
-                os.close(os.open(inside, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
-            _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
-                                   inside.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
-                   f"move_mount {path}")
+            _move_clone(fd, view + path, path)
         for folder, entries in plan.copies.items():
             _write_copy(view + folder, entries)
         _private_dev(keep=(games,), root=view)
@@ -653,18 +645,23 @@ def _skeletons(reachable: Sequence[str], switched: bool) -> list[str]:
                         f"open_tree {path}")
             _mount("tmpfs", root, "tmpfs", _MS_NOSUID | _MS_NODEV, SKELETON)
             for path, fd in clones.items():
-                if os.path.isdir(f"/proc/self/fd/{fd}"):
-                    os.makedirs(path, 0o755, exist_ok=True)
-                else:
-                    os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
-                    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
-                _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD,
-                                       path.encode(), _MOVE_MOUNT_F_EMPTY_PATH),
-                       f"move_mount {path}")
+                _move_clone(fd, path, path)
         finally:
             for fd in clones.values():
                 os.close(fd)
     return roots
+
+
+def _move_clone(fd: int, target: str, what: str) -> None:
+    """Mount a detached clone (`open_tree`) at `target`, made first as a folder or an empty
+    file, whichever the clone is; `what` names it in an error."""
+    if os.path.isdir(f"/proc/self/fd/{fd}"):
+        os.makedirs(target, 0o755, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), 0o755, exist_ok=True)
+        os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
+    _check(_PYLIBC.syscall(ctypes.c_long(_MOVE_MOUNT), fd, b"", _AT_FDCWD, target.encode(),
+                           _MOVE_MOUNT_F_EMPTY_PATH), f"move_mount {what}")
 
 
 def _below(path: str, folder: str) -> bool:
