@@ -55,3 +55,13 @@ def slow_unless(kept: bool, *values: Any, id: str | None = None) -> Any:
     """A parametrized case, in the default run if `kept` (a representative one), else only in
     `pytest -m slow` (the rest of an exhaustive product: see "Testing" in docs/architecture.md)."""
     return pytest.param(*values, id=id, marks=() if kept else (pytest.mark.slow,))
+
+
+def said(result: object) -> str:
+    """Everything a command printed, stdout and stderr."""
+    out = getattr(result, "output", "")
+    try:
+        err = getattr(result, "stderr", "")
+    except ValueError:  # stderr mixed into output
+        err = ""
+    return f"{out}\n{err}"

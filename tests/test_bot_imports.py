@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from arena.league.folder import new_league, parse_game
 from arena.league.submissions import submit
-from tests.helpers import run
+from tests.helpers import run, said
 from tests.sandbox.support import needs_namespaces
 
 BOT = '''from arena.api import Bot
@@ -56,32 +56,23 @@ def two(tmp_path: Path) -> str:
     return f"{folder / 'bot.py'}:Two"
 
 
-def _said(result: object) -> str:
-    out = getattr(result, "output", "")
-    try:
-        err = getattr(result, "stderr", "")
-    except ValueError:
-        err = ""
-    return f"{out}\n{err}"
-
-
 def test_in_process_a_bot_imports_its_helpers(runner: CliRunner, two: str) -> None:
     result = run(runner, "play", "concentration", "-b", two, "-b", "random", "--isolation",
                  "none")
-    assert result.exit_code == 0, _said(result)
+    assert result.exit_code == 0, said(result)
 
 
 @needs_namespaces
 def test_sandboxed_a_bot_imports_its_helpers(runner: CliRunner, two: str) -> None:
     result = run(runner, "play", "concentration", "-b", two, "-b", "random")
-    assert result.exit_code == 0, _said(result)
-    assert "[faults" not in _said(result)
+    assert result.exit_code == 0, said(result)
+    assert "[faults" not in said(result)
 
 
 @needs_namespaces
 def test_validate_a_bot_of_three_files(runner: CliRunner, two: str) -> None:
     result = run(runner, "validate", two, "--game", "concentration", "--games", "1")
-    assert result.exit_code == 0, _said(result)
+    assert result.exit_code == 0, said(result)
 
 
 @needs_namespaces
@@ -91,12 +82,12 @@ def test_run_and_duel_a_bot_of_three_files(runner: CliRunner, two: str, tmp_path
                       '[[bots]]\nspec = "random"\n[[games]]\ngame = "concentration"\n'
                       'players = 2\nvariants = ["standard"]\n')
     result = run(runner, "run", str(config), "--out", str(tmp_path / "run"), "-q")
-    assert result.exit_code == 0, _said(result)
+    assert result.exit_code == 0, said(result)
     records = (tmp_path / "run" / "games.jsonl").read_text().splitlines()
     assert records and all(not json.loads(record)["faults"] for record in records)
     duel = run(runner, "duel", two, "random", "--game", "concentration", "--max-games", "2",
                "--out", str(tmp_path / "duel"), "-q")
-    assert duel.exit_code == 0, _said(duel)
+    assert duel.exit_code == 0, said(duel)
 
 
 @needs_namespaces
@@ -115,5 +106,5 @@ def test_a_program_imports_its_helpers_sandboxed(runner: CliRunner, tmp_path: Pa
     (folder / "bot.toml").write_text(f'name = "prog"\ncommand = "{sys.executable} bot.py"\n'
                                      'games = ["concentration"]\n')
     result = run(runner, "play", "concentration", "-b", str(folder), "-b", "random")
-    assert result.exit_code == 0, _said(result)
-    assert "[faults" not in _said(result)
+    assert result.exit_code == 0, said(result)
+    assert "[faults" not in said(result)

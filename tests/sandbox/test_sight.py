@@ -12,20 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.sandbox import unseen_by
-from tests.helpers import run
+from tests.helpers import run, said
 from tests.sandbox.support import needs_namespaces
 
 HOSTILE = Path(__file__).parent / "hostile"
-
-
-def _said(result: object) -> str:
-    """Everything a command printed, stdout and stderr."""
-    out = getattr(result, "output", "")
-    try:
-        err = getattr(result, "stderr", "")
-    except ValueError:  # stderr mixed into output
-        err = ""
-    return f"{out}\n{err}"
 
 
 @pytest.fixture
@@ -70,7 +60,7 @@ def test_arena_play_in_process_lets_one_bot_read_another(runner: CliRunner,
     reader, other, _ = seats
     result = run(runner, "play", "concentration", "-b", reader, "-b", other,
                  "--isolation", "none")
-    assert result.exit_code == 2 and "reader read other.py" in _said(result)
+    assert result.exit_code == 2 and "reader read other.py" in said(result)
 
 
 @needs_namespaces
@@ -78,8 +68,8 @@ def test_arena_play_keeps_the_other_seat_s_code_from_a_sandboxed_bot(
         runner: CliRunner, seats: tuple[str, str, Path]) -> None:
     reader, other, _ = seats
     result = run(runner, "play", "concentration", "-b", reader, "-b", other)
-    assert result.exit_code == 0, _said(result)
-    assert "reader read" not in _said(result)
+    assert result.exit_code == 0, said(result)
+    assert "reader read" not in said(result)
 
 
 def test_arena_run_in_process_lets_a_bot_read_another(runner: CliRunner, tmp_path: Path,
@@ -87,7 +77,7 @@ def test_arena_run_in_process_lets_a_bot_read_another(runner: CliRunner, tmp_pat
     reader, other, out = seats
     result = run(runner, "run", str(_config(tmp_path, reader, other)), "--out", str(out),
                  "--isolation", "none", "-q")
-    assert result.exit_code == 2 and "reader read other.py" in _said(result)
+    assert result.exit_code == 2 and "reader read other.py" in said(result)
 
 
 @needs_namespaces
@@ -99,13 +89,13 @@ def test_arena_run_its_config_check_and_replay_keep_the_run_and_the_others_out_o
     config = _config(tmp_path, reader, other)
     for _ in range(2):  # made, then resumed: its key is there when the config is checked
         result = run(runner, "run", str(config), "--out", str(out), "-q")
-        assert result.exit_code == 0, _said(result)
-        assert "reader read" not in _said(result)
+        assert result.exit_code == 0, said(result)
+        assert "reader read" not in said(result)
     assert (out / "key").exists()
     assert "reader read" not in (out / "games.jsonl").read_text()
     replayed = run(runner, "replay", str(out), "0")
-    assert replayed.exit_code == 0, _said(replayed)
-    assert "reader read" not in _said(replayed)
+    assert replayed.exit_code == 0, said(replayed)
+    assert "reader read" not in said(replayed)
 
 
 @needs_namespaces
@@ -114,5 +104,5 @@ def test_arena_duel_keeps_the_other_bot_and_its_run_out_of_view(
     reader, other, _ = seats
     result = run(runner, "duel", reader, other, "--game", "concentration", "--max-games", "2",
                  "--out", str(tmp_path / "duel"), "-q")
-    assert result.exit_code == 0, _said(result)
-    assert "reader read" not in _said(result)
+    assert result.exit_code == 0, said(result)
+    assert "reader read" not in said(result)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from arena.league.folder import League, new_league, parse_game
 from arena.league.submissions import submit
-from tests.helpers import run
+from tests.helpers import run, said
 from tests.sandbox.support import needs_namespaces
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -32,15 +32,6 @@ class Rival(Bot):
     def act(self, obs):
         return first(obs.legal)
 '''
-
-
-def _said(result: object) -> str:
-    out = getattr(result, "output", "")
-    try:
-        err = getattr(result, "stderr", "")
-    except ValueError:
-        err = ""
-    return f"{out}\n{err}"
 
 
 def _looker(folder: Path, absent: list[Path], unnamed: list[str]) -> str:
@@ -71,7 +62,7 @@ def test_in_process_the_looker_sees_the_other_seat_s_helpers(
     spec, paths = rival
     looker = _looker(tmp_path, paths, [])
     result = run(runner, "play", "concentration", "-b", looker, "-b", spec, "--isolation", "none")
-    assert result.exit_code == 2 and "strategy.py is there" in _said(result)
+    assert result.exit_code == 2 and "strategy.py is there" in said(result)
 
 
 @needs_namespaces
@@ -82,8 +73,8 @@ def test_arena_play_shows_no_file_of_the_other_seat_s_folder(
     spec, paths = rival
     looker = _looker(tmp_path, paths, ["rival"])
     result = run(runner, "play", "concentration", "-b", looker, "-b", spec)
-    assert result.exit_code == 0, _said(result)
-    assert "looker found" not in _said(result)
+    assert result.exit_code == 0, said(result)
+    assert "looker found" not in said(result)
 
 
 @needs_namespaces
@@ -102,8 +93,8 @@ def test_a_run_s_games_see_no_run_directory_nor_the_machine_s_sys(
                       f'[[bots]]\nspec = "{spec}"\n[[games]]\ngame = "concentration"\n'
                       'players = 2\nvariants = ["standard"]\n[limits]\nmove_seconds = 2\n')
     result = run(runner, "run", str(config), "--out", str(out), "-q")
-    assert result.exit_code == 0, _said(result)
-    assert "looker found" not in _said(result)
+    assert result.exit_code == 0, said(result)
+    assert "looker found" not in said(result)
     assert "looker found" not in (out / "games.jsonl").read_text()
 
 
@@ -143,7 +134,7 @@ def test_a_hard_link_to_another_s_private_file_is_not_in_the_bot_s_copy(
     os.chown(mine, 12345, 12345)
     os.link(secret, mine / "notes.txt")
     result = run(runner, "play", "concentration", "-b", looker, "-b", "random")
-    assert result.exit_code == 0, _said(result)
+    assert result.exit_code == 0, said(result)
 
 
 @needs_namespaces
@@ -158,4 +149,4 @@ def test_a_student_s_own_folder_only_they_may_read_plays(runner: CliRunner,
         os.chown(path, 12345, 12345)
         path.chmod(0o700 if path.is_dir() else 0o600)
     result = run(runner, "play", "concentration", "-b", looker, "-b", "random")
-    assert result.exit_code == 0, _said(result)
+    assert result.exit_code == 0, said(result)
