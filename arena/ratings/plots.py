@@ -163,23 +163,36 @@ def plot_progression(pool: PoolRatings, progression: Progression | None,
     if progression is None or not progression.points:
         return None
     from matplotlib.figure import Figure
+    from matplotlib.transforms import offset_copy
 
     fig = Figure(figsize=(9, 4.8), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     bots = [row.bot for row in pool.bots]
-    for i, (bot, colour) in enumerate(zip(bots, bot_colours(bots, palette), strict=True)):
-        points = [(p.deals, *p.ratings[bot]) for p in progression.points if bot in p.ratings]
+    lines = {bot: [(p.deals, *p.ratings[bot]) for p in progression.points if bot in p.ratings]
+             for bot in bots}
+    shares = coinciding_lines(lines)
+    for bot, colour in zip(bots, bot_colours(bots, palette), strict=True):
+        points = lines[bot]
         if not points:
             continue
         x = [d for d, _, _ in points]
         mu = [m for _, m, _ in points]
         half = [h for _, _, h in points]
-        # best bots first and widest, so that bots with equal ratings show as nested strips
-        ax.plot(x, mu, color=colour, linewidth=max(1.0, 2.8 - 0.4 * i), label=_label(bot),
-                marker="o", markersize=max(2.5, 5.5 - 0.6 * i))
-        ax.fill_between(x, [m - h for m, h in zip(mu, half, strict=True)],
-                        [m + h for m, h in zip(mu, half, strict=True)], color=colour,
-                        alpha=0.08, linewidth=0)
+        under = shares.get(bot)
+        if under is None:
+            ax.plot(x, mu, color=colour, linewidth=1.8, label=_label(bot), marker="o",
+                    markersize=4)
+            ax.fill_between(x, [m - h for m, h in zip(mu, half, strict=True)],
+                            [m + h for m, h in zip(mu, half, strict=True)], color=colour,
+                            alpha=0.08, linewidth=0)
+            continue
+        # on another bot's line: drawn a few points off it, dashed, and named in the legend
+        # (as the report page does), its band being that bot's
+        apart = SHARED_OFFSET * (bots.index(bot) - bots.index(under))
+        moved = offset_copy(ax.transData, fig=fig, x=apart, y=-apart, units="points")
+        ax.plot(x, mu, color=colour, linewidth=1.8, linestyle="--", marker="o", markersize=4,
+                transform=moved, label=f"{_label(bot)} (on {_label(under)}'s line: the same "
+                                       f"ratings)")
     ax.set_xlabel("deals played (each point: the table over the games of the first n deals)")
     ax.set_ylabel("mu vs pool (band: 95% interval)")
     ax.set_xlim(0, progression.points[-1].deals)
@@ -187,6 +200,26 @@ def plot_progression(pool: PoolRatings, progression: Progression | None,
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     ax.set_title(f"{pool.game} / {pool.variant}: rating progression", fontsize=11)
     return fig
+
+
+SHARED_OFFSET = 2.5
+"""How far (in points, right and down) a line that coincides with another is drawn off it."""
+
+
+def coinciding_lines(lines: Mapping[str, Sequence[tuple[float, ...]]]) -> dict[str, str]:
+    """The bots whose line is another's (the same points, each rounded to 2 decimals), each
+    mapped to the first bot of that line, in the order given: what a chart must draw apart."""
+    first: dict[tuple[tuple[float, ...], ...], str] = {}
+    out = {}
+    for bot, line in lines.items():
+        key = tuple(tuple(round(v, 2) for v in point) for point in line)
+        if not key:
+            continue
+        if key in first:
+            out[bot] = first[key]
+        else:
+            first[key] = bot
+    return out
 
 
 def plot_head_to_head(pool: PoolRatings) -> Figure | None:

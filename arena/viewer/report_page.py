@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from arena.ratings.plain import shared_ranks_in_words
+from arena.ratings.plots import coinciding_lines
 from arena.ratings.tables import BotRow, HeadToHead, PoolRatings
 from arena.text import escape, escape_lines
 from arena.viewer.glossary import glossary_html
@@ -356,7 +357,8 @@ def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title
     bots += sorted({b for p in points for b in p.ratings} - set(bots))
     lines = {bot: [(p.x, *p.ratings[bot], bot in p.moved) for p in points if bot in p.ratings]
              for bot in bots}
-    shares = _coinciding(lines)
+    shares = coinciding_lines({bot: [(x, m, h) for x, m, h, _ in line]
+                               for bot, line in lines.items()})
     step = min(6.0, 0.35 * (sx(x0 + 1) - sx(x0)) / max(1, len(bots))) if whole else 4.0
     for i, bot in enumerate(bots):
         colour = colours.get(bot, PALETTE[i % len(PALETTE)])
@@ -403,23 +405,6 @@ def _chart(ident: str, pool: PoolRatings, points: Sequence[ProgressPoint], title
                          "</span>" if under else "") + "</li>")
     out.append(f'</svg><ul class="keys">{"".join(legend)}</ul></figure>')
     return "".join(out)
-
-
-def _coinciding(lines: Mapping[str, Sequence[tuple[float, float, float, bool]]]
-                ) -> dict[str, str]:
-    """The bots whose line is another's (the same points to 2 decimals), each mapped to the
-    first bot of that line."""
-    first: dict[tuple[tuple[float, float, float], ...], str] = {}
-    out = {}
-    for bot, line in lines.items():
-        key = tuple((round(x, 2), round(m, 2), round(h, 2)) for x, m, h, _ in line)
-        if not key:
-            continue
-        if key in first:
-            out[bot] = first[key]
-        else:
-            first[key] = bot
-    return out
 
 
 def _ticks(lo: float, hi: float, count: int = 6) -> list[float]:

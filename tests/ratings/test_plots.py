@@ -124,8 +124,8 @@ def test_the_progression_ends_on_the_table_by_deals_played(run: Path) -> None:
             assert last.ratings[row.bot] == pytest.approx((row.mu, row.mu_ci95))
         ax = plot_progression(pool, progression).axes[0]
         assert "deals played" in ax.get_xlabel()
-        ends = {line.get_label(): (line.get_xdata()[-1], line.get_ydata()[-1])
-                for line in ax.get_lines()}
+        ends = {str(line.get_label()).split(" (on ")[0]:
+                (line.get_xdata()[-1], line.get_ydata()[-1]) for line in ax.get_lines()}
         for row in pool.bots:
             assert ends[row.bot] == pytest.approx((pool.deals, row.mu))
 
@@ -184,3 +184,35 @@ def test_a_bot_keeps_its_colour_in_every_picture_of_a_report() -> None:
     other = dict(zip(["random", "ada"], bot_colours(["random", "ada"], palette), strict=True))
     assert other == {bot: one[bot] for bot in other}
     assert len(set(one.values())) == 3
+
+
+def test_bots_with_equal_ratings_are_drawn_apart_and_named_in_the_progression(run: Path
+                                                                            ) -> None:
+    """Issue 39 (6): bots that play alike (ada, cy and greedy) were drawn under one line in
+    the progression PNG (nested strips of line widths), though the legend listed all; the page
+    draws them apart and names whose line they share, and so must the picture."""
+    import numpy as np
+
+    from arena.ratings.plots import Point, Progression, plot_progression
+
+    pool = run_ratings(run).pools[0]
+    first, second, third = (row.bot for row in pool.bots[:3])
+    points = []
+    for deals in (1, 2, 3):
+        ratings = {row.bot: (20.0 + deals + i, 3.0) for i, row in enumerate(pool.bots)}
+        ratings[second] = ratings[third] = ratings[first]  # three bots, one line
+        points.append(Point(deals, 10 * deals, ratings))
+    fig = plot_progression(pool, Progression(tuple(points)))
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    drawn = {line.get_label(): line.get_transform().transform(
+        np.column_stack([line.get_xdata(), line.get_ydata()])) for line in ax.get_lines()}
+    labels = {label.split(" ")[0]: label for label in drawn}
+    assert labels[second] == f"{second} (on {first}'s line: the same ratings)"
+    assert labels[third] == f"{third} (on {first}'s line: the same ratings)"
+    paths = [drawn[labels[bot]] for bot in (first, second, third)]
+    for one, other in ((0, 1), (0, 2), (1, 2)):  # apart on screen by a few pixels everywhere
+        assert np.linalg.norm(paths[one] - paths[other], axis=1).min() >= 2.0
+    assert ax.get_lines()[0].get_linestyle() == "-"
+    assert {drawn_line.get_linestyle() for drawn_line in ax.get_lines()
+            if "line:" in str(drawn_line.get_label())} == {"--"}
