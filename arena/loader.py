@@ -11,6 +11,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import inspect
+import os
 import sys
 import typing
 from collections.abc import Callable, Iterator
@@ -69,7 +70,29 @@ class RegisteredBot:
 
 def registered_bots() -> Iterator[RegisteredBot]:
     """Every bot registered by an installed distribution, by name."""
-    yield from _registered(tuple(sys.path))
+    yield from _registered(metadata_path())
+
+
+METADATA_SUFFIXES = (".dist-info", ".egg-info", ".egg")
+"""What names a distribution's metadata on an import path entry (importlib.metadata)."""
+
+
+def metadata_path() -> tuple[str, ...]:
+    """The import path entries that may hold installed distributions' metadata: every entry
+    but folders with none (a bot file's folder, appended when it is imported in-process), so
+    that what is found on the path is looked up once, not again after each bot file import."""
+    kept = []
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except NotADirectoryError:  # a zip or an egg file: it may hold metadata
+            kept.append(entry)
+            continue
+        except OSError:  # absent or unreadable: nothing is found there
+            continue
+        if any(name.endswith(METADATA_SUFFIXES) for name in names):
+            kept.append(entry)
+    return tuple(kept)
 
 
 @functools.lru_cache(maxsize=4)

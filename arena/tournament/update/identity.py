@@ -30,13 +30,12 @@ import functools
 import hashlib
 import json
 import secrets
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.loader import bot_file, by_target, code_roots
+from arena.loader import bot_file, by_target, code_roots, metadata_path
 from arena.safe_files import UnsafeFileError, read_json, write_text
 from arena.tournament.planning.config import TournamentConfig
 from arena.tournament.planning.deals import DealSet
@@ -116,7 +115,7 @@ def bot_code(spec: str, others: Iterable[str] = (),
 def bots_code(config: TournamentConfig) -> dict[str, BotCode]:
     """The code of every bot of a config, by name, as it is now."""
     specs = {b.name: b.spec for b in config.bots}
-    providers = _providers(tuple(sys.path))  # slow to find: once for all the bots
+    providers = _providers(metadata_path())  # slow to find: once for all the bots
     return {name: bot_code(spec, [s for other, s in specs.items() if other != name], providers)
             for name, spec in specs.items()}
 

@@ -204,6 +204,36 @@ def test_a_registered_bot_is_its_distribution_version_and_package() -> None:
         f"card-arena 9.9")
 
 
+def test_the_installed_distributions_are_looked_up_once_whatever_bot_files_are_imported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Importing a bot file in-process puts its folder on the import path; the distributions
+    found there are the same, so they are not looked up again (a league update looked them up
+    once more per pool after its first student's file, about 0.2 s each: benchmarks/
+    bench_league.py's week 2)."""
+    import sys
+
+    from arena.loader import resolve_bot
+    from arena.tournament.planning.config import parse_config
+    from arena.tournament.update import identity
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "bot.py").write_text(
+        "from arena.api import Bot\n\n\nclass Student(Bot):\n    games = ('concentration',)\n"
+        "\n    def act(self, obs):\n        return obs.legal[0]\n")
+    text = (f'name = "n"\n[deals]\ncount = 1\nbase = 1\n[[bots]]\nspec = "greedy"\n'
+            f'[[bots]]\nspec = "{folder / "bot.py"}:Student"\n[[games]]\n'
+            f'game = "concentration"\nplayers = 2\nvariants = ["standard"]\n')
+    config = parse_config(text, tmp_path / "n.toml")
+    identity.bots_code(config)
+    looked_up = identity._providers.cache_info().misses
+    resolve_bot(f"{folder / 'bot.py'}:Student")
+    assert str(folder) in sys.path
+    identity.bots_code(config)
+    assert identity._providers.cache_info().misses == looked_up
+
+
 def test_changed_code_is_said_for_replays_and_reports(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run_tournament(load_config(write_config(tmp_path)), run)
