@@ -12,6 +12,7 @@ import importlib.machinery
 import importlib.util
 import inspect
 import os
+import stat
 import sys
 import typing
 from collections.abc import Callable, Iterator
@@ -81,18 +82,29 @@ def metadata_path() -> tuple[str, ...]:
     """The import path entries that may hold installed distributions' metadata: every entry
     but folders with none (a bot file's folder, appended when it is imported in-process), so
     that what is found on the path is looked up once, not again after each bot file import."""
-    kept = []
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except NotADirectoryError:  # a zip or an egg file: it may hold metadata
-            kept.append(entry)
-            continue
-        except OSError:  # absent or unreadable: nothing is found there
-            continue
-        if any(name.endswith(METADATA_SUFFIXES) for name in names):
-            kept.append(entry)
-    return tuple(kept)
+    return tuple(entry for entry in sys.path if _may_hold_metadata(entry))
+
+
+def _may_hold_metadata(entry: str) -> bool:
+    """Whether an import path entry may hold a distribution's metadata: a file (a zip, an
+    egg) may; a folder if it lists any (looked at again only when the folder changes)."""
+    folder = os.path.abspath(entry or ".")
+    try:
+        found = os.stat(folder)
+    except OSError:  # absent or unreadable: nothing is found there
+        return False
+    if not stat.S_ISDIR(found.st_mode):
+        return True
+    return _lists_metadata(folder, found.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _lists_metadata(folder: str, changed: int) -> bool:
+    """Whether a folder (as it was when last changed, at `changed`) lists metadata."""
+    try:
+        return any(name.endswith(METADATA_SUFFIXES) for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 @functools.lru_cache(maxsize=4)

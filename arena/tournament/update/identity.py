@@ -94,10 +94,13 @@ class BotCode:
 
 
 def bot_code(spec: str, others: Iterable[str] = (),
-             providers: Mapping[str, list[str]] | None = None) -> BotCode:
+             providers: Mapping[str, list[str]] | None = None,
+             hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] | None = None
+             ) -> BotCode:
     """The code of the bot a spec names, as it is now (nothing is imported); `others` are the
     specs of the other bots of its run, whose files a file bot's code leaves out; `providers`
-    the installed distributions by top-level package, if already known."""
+    the installed distributions by top-level package, if already known; `hashed` the files of
+    packages already hashed for the same look (several bots of one package hash it once)."""
     path = bot_file(spec)
     if path is not None:
         hidden = {found.resolve() for other in others
@@ -109,14 +112,20 @@ def bot_code(spec: str, others: Iterable[str] = (),
     roots = code_roots(target)
     distribution, version = _distribution(target.partition(":")[0].partition(".")[0],
                                           providers)
-    return BotCode(spec, kind, _digests(_package_files(roots)), distribution, version)
+    if hashed is None:
+        hashed = {}
+    if roots not in hashed:
+        hashed[roots] = _digests(_package_files(roots))
+    return BotCode(spec, kind, hashed[roots], distribution, version)
 
 
 def bots_code(config: TournamentConfig) -> dict[str, BotCode]:
     """The code of every bot of a config, by name, as it is now."""
     specs = {b.name: b.spec for b in config.bots}
     providers = _providers(metadata_path())  # slow to find: once for all the bots
-    return {name: bot_code(spec, [s for other, s in specs.items() if other != name], providers)
+    hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] = {}  # a package once
+    return {name: bot_code(spec, [s for other, s in specs.items() if other != name], providers,
+                           hashed)
             for name, spec in specs.items()}
 
 
