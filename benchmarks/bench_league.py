@@ -28,10 +28,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import pickle
+import re
 import shutil
+import statistics
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
@@ -60,17 +67,22 @@ def trusted(spec: str, game: str, kept: object = ()) -> tuple[bool, list[str]]:
     return True, ["not validated (benchmark)"]
 
 
-HEADERS = ["week", "games", "update played", "its games", "update s", "full replay s",
-           "same games in the full replay s", "time ratio"]
+HEADERS = ["week", "games", "update played", "its games", "update CPU s",
+           "full replay CPU s", "time ratio CPU", "time ratio wall"]
 HEADERS_NOTE = """\
-The full replay plays every pool afresh and rates it. Seconds are CPU seconds of this process
-when every game is played in it (--workers 1, bots in-process: the machine's other load left
-out), wall seconds otherwise. same games in the full replay s: the full replay's seconds times
-the share of its game time (the records' durations) that the games the update played took in
-it, matched by identity (for a grown draw, whose new tables a fresh draw does not hold: its
-share of the replay's games): the update's time were it exactly in proportion to its games. time
-ratio: update s / that (1.00: in proportion). The update's fixed cost (reading, planning,
-rating the pools that changed, writing the round) is the row with no change."""
+Each week is measured --repeats times, the update and the full replay side by side (their order
+alternating), each in a process of its own forked from the same state (the league as the week
+found it, what earlier weeks imported and looked up already loaded), so that both start alike
+and a burst of the machine's other load falls on one repetition, not on one side. The update
+runs on the league as the week found it, put back after each repetition; the full replay plays
+every pool afresh on the same deals and rates it. CPU s: the process's CPU seconds (its workers'
+included), the median over the repetitions; wall seconds are the same on an idle machine. time
+ratio: the update's seconds over the full replay's times the share of its game time (the
+records' durations) that the games the update played took in it, matched by identity (for a
+grown draw, whose new tables a fresh draw does not hold: its share of the replay's games), that
+is the update's time were it exactly in proportion to its games; 1.00 is in proportion. Shown as
+the median of the repetitions' ratios [lowest-highest]. The update's fixed cost (reading,
+planning, rating the pools that changed, writing the round) is the row with no change."""
 
 
 def _records(run: Path) -> dict[str, float]:
@@ -92,42 +104,139 @@ def its_games(league: League, name: str | None) -> str:
     return f"{count:,}"
 
 
-def week(league: League, label: str, workers: int, isolation: str | None,
-         scratch: Path, bot: str | None = None) -> list[object]:
-    """Update the league once and replay the same configs fresh; the row of the table (with
-    `bot`, the games of the bot that joined or changed)."""
-    clock = time.process_time if workers == 1 and isolation == "none" else time.perf_counter
+@dataclass(frozen=True)
+class Timed:
+    """What one side of a repetition measured: CPU and wall seconds, and what it returned."""
+
+    cpu: float
+    wall: float
+    value: Any
+
+
+def _cpu() -> float:
+    """This process's CPU seconds, its waited-for children's included."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _forked(work: Callable[[], Any]) -> Timed:
+    """`work` run and timed in a child forked from this process (the same state each time)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: time the work, send the result back, leave without cleanup
+        os.close(read)
+        try:
+            cpu, wall = _cpu(), time.perf_counter()
+            value = work()
+            out = pickle.dumps((True, Timed(_cpu() - cpu, time.perf_counter() - wall, value)))
+        except BaseException as exc:  # said in the parent
+            out = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write(out)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    ok, found = pickle.loads(data) if data else (False, "the child died")
+    if not ok:
+        raise RuntimeError(f"a measured step failed: {found}")
+    return found
+
+
+def _updated(folder: Path, workers: int, isolation: str | None
+             ) -> tuple[int, int, dict[str, set[str]]]:
+    """The league at `folder` brought up to date: (played, total, the new records' identities
+    by pool)."""
+    league = open_league(folder)
     before = {p.id: set(_records(league.pool_dir(p))) for p in league.config.pools}
-    started = clock()
     report = update(league, workers, None, isolation)
-    seconds = clock() - started
     played = sum(p.report.played for p in report.pools if p.report)
     total = sum(p.report.total for p in report.pools if p.report)
-    new = {p.id: set(_records(league.pool_dir(p))) - before[p.id] for p in league.config.pools}
-    full_seconds, same_share, all_share, replayed_games = 0.0, 0.0, 0.0, 0
+    return played, total, {p.id: set(_records(league.pool_dir(p))) - before[p.id]
+                           for p in league.config.pools}
+
+
+def _restore(folder: Path, kept: Path) -> None:
+    """The league folder put back as it was kept (at its own path: a league names its stored
+    bots by their path, and a copy elsewhere would replay their games)."""
+    shutil.rmtree(folder)
+    shutil.copytree(kept, folder, symlinks=True)
+
+
+def _replayed(folder: Path, out: Path, workers: int, isolation: str | None
+              ) -> dict[str, dict[str, float]]:
+    """Every pool of the league at `folder` played afresh on its deals (into `out`) and
+    rated: each pool's records, identity -> duration."""
+    league = open_league(folder)
+    found = {}
     for pool in league.config.pools:
         config = pool_config(league, pool, isolation)
         if config is None:
             continue
-        out = scratch / f"{label}-{pool.id}"
-        started = clock()
-        run_tournament(config, out, workers, True, deals_like=league.file("deals"))
-        run_ratings(out)  # a replay's standings are rated afresh too
-        full_seconds += clock() - started
-        replayed = _records(out)
-        same_share += sum(d for i, d in replayed.items() if i in new[pool.id])
-        all_share += sum(replayed.values())
-        replayed_games += len(replayed)
-    if same_share:
-        proportional = full_seconds * same_share / all_share
+        run = out / pool.id
+        run_tournament(config, run, workers, True, deals_like=league.file("deals"))
+        run_ratings(run)  # a replay's standings are rated afresh too
+        found[pool.id] = _records(run)
+    return found
+
+
+def _ratio(update_s: float, replay_s: float, played: int, new: dict[str, set[str]],
+           replayed: dict[str, dict[str, float]]) -> float | None:
+    """The update's seconds over the replay's share of the same games (None: no games)."""
+    same = sum(d for pool, found in replayed.items() for i, d in found.items()
+               if i in new.get(pool, ()))
+    whole = sum(d for found in replayed.values() for d in found.values())
+    games = sum(len(found) for found in replayed.values())
+    if same and whole:
+        proportional = replay_s * same / whole
     else:  # a grown draw's new tables are not a fresh draw's: the replay's mean game instead
-        proportional = full_seconds * played / replayed_games if replayed_games else 0.0
-    ratio = f"{seconds / proportional:.2f}" if proportional else "-"
-    return [label, f"{total:,}", f"{played:,}", its_games(league, bot), f"{seconds:.2f}",
-            f"{full_seconds:.2f}", f"{proportional:.2f}", ratio]
+        proportional = replay_s * played / games if games else 0.0
+    return update_s / proportional if proportional else None
 
 
-def teacher(folder: Path, deals: int, workers: int, isolation: str | None) -> list[list[object]]:
+def _spread(values: list[float | None]) -> str:
+    """The median of the repetitions and their range."""
+    found = sorted(v for v in values if v is not None)
+    if not found:
+        return "-"
+    return f"{statistics.median(found):.2f} [{found[0]:.2f}-{found[-1]:.2f}]"
+
+
+def week(league: League, label: str, workers: int, isolation: str | None,
+         scratch: Path, bot: str | None = None, repeats: int = 5) -> list[object]:
+    """Measure the week's update against a full replay, `repeats` times side by side, then
+    bring the league itself up to date; the row of the table (with `bot`, the games of the bot
+    that joined or changed)."""
+    label_dir = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    kept = scratch / f"{label_dir}-kept"
+    shutil.copytree(league.path, kept, symlinks=True)
+    updates, replays = [], []
+    for rep in range(repeats):
+        out = scratch / f"{label_dir}-replay-{rep}"
+        sides = [("update", lambda: _updated(league.path, workers, isolation)),
+                 ("replay", lambda out=out: _replayed(league.path, out, workers, isolation))]
+        for side, work in (sides if rep % 2 == 0 else sides[::-1]):
+            if side == "update":
+                updates.append(_forked(work))
+                _restore(league.path, kept)  # untimed: the next side finds the week as it was
+            else:
+                replays.append(_forked(work))
+                shutil.rmtree(out, ignore_errors=True)
+    update(league, workers, None, isolation)  # the league itself, for the next week
+    shutil.rmtree(kept, ignore_errors=True)
+    played, total, _ = updates[0].value
+    ratios = {kind: [_ratio(getattr(u, kind), getattr(r, kind), played, u.value[2], r.value)
+                     for u, r in zip(updates, replays, strict=True)] for kind in ("cpu", "wall")}
+    return [label, f"{total:,}", f"{played:,}", its_games(league, bot),
+            f"{statistics.median(u.cpu for u in updates):.2f}",
+            f"{statistics.median(r.cpu for r in replays):.2f}",
+            _spread(ratios["cpu"]) if played else "-",
+            _spread(ratios["wall"]) if played else "-"]
+
+
+def teacher(folder: Path, deals: int, workers: int, isolation: str | None,
+            repeats: int) -> list[list[object]]:
     """Week 1, 2 and 2b of a class league of two games: Concentration (five bots) and Dig
     (random and the two Dig bots); the student's bot plays Concentration only, so the Dig
     pool plays nothing after week 1 and keeps its ratings."""
@@ -136,20 +245,22 @@ def teacher(folder: Path, deals: int, workers: int, isolation: str | None) -> li
     for bot in ("greedy", "random", "tracker", "forgetful", "optimal", "dig-simple",
                 "dig-sharp"):
         submit(league, bot, validator=trusted)
-    rows = [week(league, "week 1 (5 + 3 bots)", workers, isolation, folder)]
+    rows = [week(league, "week 1 (5 + 3 bots)", workers, isolation, folder, repeats=repeats)]
     student = folder / "student"
     student.mkdir()
     (student / "bot.py").write_text(STUDENT.format(what="the first legal move", index=0))
     submit(league, f"{student / 'bot.py'}:Student", "ada", validator=trusted)
-    rows.append(week(league, "week 2 (+ada)", workers, isolation, folder, "ada"))
+    rows.append(week(league, "week 2 (+ada)", workers, isolation, folder, "ada", repeats=repeats))
     (student / "bot.py").write_text(STUDENT.format(what="the last legal move", index=-1))
     submit(league, f"{student / 'bot.py'}:Student", "ada", validator=trusted)
-    rows.append(week(league, "week 2b (ada v2)", workers, isolation, folder, "ada"))
-    rows.append(week(league, "week 3 (no change)", workers, isolation, folder))
+    rows.append(week(league, "week 2b (ada v2)", workers, isolation, folder, "ada",
+                     repeats=repeats))
+    rows.append(week(league, "week 3 (no change)", workers, isolation, folder, repeats=repeats))
     return rows
 
 
-def big(folder: Path, deals: int, workers: int, tables: int) -> list[list[object]]:
+def big(folder: Path, deals: int, workers: int, tables: int, repeats: int
+        ) -> list[list[object]]:
     """A field of 30 Cuckoo bots at 8 seats, sampled; one new bot a week, then a changed one."""
     text = (f'name = "cuckoo"\n[deals]\ncount = {deals}\nbase = 1\n[[games]]\ngame = "cuckoo"\n'
             f'players = 8\n[schedule]\nformat = "sampled"\ntables_per_bot = {tables}\n')
@@ -162,13 +273,13 @@ def big(folder: Path, deals: int, workers: int, tables: int) -> list[list[object
     specs = ("cuckoo-sharp", "cuckoo-simple", "random")
     for i in range(30):
         submit(league, specs[i % 3], f"c{i + 1:02d}", validator=trusted)
-    rows = [week(league, "week 1 (30 bots)", workers, None, folder)]
+    rows = [week(league, "week 1 (30 bots)", workers, None, folder, repeats=repeats)]
     submit(league, "cuckoo-sharp", "c31", validator=trusted)
-    rows.append(week(league, "week 2 (+c31)", workers, None, folder, "c31"))
+    rows.append(week(league, "week 2 (+c31)", workers, None, folder, "c31", repeats=repeats))
     submit(league, "cuckoo-simple", "c32", validator=trusted)
-    rows.append(week(league, "week 3 (+c32)", workers, None, folder, "c32"))
+    rows.append(week(league, "week 3 (+c32)", workers, None, folder, "c32", repeats=repeats))
     submit(league, "cuckoo-sharp", "c03", validator=trusted)  # was random: a new version
-    rows.append(week(league, "week 3b (c03 v2)", workers, None, folder, "c03"))
+    rows.append(week(league, "week 3b (c03 v2)", workers, None, folder, "c03", repeats=repeats))
     return rows
 
 
@@ -181,16 +292,20 @@ def main() -> None:
                         help="play the student's bot sandboxed (slower)")
     parser.add_argument("--big", action="store_true", help="also 30 Cuckoo bots at 8 seats")
     parser.add_argument("--tables", type=int, default=4, help="tables per bot with --big")
-    parser.add_argument("--quick", action="store_true", help="2 deals, the big field only")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="repetitions of each week's update and full replay, side by side")
+    parser.add_argument("--quick", action="store_true",
+                        help="2 deals, the big field only, one repetition")
     args = parser.parse_args()
     if args.quick:
-        args.deals, args.big = 2, True
+        args.deals, args.big, args.repeats = 2, True, 1
     folder = Path(tempfile.mkdtemp(prefix="bench-league-"))
     try:
         rows = ([] if args.quick else
-                teacher(folder, args.deals, args.workers, None if args.sandbox else "none"))
+                teacher(folder, args.deals, args.workers, None if args.sandbox else "none",
+                        args.repeats))
         if args.big:
-            rows += big(folder, args.deals, args.workers, args.tables)
+            rows += big(folder, args.deals, args.workers, args.tables, args.repeats)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(tabulate(rows, headers=HEADERS, disable_numparse=True, colalign=("left",)))
