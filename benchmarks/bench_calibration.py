@@ -34,6 +34,9 @@ those configs really played, a minute or two each).
    bots' z spread (target 0.8-1.2; z = move / sqrt(sigma_before² + sigma_after²)) and the
    share flagged (target 5%), when nothing changes, when a improves by one beta, when a strong
    bot joins.
+9. **Memorandum really played** (`--memorandum PAIRS [--keep DIR]`, alone): A/A per variant and
+   per bot, the z spread over the tables' sigmas and over `compare`'s own standard error, and
+   the share flagged (issue 39: random's intervals).
 
 Sampling error: a share p measured on n cases has a standard error of sqrt(p (1 - p) / n),
 printed beside each; the z spread's relative standard error is about 1 / sqrt(2 n).
@@ -291,6 +294,52 @@ def compare_figures(quick: bool) -> Iterator[str]:
     yield from report_bots(plan)
 
 
+def real_memorandum(pairs: int, kept: Path | None = None) -> Iterator[str]:
+    """Section 9 (issue 39): A/A of the Memorandum config really played, re-dealt, per
+    variant and per bot: the z spread of `compare`'s moves over the two tables' sigmas (as
+    section 5), of the moves over `compare`'s own standard error, and the share flagged. Runs
+    are kept in `kept` (played once: a run there is used again), else in a scratch folder."""
+    import tempfile
+    from collections import defaultdict
+
+    from arena.tournament.rating import run_ratings
+    from arena.tournament.run import run_tournament
+
+    config = CONFIGS / "memorandum.toml"
+    table: dict[str, list[float]] = defaultdict(list)
+    own: dict[str, list[float]] = defaultdict(list)
+    flags: dict[str, int] = defaultdict(int)
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = kept or Path(scratch)
+        runs = []
+        for run in range(2 * pairs):
+            out = folder / f"run-{run}"
+            if not (out / "done").exists():
+                run_tournament(shipped(config, 1 + 10_000 * run, None), out, 1)
+                (out / "done").write_text("")
+            runs.append(run_ratings(out))
+        for before, after in zip(runs[0::2], runs[1::2], strict=True):
+            for pool in compare(before, after).pools:
+                was = {r.bot: r for r in before.pool(pool.game, pool.variant).bots}
+                now = {r.bot: r for r in after.pool(pool.game, pool.variant).bots}
+                deals = min(before.pool(pool.game, pool.variant).deals,
+                            after.pool(pool.game, pool.variant).deals)
+                for change in pool.bots:
+                    if change.delta is None or not change.delta_ci95:
+                        continue
+                    for key in ("all", pool.variant, f"{pool.variant}: {change.bot}"):
+                        table[key].append(change.delta / math.hypot(was[change.bot].sigma,
+                                                                    now[change.bot].sigma))
+                        own[key].append(change.delta * t_quantile(deals - 1)
+                                        / change.delta_ci95)
+                        flags[key] += bool(change.significant)
+    yield (f"9. A/A really played: memorandum re-dealt, {pairs} pairs of runs (z over the "
+           f"tables' sigmas, z over compare's own standard error; targets 0.8-1.2, 5%)")
+    for key in sorted(table, key=lambda k: (k != "all", k)):
+        yield (f"   {key:<28} z spread {statistics.pstdev(table[key]):5.2f}  own "
+               f"{statistics.pstdev(own[key]):5.2f}  flagged {share(flags[key], len(own[key]))}")
+
+
 def main() -> None:
     """Print every figure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -302,7 +351,15 @@ def main() -> None:
     parser.add_argument("--only", choices=("edges",), default=None,
                         help="only sections 2, 7 and 8 (the equal-bot split, the bot at the "
                              "edge, compare without code)")
+    parser.add_argument("--memorandum", type=int, default=0, metavar="PAIRS",
+                        help="only section 9: A/A of Memorandum really played, PAIRS pairs")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="with --memorandum: keep the runs in this folder, reuse them")
     args = parser.parse_args()
+    if args.memorandum:
+        for line in real_memorandum(args.memorandum, args.keep):
+            print(line, flush=True)
+        return
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
     if args.only == "edges":
