@@ -158,8 +158,9 @@ RATINGS_CAPTION = ("TrueSkill posterior mu, 95% interval relative to the pool (c
 def plot_progression(pool: PoolRatings, progression: Progression | None,
                      palette: Mapping[str, int] | None = None) -> Figure | None:
     """Each bot's mu, as the table computes it, over the games of the first n deals played,
-    with a band of its 95% interval; the last point is the table (`palette` as for
-    `plot_ratings`)."""
+    with a band of its 95% interval from where it fits the axis (fitted to the mus and the
+    table's intervals); the last point is the table (`palette` as for `plot_ratings`); bots
+    on one line drawn apart and named."""
     if progression is None or not progression.points:
         return None
     from matplotlib.figure import Figure
@@ -171,20 +172,26 @@ def plot_progression(pool: PoolRatings, progression: Progression | None,
     lines = {bot: [(p.deals, *p.ratings[bot]) for p in progression.points if bot in p.ratings]
              for bot in bots}
     shares = coinciding_lines(lines)
+    low, high = _fitted(progression)
     for bot, colour in zip(bots, bot_colours(bots, palette), strict=True):
         points = lines[bot]
         if not points:
             continue
         x = [d for d, _, _ in points]
         mu = [m for _, m, _ in points]
-        half = [h for _, _, h in points]
         under = shares.get(bot)
         if under is None:
             ax.plot(x, mu, color=colour, linewidth=1.8, label=_label(bot), marker="o",
                     markersize=4)
-            ax.fill_between(x, [m - h for m, h in zip(mu, half, strict=True)],
-                            [m + h for m, h in zip(mu, half, strict=True)], color=colour,
-                            alpha=0.08, linewidth=0)
+            # from two deals on (one deal's luck is not measured), and from where the interval
+            # first fits the axis: a wider band (t on one degree of freedom is 12.7) hides all
+            start = next((i for i, (d, _, h) in enumerate(points)
+                          if d >= 2 and 2 * h <= high - low), len(points))
+            banded = points[start:]
+            if len(banded) >= 2:
+                ax.fill_between([d for d, _, _ in banded], [m - h for _, m, h in banded],
+                                [m + h for _, m, h in banded], color=colour, alpha=0.08,
+                                linewidth=0)
             continue
         # on another bot's line: drawn a few points off it, dashed, and named in the legend
         # (as the report page does), its band being that bot's
@@ -196,10 +203,21 @@ def plot_progression(pool: PoolRatings, progression: Progression | None,
     ax.set_xlabel("deals played (each point: the table over the games of the first n deals)")
     ax.set_ylabel("mu vs pool (band: 95% interval)")
     ax.set_xlim(0, progression.points[-1].deals)
+    ax.set_ylim(low, high)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     ax.set_title(f"{pool.game} / {pool.variant}: rating progression", fontsize=11)
     return fig
+
+
+def _fitted(progression: Progression) -> tuple[float, float]:
+    """The rating axis of a progression: its mus and the table's intervals (its last point),
+    with a margin, as the report page fits its chart; wider early intervals are cut at it."""
+    mus = [m for p in progression.points for m, _ in p.ratings.values()]
+    ends = [v for m, h in progression.points[-1].ratings.values() for v in (m - h, m + h)]
+    low, high = min(mus + ends), max(mus + ends)
+    pad = (high - low) * 0.05 or 1.0
+    return low - pad, high + pad
 
 
 SHARED_OFFSET = 2.5

@@ -216,3 +216,24 @@ def test_bots_with_equal_ratings_are_drawn_apart_and_named_in_the_progression(ru
     assert ax.get_lines()[0].get_linestyle() == "-"
     assert {drawn_line.get_linestyle() for drawn_line in ax.get_lines()
             if "line:" in str(drawn_line.get_label())} == {"--"}
+
+
+def test_the_progression_s_axis_fits_the_ratings_and_its_band_starts_where_it_fits(
+        run: Path) -> None:
+    """Issue 39 (6): the PNG's band was far wider after 2 deals than after 1 (t on one degree
+    of freedom), on an axis from -20 to 60 for ratings between 3 and 41; the page fits its axis
+    to the ratings and starts the band where it fits, and so must the picture."""
+    from arena.ratings.plots import Point, Progression, plot_progression
+
+    pool = run_ratings(run).pools[0]
+    halves = {1: 9.0, 2: 60.0, 3: 4.0, 4: 3.0}  # two deals: t on one degree of freedom
+    points = tuple(Point(deals, 10 * deals, {row.bot: (20.0 + 5 * i, half)
+                                             for i, row in enumerate(pool.bots)})
+                   for deals, half in halves.items())
+    ax = plot_progression(pool, Progression(points)).axes[0]
+    low, high = ax.get_ylim()
+    top = 20.0 + 5 * (len(pool.bots) - 1)
+    assert 20.0 - 3.0 - 2 <= low < 20.0 - 3.0 and top + 3.0 < high <= top + 3.0 + 2
+    for band in ax.collections:  # the bands start at three deals, where they first fit
+        xs = band.get_paths()[0].vertices[:, 0]
+        assert xs.min() == 3.0
