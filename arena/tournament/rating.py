@@ -20,25 +20,27 @@ from arena.tournament.records.results import (
 from arena.tournament.records.run_log import note_in_log
 
 
-def run_ratings(path: Path) -> Ratings:
-    """The ratings of a run directory, recomputed from its config and records."""
-    return _rated(path)[0]
+def run_ratings(path: Path, luck: bool = True) -> Ratings:
+    """The ratings of a run directory, recomputed from its config and records (its edges
+    adjusted for luck where the records allow, unless `luck` is False)."""
+    return _rated(path, luck)[0]
 
 
 def run_report(path: Path, fmt: str = "table", variant: str | None = None,
-               crosstable: bool = False) -> str:
-    """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share."""
-    ratings, share = _rated(path)
+               crosstable: bool = False, luck: bool = True) -> str:
+    """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share;
+    edges adjusted for luck where the records allow, unless `luck` is False."""
+    ratings, share = _rated(path, luck)
     if crosstable:
         return format_crosstable(ratings, fmt, variant)
     return format_ratings(ratings, fmt, variant, share)
 
 
-def _rated(path: Path) -> tuple[Ratings, float]:
+def _rated(path: Path, luck: bool = True) -> tuple[Ratings, float]:
     """A run's ratings and the fault share above which its bots are flagged."""
     config = run_config(path)
     ratings = rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
-                   disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
+                   disqualify=config.limits.on_fault is OnFault.DISQUALIFY, luck=luck)
     return ratings, config.limits.fault_share
 
 

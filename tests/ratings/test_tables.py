@@ -741,6 +741,7 @@ def test_luck_adjusted_edges_are_a_function_of_the_set_of_records() -> None:
     records = lucky_pool(30)
     shuffled = list(records)
     random.Random(2).shuffle(shuffled)
+    assert rate(shuffled).pools[0].luck_model == MODEL
     assert format_ratings(rate(shuffled), "json") == format_ratings(rate(records), "json")
 
 
