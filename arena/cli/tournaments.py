@@ -434,6 +434,7 @@ def report_command(
     replays: Annotated[bool, typer.Option(
         "--replays", help="With --html: also write the replay page of every game the report "
                           "links to (RUN/replays/<task>.html).")] = False,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]'),
     or with --html as one page."""
@@ -449,10 +450,10 @@ def report_command(
         if html:
             from arena.viewer.report_run import write_run_page
 
-            page = write_run_page(run, out, replays)
+            page = write_run_page(run, out, replays, luck is LuckChoice.ON)
             written = [*page.replays, page.page]
         else:
-            written = write_report(run)
+            written = write_report(run, luck is LuckChoice.ON)
     except ArenaError as exc:
         fail(str(exc))
     for path in written:

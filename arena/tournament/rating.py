@@ -57,9 +57,10 @@ def write_ratings(path: Path) -> str:
     return format_ratings(ratings, "table", None, share)
 
 
-def write_report(path: Path) -> list[Path]:
+def write_report(path: Path, luck: bool = True) -> list[Path]:
     """Draw a run's ratings as PNG pictures and write its report.md (matplotlib needed); the
-    files written."""
+    files written. Edges are adjusted for luck where the records allow, unless `luck` is
+    False."""
     require_matplotlib()
     config = run_config(path)
     # what the report writes must be regular files or nothing, checked before anything is drawn
@@ -67,4 +68,5 @@ def write_report(path: Path) -> list[Path]:
         check_entry(target)
     return draw_report(path, path / REPORT, config.name, list(RunDirectory(path).records()),
                        {g.game: g.trueskill for g in config.games},
-                       config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share)
+                       config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share,
+                       luck)
