@@ -90,6 +90,14 @@ class PairResults:
         """Whether every pair was a mirror image (and there was one)."""
         return 0 < len(self.margins) == self.mirrored
 
+    def adjusted(self) -> bool:
+        """Whether the test with the luck on is made on adjusted scores: there is luck, and
+        the adjusted scores vary (pairs that all scored alike get the pentanomial test)."""
+        if self.luck is None:
+            return False
+        values = predictable(self.scores, self.luck, CHUNK_PAIRS).values
+        return bool(values) and max(values) - min(values) > 1e-12
+
     def test(self, settings: SprtSettings, lucky: bool = True) -> SprtState:
         """The test on these pairs: with `lucky` and luck to adjust for, the normal GSPRT on
         the pair scores adjusted for luck, each chunk's slope fixed from the chunks before it
@@ -133,9 +141,9 @@ class DuelReport:
         """The line saying whether the test is adjusted for luck (None where the games carry
         none)."""
         if self.luck_model is not None:
-            return (f"pair scores adjusted for luck ({self.luck_model}): the test is the normal "
-                    f"GSPRT on each pair's score less a multiple of its luck fixed from the "
-                    f"pairs before its chunk (see docs/ratings.md, Luck)")
+            return (f"pair scores adjusted for luck ({self.luck_model}): each pair's score less "
+                    f"a multiple of its luck fixed from the earlier pairs (docs/ratings.md, "
+                    f"Luck)")
         return self.luck_note
 
     def summary(self, settings: SprtSettings) -> str:
@@ -288,10 +296,13 @@ def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, worker
         if state.verdict is not Verdict.INCONCLUSIVE:
             break
     played = config.games[0]
-    model = results.luck_model if luck else None
+    model = results.luck_model if luck and results.adjusted() else None
     note = results.luck_note
     if not luck and results.luck_model is not None:
         note = f"pair scores raw (--luck off); the games carry luck from {results.luck_model}"
+    elif luck and results.luck_model is not None and model is None:
+        note = (f"the games carry luck ({results.luck_model}), but every pair scored alike: "
+                f"the pentanomial test")
     return DuelReport(out, state, results.margin(luck),
                       score_unit(played.game, played.variants[0].label), results.all_mirrored,
                       first, second, model, note)
