@@ -313,7 +313,7 @@ def main() -> None:
     args = parser.parse_args()
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
-    luck_sizes = (20, 40, 128, 40) if args.quick else (20, 200, 320, 100)
+    luck_sizes = (20, 20, 320, 20) if args.quick else (20, 100, 320, 100)
     if args.only == "luck":
         for line in luck_figures(*luck_sizes, args.workers, args.luck_game):
             print(line, flush=True)

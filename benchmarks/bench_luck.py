@@ -75,30 +75,33 @@ def seatings(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return one, tuple(1 - entry for entry in one)
 
 
-def play_deal(pair: Pair, seed: int) -> tuple[list[dict[str, Any]], float, float | None]:
-    """A deal's two games as records (tasks 2 * seed, 2 * seed + 1), its D_d and its L_d (None
-    where a game carries no luck)."""
+def play_deal(pair: Pair, seed: int, which: Sequence[int] = (0, 1)
+              ) -> tuple[list[dict[str, Any]], float, float | None]:
+    """A deal's two games (or those of `which` seatings) as records (tasks 2 * seed, 2 * seed
+    + 1), its D_d and its L_d (None where a game carries no luck)."""
     variant = find_game(pair.game).variant("standard")
     specs = [resolve_bot(pair.first, pair.game), resolve_bot(pair.second, pair.game)]
     records, d, luck = [], 0.0, 0.0
     lucky = True
     for n, order in enumerate(seatings(pair.players)):
+        if n not in which:
+            continue
         seated = [specs[entry] for entry in order]
         names = [("A", "B")[entry] for entry in order]
         record = play_game(variant, [s.make() for s in seated], names, seed).to_json()
         record["task"] = 2 * seed + n
         records.append(record)
         sign = -1.0 if record.get("order") == "lower" else 1.0
-        d += sign * _advantage(record["scores"], order)
+        d += sign * advantage(record["scores"], order)
         found = record.get("luck")
         if found is None:
             lucky = False
         else:
-            luck += sign * _advantage(found, order)
-    return records, d / 2, luck / 2 if lucky else None
+            luck += sign * advantage(found, order)
+    return records, d / len(which), luck / len(which) if lucky else None
 
 
-def _advantage(values: Sequence[float], order: Sequence[int]) -> float:
+def advantage(values: Sequence[float], order: Sequence[int]) -> float:
     """The first bot's mean over its seats less the second's."""
     mine = [v for v, e in zip(values, order, strict=True) if e == 0]
     theirs = [v for v, e in zip(values, order, strict=True) if e == 1]
@@ -130,10 +133,10 @@ def bootstrap(deals: Sequence[int], d: Sequence[float], luck: Sequence[float], r
     return found[int(0.05 * (len(found) - 1))], found[int(0.95 * (len(found) - 1))]
 
 
-def measure(pair: Pair, deals: int, reps: int, workers: int) -> Iterator[str]:
-    """The lines of one pair."""
+def measure(pair: Pair, deals: int, reps: int, workers: int, base: int = 1) -> Iterator[str]:
+    """The lines of one pair, on the deals from seed `base` on."""
     started = time.perf_counter()
-    seeds = list(range(1, deals + 1))
+    seeds = list(range(base, base + deals))
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             played = list(pool.map(play_deal, [pair] * deals, seeds, chunksize=4))
@@ -176,6 +179,8 @@ def main() -> None:
     parser.add_argument("--game", default=None, help="only this game's pairs (or --pair's)")
     parser.add_argument("--pair", nargs=2, metavar=("A", "B"), default=None)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1, help="the first deal seed")
+    parser.add_argument("--distance", default=None, help="only the pairs at this distance")
     args = parser.parse_args()
     deals = args.deals or (60 if args.quick else 1000)
     reps = args.reps or (200 if args.quick else 2000)
@@ -184,11 +189,12 @@ def main() -> None:
             parser.error("--pair needs --game")
         pairs: tuple[Pair, ...] = (Pair(args.game, *args.pair, args.players, "asked"),)
     else:
-        pairs = tuple(p for p in PAIRS if args.game in (None, p.game))
+        pairs = tuple(p for p in PAIRS if args.game in (None, p.game)
+                      and args.distance in (None, p.distance))
     print(f"luck adjustment: {deals} deals a pair, both seat orders each; ratio = var(D - "
           f"beta L) / var(D), beta cross-fitted between two folds of deals")
     for pair in pairs:
-        for line in measure(pair, deals, reps, args.workers):
+        for line in measure(pair, deals, reps, args.workers, args.seed):
             print(line, flush=True)
 
 
