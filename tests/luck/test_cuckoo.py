@@ -125,4 +125,7 @@ def test_the_luck_has_mean_zero_for_bots_that_play_differently(six: list[Any]) -
 def test_the_luck_explains_part_of_the_score(six: list[Any]) -> None:
     raw, adjusted = cross_fitted_variances(six, "cuckoo-sharp")
     assert adjusted < 0.95 * raw, (raw, adjusted)
+    scores = [g.scores[g.seats.index("cuckoo-sharp")] for g in six]
+    less = [s - lk for s, lk in zip(scores, bot_luck(six, "cuckoo-sharp"), strict=True)]
+    assert statistics.variance(less) < 0.95 * statistics.variance(scores)
 

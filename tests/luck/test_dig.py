@@ -107,6 +107,7 @@ def test_the_luck_has_mean_zero_for_bots_that_play_differently(issue_pairs: dict
     games = issue_pairs[pair]
     for name in games[0].seats:
         assert_mean_zero(bot_luck(games, name), f"{name} in {pair}")
+    assert_mean_zero([g.luck[0] for g in games], f"seat 0 in {pair}")
 
 
 @pytest.mark.parametrize("pair", ["simple", "pressure"])
