@@ -62,7 +62,7 @@ PAIRS = (
     Pair("concentration", "forgetful:recall=0.9,capacity=0", "forgetful:recall=0.8,capacity=0",
          2, "close"),
     Pair("dig", "dig-sharp", "dig-simple", 2, "far"),
-    Pair("dig", "dig-sharp", "dig-sharp:pressure=2.0", 2, "close"),
+    Pair("dig", "dig-sharp", "dig-sharp:pressure=1.0", 2, "close"),
     Pair("cuckoo", "cuckoo-sharp", "cuckoo-simple", 6, "far"),
 )
 """The issue's table: pairs of bundled bots, close and far."""
