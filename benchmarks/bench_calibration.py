@@ -308,12 +308,17 @@ def main() -> None:
                         help="only sections 2, 7 and 8 (the equal-bot split, the bot at the "
                              "edge, compare without code), or only section 9 (the luck)")
     parser.add_argument("--workers", type=int, default=1, help="for section 9's games")
+    parser.add_argument("--luck-runs", type=int, default=None,
+                        help="section 9: runs of 20 deals (default 100, --quick 20)")
+    parser.add_argument("--luck-duels", type=int, default=None,
+                        help="section 9: duels of copies (default 100, --quick 20)")
     parser.add_argument("--luck-game", action="append", default=None, metavar="GAME",
                         help="section 9 on this game only (repeatable)")
     args = parser.parse_args()
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
-    luck_sizes = (20, 20, 320, 20) if args.quick else (20, 100, 320, 100)
+    luck_sizes = (20, args.luck_runs or (20 if args.quick else 100), 320,
+                  args.luck_duels or (20 if args.quick else 100))
     if args.only == "luck":
         for line in luck_figures(*luck_sizes, args.workers, args.luck_game):
             print(line, flush=True)
