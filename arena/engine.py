@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from arena.api import Action, Event
 from arena.cards import Card
 from arena.errors import PlayersError, UnknownGameError, VariantError, did_you_mean
+from arena.luck.model import LuckModel
 from arena.values import parse_value
 
 
@@ -141,6 +142,12 @@ class Game(ABC):
 
     def sampler(self) -> Sampler | None:
         """The game's sampler of hidden states for search bots; None where it has none."""
+        return None
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any] | None:
+        """The game's luck model for this variant and table (a value function and the reveals of
+        cards nobody has seen, see arena/luck/); None where it has none: its games are judged on
+        the raw scores."""
         return None
 
     def variant(self, preset: str | None = None,

@@ -4,6 +4,9 @@ This is the one place that handles bot misbehaviour. A bot that raises, or retur
 is not one of `obs.legal`, gets a recorded fault and forfeits: it is ranked last, makes no more
 calls, and its seat is played out to the end by uniformly random legal moves so that the other
 seats' game stays whole.
+
+It also adds up each seat's luck where the game has a luck model (`arena/luck/`), here in the
+arena's own process: the record carries it beside the raw scores.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from arena.api import Action, Bot, Event, GameInfo, Observation, Result
 from arena.cards import Card
 from arena.engine import State, Variant, legal_action, rank_scores
 from arena.frozen import maker
+from arena.luck.tally import LuckTally
 from arena.record import BotFault, Fault, FaultKind, GameRecord, exception_detail
 from arena.text import escape, escape_lines
 
@@ -139,15 +143,16 @@ def _keyed(key: str, text: str) -> bytes:
 
 def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
               watcher: Watcher | None = None, key: str = "",
-              task: int | None = None) -> GameRecord:
+              task: int | None = None, luck: bool = True) -> GameRecord:
     """Play one game to its end and return its record; bots are fresh instances, one per seat.
     The deal and the bots' rngs come from the seed (and `key`, see `deal_rng`); `task` is the
-    game's task in a run, which stand-ins are told (see `StandInBot.seated`).
+    game's task in a run, which stand-ins are told (see `StandInBot.seated`). With `luck` (and a
+    luck model of the game) the record carries each seat's luck.
 
     Every bot's `close()` is called at the end, however the game ended.
     """
     try:
-        return _play(variant, bots, names, seed, watcher, key, task)
+        return _play(variant, bots, names, seed, watcher, key, task, luck)
     finally:
         for bot in bots:
             with contextlib.suppress(Exception):
@@ -155,11 +160,14 @@ def play_game(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed:
 
 
 def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int,
-          watcher: Watcher | None, key: str, task: int | None) -> GameRecord:
+          watcher: Watcher | None, key: str, task: int | None, luck: bool) -> GameRecord:
     players = len(bots)
     variant.check_players(players)
     started = time.perf_counter()
     state = variant.game.new_state(variant.params, players, deal_rng(seed, key))
+    tally = LuckTally.of(variant, players, seed) if luck else None
+    if tally is not None:
+        tally.dealt(state)
     params = variant.params_view
     faults: list[Fault] = []
     autopilots: dict[int, random.Random] = {}
@@ -239,6 +247,8 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
             if decided is not None:
                 decided(seats[0], action)
             mark = len(log)
+            if tally is not None:
+                tally.before(state, seats[0], action)
             state.apply(seats[0], action)
         else:
             chosen = {seat: decide(seat) for seat in seats}
@@ -246,7 +256,11 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
                 for seat, action in chosen.items():
                     decided(seat, action)
             mark = len(log)
+            if tally is not None:
+                tally.before_joint(state, chosen)
             state.apply_joint(chosen)
+        if tally is not None:
+            tally.after(state)
         if watcher is not None:
             watcher.happened(state, [e for i, e in enumerate(log[mark:], mark)
                                      if i not in state.private])
@@ -265,11 +279,13 @@ def _play(variant: Variant, bots: Sequence[Bot], names: Sequence[str], seed: int
             forfeit(seat, decisions, *_fault_of(exc, "end", bot, seat, names[seat]))
     if len(autopilots) > forfeits_in_play:  # a fault in end() forfeits too
         ranks = rank_scores(outcome.scores, outcome.order, autopilots)
+    lucky = tally.result() if tally is not None else None
     return GameRecord(
         game=variant.game.name, variant=variant.label, seed=seed, seats=tuple(names),
         scores=outcome.scores, ranks=ranks, turns=outcome.turns, faults=tuple(faults),
         final=outcome.final, duration=time.perf_counter() - started, teams=outcome.teams,
-        order=outcome.order, times=tuple(map(tuple, times)))
+        order=outcome.order, times=tuple(map(tuple, times)),
+        luck=lucky[0] if lucky else None, luck_model=lucky[1] if lucky else None)
 
 
 def read_only(value: Any) -> Any:

@@ -95,6 +95,11 @@ class GameRecord:
     times: tuple[tuple[float, ...], ...] | None = None
     """Per seat, the seconds each of its bot's decisions took (its `act` calls, in order; none
     once it forfeits); timings like `duration`, so kept out of the record unless asked for."""
+    luck: tuple[float, ...] | None = None
+    """Per seat, the luck the game's chance gave it (arena/luck/), in score units; None where the
+    game has no luck model or its value function failed."""
+    luck_model: str | None = None
+    """The id of the luck model (`name/version`) that gave `luck`."""
 
     def to_json(self, timings: bool = False) -> dict[str, Any]:
         """A JSON-ready dict with fixed key order; `duration` and the per-decision `times` (in
@@ -113,6 +118,9 @@ class GameRecord:
         }
         if self.teams is not None:
             out["teams"] = [list(team) for team in self.teams]
+        if self.luck is not None:
+            out["luck"] = [_number(v) for v in self.luck]
+            out["luck_model"] = self.luck_model
         if timings and self.times is not None:
             out["times"] = [[round(t * 1e6) for t in seat] for seat in self.times]
         if timings and self.duration is not None:

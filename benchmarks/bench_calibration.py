@@ -34,7 +34,11 @@ those configs really played, a minute or two each).
    bots' z spread (target 0.8-1.2; z = move / sqrt(sigma_before² + sigma_after²)) and the
    share flagged (target 5%), when nothing changes, when a improves by one beta, when a strong
    bot joins.
-9. **Memorandum really played** (`--memorandum PAIRS [--keep DIR]`, alone): A/A per variant and
+9. **With the luck adjustment on** (`calibration_luck.py`; `--only luck` for it alone): on
+   games really played with their luck models, the coverage of adjusted edges (target 93-97%),
+   the equal-bot false flags (target at most 5%), the A/A compare z spread (target 0.8-1.2)
+   and the duel's false H1 (target at most 5%).
+10. **Memorandum really played** (`--memorandum PAIRS [--keep DIR]`, alone): A/A per variant and
    per bot, the z spread over the tables' sigmas and over `compare`'s own standard error, and
    the share flagged (issue 39: random's intervals).
 
@@ -57,6 +61,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from calibration_compare import EDGE_REPLICATES, SCENARIOS, report_bots, report_edges, simulated_run
+from calibration_luck import luck_figures
 from calibration_world import World, records, shipped
 
 from arena.ratings.comparison import compare
@@ -295,7 +300,7 @@ def compare_figures(quick: bool) -> Iterator[str]:
 
 
 def real_memorandum(pairs: int, kept: Path | None = None) -> Iterator[str]:
-    """Section 9 (issue 39): A/A of the Memorandum config really played, re-dealt, per
+    """Section 10 (issue 39): A/A of the Memorandum config really played, re-dealt, per
     variant and per bot: the z spread of `compare`'s moves over the two tables' sigmas (as
     section 5), of the moves over `compare`'s own standard error, and the share flagged. Runs
     are kept in `kept` (played once: a run there is used again), else in a scratch folder."""
@@ -333,7 +338,7 @@ def real_memorandum(pairs: int, kept: Path | None = None) -> Iterator[str]:
                         own[key].append(change.delta * t_quantile(deals - 1)
                                         / change.delta_ci95)
                         flags[key] += bool(change.significant)
-    yield (f"9. A/A really played: memorandum re-dealt, {pairs} pairs of runs (z over the "
+    yield (f"10. A/A really played: memorandum re-dealt, {pairs} pairs of runs (z over the "
            f"tables' sigmas, z over compare's own standard error; targets 0.8-1.2, 5%)")
     for key in sorted(table, key=lambda k: (k != "all", k)):
         yield (f"   {key:<28} z spread {statistics.pstdev(table[key]):5.2f}  own "
@@ -348,11 +353,18 @@ def main() -> None:
     parser.add_argument("--real", nargs="*", default=[], metavar="CONFIG",
                         help="also A/A on these shipped configs (names) really played")
     parser.add_argument("--real-pairs", type=int, default=4)
-    parser.add_argument("--only", choices=("edges",), default=None,
+    parser.add_argument("--only", choices=("edges", "luck"), default=None,
                         help="only sections 2, 7 and 8 (the equal-bot split, the bot at the "
-                             "edge, compare without code)")
+                             "edge, compare without code), or only section 9 (the luck)")
+    parser.add_argument("--workers", type=int, default=1, help="for section 9's games")
+    parser.add_argument("--luck-runs", type=int, default=None,
+                        help="section 9: runs of 20 deals (default 100, --quick 20)")
+    parser.add_argument("--luck-duels", type=int, default=None,
+                        help="section 9: duels of copies (default 100, --quick 20)")
+    parser.add_argument("--luck-game", action="append", default=None, metavar="GAME",
+                        help="section 9 on this game only (repeatable)")
     parser.add_argument("--memorandum", type=int, default=0, metavar="PAIRS",
-                        help="only section 9: A/A of Memorandum really played, PAIRS pairs")
+                        help="only section 10: A/A of Memorandum really played, PAIRS pairs")
     parser.add_argument("--keep", type=Path, default=None,
                         help="with --memorandum: keep the runs in this folder, reuse them")
     args = parser.parse_args()
@@ -362,6 +374,13 @@ def main() -> None:
         return
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
+    luck_sizes = (20, args.luck_runs or (20 if args.quick else 100), 320,
+                  args.luck_duels or (20 if args.quick else 100))
+    if args.only == "luck":
+        for line in luck_figures(*luck_sizes, args.workers, args.luck_game):
+            print(line, flush=True)
+        print(f"({time.perf_counter() - start:.0f} s)")
+        return
     if args.only == "edges":
         splits, pairs = equal_split(reps * 5, 2)
         print(f"2. equal bots split, two seats: {share(splits, pairs)}", flush=True)
@@ -396,6 +415,8 @@ def main() -> None:
     for line in compare_figures(args.quick):
         print(line, flush=True)
     for line in edge_figures(args.quick):
+        print(line, flush=True)
+    for line in luck_figures(*luck_sizes, args.workers, args.luck_game):
         print(line, flush=True)
     print(f"({time.perf_counter() - start:.0f} s)")
 

@@ -3,8 +3,8 @@
 
     python scripts/make_concentration_tables.py [--check]
 
-Solves every position of up to 52 pairs with bots.concentration.minimax.evaluate (cards with one
-mate) and every state of up to 14 groups (13 ranks and the jokers) with
+Solves every position of up to 52 pairs with arena.games.concentration.minimax.evaluate (cards
+with one mate) and every state of up to 14 groups (13 ranks and the jokers) with
 bots.concentration.groups.solve (any-colour), for the standard rule and for one-flip; writes the
 minimax's choices, compressed, next to the modules, and prints the any-colour value of the game
 from the start. With `--check` it writes nothing and says whether the shipped tables equal

@@ -30,6 +30,7 @@ BOTS = "bots"
 RL = "rl"
 VIEWER = "viewer"
 TABLE = "table"
+LUCK = "luck"
 
 ROOMS: dict[str, str] = {
     "arena": BASE, "arena.errors": BASE, "arena.values": BASE, "arena.frozen": BASE,
@@ -37,6 +38,7 @@ ROOMS: dict[str, str] = {
     "arena.api": PLAYER_API, "arena.cards": PLAYER_API,
     "arena.engine": CORE, "arena.record": CORE, "arena.match": CORE, "arena.loader": CORE,
     "arena.session": CORE, "arena.protocol": CORE,
+    "arena.luck": LUCK,
     "arena.games": GAMES, "arena.sandbox": SANDBOX, "arena.ratings": RATINGS,
     "arena.tournament": TOURNAMENT, "arena.league": LEAGUE,
     "arena.tty": PEOPLE, "arena.levels": PEOPLE, "arena.show": PEOPLE, "arena.catalog": PEOPLE,
@@ -52,8 +54,9 @@ ROOMS: dict[str, str] = {
 MAY_IMPORT: dict[str, frozenset[str]] = {
     BASE: frozenset({BASE}),
     PLAYER_API: frozenset({BASE, PLAYER_API}),
-    CORE: frozenset({BASE, PLAYER_API, CORE}),
-    GAMES: frozenset({BASE, PLAYER_API, GAMES}),
+    CORE: frozenset({BASE, PLAYER_API, CORE, LUCK}),
+    LUCK: frozenset({BASE, PLAYER_API, CORE, LUCK}),
+    GAMES: frozenset({BASE, PLAYER_API, LUCK, GAMES}),
     SANDBOX: frozenset({BASE, PLAYER_API, CORE, SANDBOX}),
     RATINGS: frozenset({BASE, PLAYER_API, CORE, RATINGS}),
     TOURNAMENT: frozenset({BASE, PLAYER_API, CORE, SANDBOX, RATINGS, TOURNAMENT}),
@@ -174,6 +177,39 @@ def test_the_sandbox_is_entered_by_its_front_door() -> None:
     wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
                    if b.startswith("arena.sandbox.") and not a.startswith("arena.sandbox"))
     assert not wrong, "\n".join(wrong)
+
+
+LUCK_MODEL = "arena.luck.model"
+"""The luck model's protocol: the engine names it (`Game.luck_model`) and games implement it."""
+
+
+def test_the_luck_model_imports_only_the_base_and_the_player_api() -> None:
+    """`arena.luck.model` stands below the engine (which hands out models) and the games (which
+    write them), so that neither import makes a cycle through the match loop's tally."""
+    assert {room(b) for b in GRAPH[LUCK_MODEL]} <= {BASE, PLAYER_API}, GRAPH[LUCK_MODEL]
+
+
+def test_games_take_only_the_luck_models_protocol_from_the_luck_room() -> None:
+    """A game writes its own luck model against the protocol; the tally is the match loop's."""
+    wrong = sorted(f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+                   if room(a) == GAMES and room(b) == LUCK and b != LUCK_MODEL)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_luck_rules_see_a_game_import_the_tally_and_the_model_import_the_engine() -> None:
+    """The two rules above can fail."""
+    GRAPH["arena.games.dig.state"].add("arena.luck.tally")
+    try:
+        with pytest.raises(AssertionError, match=re.escape("dig.state imports arena.luck.tally")):
+            test_games_take_only_the_luck_models_protocol_from_the_luck_room()
+    finally:
+        GRAPH["arena.games.dig.state"].discard("arena.luck.tally")
+    GRAPH[LUCK_MODEL].add("arena.engine")
+    try:
+        with pytest.raises(AssertionError):
+            test_the_luck_model_imports_only_the_base_and_the_player_api()
+    finally:
+        GRAPH[LUCK_MODEL].discard("arena.engine")
 
 
 @pytest.mark.parametrize("module", ["arena.api", "arena.cards"])

@@ -18,8 +18,9 @@ from typing import Any
 from arena.api import GameInfo, Observation, Reveal
 from arena.cards import Card, standard_deck
 from arena.games.concentration import ConcentrationView, MatchRule
+from arena.games.concentration.minimax import First, Node, Position, Second
 from bots.concentration import groups
-from bots.concentration.minimax import First, MinimaxStrategy, Node, Position, Second
+from bots.concentration.minimax import MinimaxStrategy
 from bots.concentration.planner import PlannerBot, pairs_are_unique
 
 

@@ -41,8 +41,10 @@ from arena.tournament.records.results import (
 )
 
 COMPARED = ("game", "variant", "seed", "seats", "scores", "ranks", "turns", "faults", "final",
-            "teams")
-"""The record fields a replay must reproduce (faults by seat and kind; never the duration)."""
+            "teams", "luck", "luck_model")
+"""The record fields a replay must reproduce (faults by seat and kind; never the duration; the
+luck only where the record has it: a record from before the luck existed is still reproduced)."""
+LUCK = ("luck", "luck_model")
 
 
 class ReplayError(ArenaError):
@@ -200,7 +202,8 @@ def differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tup
         a, b = recorded.get(name), replayed.get(name)
         if name == "faults":
             a, b = _fault_keys(a), _fault_keys(b)
-        elif name == "teams" and not a and not b:
+        elif (name == "teams" and not a and not b) or (
+                name in LUCK and not any(field in recorded for field in LUCK)):
             continue
         if a != b:
             out.append(Difference(name, a, b))

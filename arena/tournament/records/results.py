@@ -373,6 +373,21 @@ def record_problem(record: dict[str, Any], need_task: bool = True,
     final = get("final")
     if final is not None and type(final) is not dict:
         return "'final' is not a JSON object"
+    return _luck_problem(record, n, known)
+
+
+def _luck_problem(record: dict[str, Any], seats: int | None, known: set[str]) -> str | None:
+    """What is wrong with a record's luck (arena/luck/), if it has any: a list of finite numbers,
+    one a seat, beside the id of the model that gave them. A record without luck (from before
+    it, or of a game without a model) is judged on its raw scores."""
+    if "luck" not in record and "luck_model" not in record:
+        return None
+    luck = record.get("luck")
+    if not (type(luck) is list and luck and len(luck) == (seats or len(luck))
+            and all(type(v) in _NUMBERS and -MAX_NUMBER <= v <= MAX_NUMBER for v in luck)):
+        return f"'luck' is not a list of finite numbers (at most {MAX_NUMBER:g}), one a seat"
+    if not _names((record.get("luck_model"),), known):
+        return "'luck_model' is not the name of a luck model"
     return None
 
 

@@ -10,10 +10,10 @@ from functools import cache
 import pytest
 
 from arena.engine import find_game
+from arena.games.concentration.minimax import Position, minimax
 from arena.loader import resolve_bot
 from arena.session import play_series
 from bots.concentration import groups as g
-from bots.concentration.minimax import Position, minimax
 
 # --------------------------------------------------------------------------------------------
 # An independent model: explicit positions, every legal flip, groups of any size.

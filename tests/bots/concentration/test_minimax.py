@@ -10,23 +10,25 @@ import pytest
 
 from arena.api import Action, Bot, GameInfo, Observation
 from arena.engine import find_game
+from arena.games.concentration.minimax import (
+    First,
+    Node,
+    Position,
+    Second,
+    evaluate,
+    minimax,
+    positions,
+)
 from arena.loader import BotSpec, resolve_bot
 from arena.session import play_series
 from bots.concentration.minimax import (
     TABLE_PAIRS,
-    First,
     GreedyStrategy,
     MinimaxStrategy,
-    Node,
-    Position,
     RaceStrategy,
-    Second,
     best_response_edge,
-    evaluate,
     expected_edge,
-    minimax,
     position_index,
-    positions,
 )
 from bots.concentration.optimal import OptimalBot
 from tests.bots.algorithms.test_memory_strategy import CountGame, brute_margin
