@@ -460,7 +460,7 @@ def test_record_json_shape_and_duration(play: Play) -> None:
     record = play("standard", [RandomBot(), RandomBot()], seed=1)
     plain = record.to_json()
     assert list(plain) == ["game", "variant", "seed", "seats", "scores", "ranks", "order",
-                           "turns", "faults", "final"]
+                           "turns", "faults", "final", "luck", "luck_model"]
     assert plain["order"] == "higher"
     assert "duration" not in plain
     assert "duration" not in record.to_line()

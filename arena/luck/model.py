@@ -8,12 +8,16 @@ without an import cycle.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import enum
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from arena.api import Action
+from arena.cards import Card
 
 
 class Playable(Protocol):
@@ -110,13 +114,54 @@ class LuckModel(ABC, Generic[S]):
 
 
 def detached(state: S) -> S:
-    """A copy of `state` that plays on independently (everything deep-copied but the parameters
-    and the events already logged, which no action changes)."""
-    memo: dict[int, Any] = {id(state.log): list(state.log)}
-    params = getattr(state, "params", None)
-    if params is not None:
-        memo[id(params)] = params
-    return copy.deepcopy(state, memo)
+    """A copy of `state` that plays on independently: its lists, dicts and sets copied at every
+    depth (aliases kept), its rngs copied, what cannot change (numbers, strings, cards, enums,
+    frozen dataclasses such as events and parameters) shared, anything else deep-copied."""
+    memo: dict[int, Any] = {}
+    twin = object.__new__(type(state))
+    if not hasattr(state, "__dict__"):
+        return copy.deepcopy(state)
+    for key, value in vars(state).items():
+        setattr(twin, key, _copied(value, memo))
+    return twin
+
+
+_SHARED: set[type] = {int, float, str, bytes, bool, type(None), range, frozenset, Card}
+"""Types whose values never change, so a copy may share them (grows with frozen dataclasses and
+enums met)."""
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    known = memo.get(id(value))
+    if known is not None:
+        return known
+    if kind is list:
+        memo[id(value)] = out = []
+        out.extend(_copied(v, memo) for v in value)
+        return out
+    if kind is dict:
+        memo[id(value)] = out = {}
+        out.update((k, _copied(v, memo)) for k, v in value.items())
+        return out
+    if kind is set:
+        memo[id(value)] = out = set(value)
+        return out
+    if kind is tuple:
+        return tuple(_copied(v, memo) for v in value)
+    if isinstance(value, random.Random):
+        twin = copy.copy(value)
+        twin.setstate(value.getstate())
+        memo[id(value)] = twin
+        return twin
+    if isinstance(value, enum.Enum) or (dataclasses.is_dataclass(value)
+                                        and type(value).__dataclass_params__.frozen):  # type: ignore[union-attr]
+        _SHARED.add(kind)
+        return value
+    memo[id(value)] = out = copy.deepcopy(value)
+    return out
 
 
 def finite(values: Any, players: int) -> bool:

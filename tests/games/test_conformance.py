@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import logging
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -183,6 +185,28 @@ def test_same_seed_same_record(game: Game, preset: str, players: int) -> None:
     record = json.loads(lines[0])
     assert record["faults"] == []  # random bots only ever play what `legal` offers
     assert sorted(record["ranks"])[0] == 1
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), CASES)
+def test_luck_is_one_finite_number_a_seat_and_the_same_every_time_or_the_game_has_no_model(
+        game: Game, preset: str, players: int, caplog: pytest.LogCaptureFixture) -> None:
+    """Every game either has a luck model for the variant and table, whose luck is one finite
+    number a seat, named by the model's id and reproduced by the same seed, or says None."""
+    variant = game.variant(preset)
+    model = game.luck_model(variant.params, players)
+    names = [f"random{i}" for i in range(players)]
+    with caplog.at_level(logging.WARNING, logger="arena.luck"):
+        records = [play_game(variant, [RandomBot() for _ in range(players)], names, 5)
+                   for _ in range(2)]
+    assert [r.getMessage() for r in caplog.records if r.name == "arena.luck"] == []
+    if model is None:
+        assert records[0].luck is None and records[0].luck_model is None
+        return
+    luck = records[0].luck
+    assert records[0].luck_model == model.id and "/" in model.id
+    assert luck is not None and len(luck) == players, luck
+    assert all(type(v) is float and math.isfinite(v) for v in luck), luck
+    assert records[1].luck == luck and records[1].to_line() == records[0].to_line()
 
 
 @pytest.mark.parametrize(("game", "preset"), PRESETS)

@@ -9,8 +9,10 @@ set), `variants` (parameters and presets), `table` (what players see: the view a
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, register
+from arena.games.concentration.luck import ConcentrationLuck, minimax_applies
 from arena.games.concentration.matching import (
     MatchRule,
     cards_match,
@@ -35,6 +37,7 @@ from arena.games.concentration.variants import (
     ConcentrationParams,
     Scoring,
 )
+from arena.luck.model import LuckModel
 
 __all__ = [
     "PRESETS",
@@ -72,6 +75,12 @@ class Concentration(Game):
         """Shuffle and lay out a new game."""
         assert isinstance(params, ConcentrationParams)
         return ConcentrationState(params, players, rng)
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any] | None:
+        """The two-player minimax's values where they apply (two seats, one mate a card, no
+        moving cards; see `luck.py`); None elsewhere."""
+        assert isinstance(params, ConcentrationParams)
+        return ConcentrationLuck(params) if minimax_applies(params, players) else None
 
 
 GAME = register(Concentration())
