@@ -86,3 +86,13 @@ def audit_joint(monkeypatch: pytest.MonkeyPatch, game: Game) -> list[JointAudite
 
     monkeypatch.setattr(type(game), "luck_model", audited)
     return made
+
+
+def assert_no_model(game: str, specs: Sequence[str]) -> None:
+    """`game` has no luck model for any preset or table size, and its records carry no luck."""
+    found = find_game(game)
+    for preset, params in found.presets.items():
+        for players in params.players_allowed():
+            assert found.luck_model(params, players) is None, (preset, players)
+    record = next(played_with(game, found.default_preset, {}, specs, range(1)))
+    assert record.luck is None and record.luck_model is None
