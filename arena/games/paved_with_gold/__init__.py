@@ -94,5 +94,11 @@ class PavedWithGold(Game):
 
         return PavedSampler()
 
+    def luck_model(self, params: Params, players: int) -> None:
+        """None: what a look at a card nobody has seen is worth depends on what the looker
+        remembers, which no state holds, and points change hands only at claims, which are
+        decisions (docs/rules/paved-with-gold.md, "Value function (luck)")."""
+        return None
+
 
 GAME = register(PavedWithGold())
