@@ -83,6 +83,16 @@ class LuckModel(ABC, Generic[S]):
         leaves the deal out."""
         return None
 
+    def deal_luck(self, state: S) -> Values | None:
+        """The deal's luck, from the state just dealt: by default its value less
+        `deal_expectation` (None where that is None). A model may take the deal in stages (the
+        hands, then what the deal's rules do at once with them), each stage's value less its
+        expectation given the stages before."""
+        mean = self.deal_expectation()
+        if mean is None:
+            return None
+        return tuple(v - m for v, m in zip(self.value(state), mean, strict=True))
+
     def expected(self, state: S, seat: int, action: Action) -> Values | None:
         """The expectation of `value` after `seat` carries out `action`, over the alternatives
         of `reveals` (None when it reveals nothing); `state` is left as it is."""
@@ -165,7 +175,9 @@ def _copied(value: Any, memo: dict[int, Any]) -> Any:
 
 
 def finite(values: Any, players: int) -> bool:
-    """Whether `values` is one finite number a seat (what a value function must return)."""
-    return (isinstance(values, tuple) and len(values) == players
-            and all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-                    for v in values))
+    """Whether `values` is a tuple of one finite number a seat (what a value function must
+    return)."""
+    try:
+        return type(values) is tuple and len(values) == players and math.isfinite(sum(values))
+    except TypeError:  # not numbers
+        return False

@@ -56,37 +56,47 @@ class LuckTally:
         self._guard(self._dealt, state)
 
     def _dealt(self, state: State) -> None:
-        mean = self.model.deal_expectation()
-        if mean is not None:
-            self._add(self._checked(self.model.value(state)), self._checked(mean))
+        luck = self.model.deal_luck(state)
+        if luck is not None:
+            self._add(self._checked(luck), (0.0,) * self.players)
 
     def before(self, state: State, seat: int, action: Action) -> None:
         """Before `seat` carries out `action`: what it may reveal is expected to be worth."""
-        if not self.failed:
-            self._guard(self._before, state, seat, action)
-
-    def _before(self, state: State, seat: int, action: Action) -> None:
-        expected = self.model.expected(state, seat, action)
-        self._expected = None if expected is None else self._checked(expected)
+        if self.failed:
+            return
+        try:
+            expected = self.model.expected(state, seat, action)
+            self._expected = None if expected is None else self._checked(expected)
+        except Exception as exc:
+            self._fail(exc)
 
     def before_joint(self, state: State, actions: Mapping[int, Action]) -> None:
         """`before` for simultaneous actions."""
-        if not self.failed:
-            self._guard(self._before_joint, state, actions)
-
-    def _before_joint(self, state: State, actions: Mapping[int, Action]) -> None:
-        expected = self.model.expected_joint(state, actions)
-        self._expected = None if expected is None else self._checked(expected)
+        if self.failed:
+            return
+        try:
+            expected = self.model.expected_joint(state, actions)
+            self._expected = None if expected is None else self._checked(expected)
+        except Exception as exc:
+            self._fail(exc)
 
     def after(self, state: State) -> None:
         """After the action: what it revealed was worth, less its expectation."""
-        if self._expected is not None and not self.failed:
-            expected, self._expected = self._expected, None
-            self._guard(lambda: self._add(self._checked(self.model.value(state)), expected))
+        expected = self._expected
+        if expected is None:
+            return
+        self._expected = None
+        try:
+            self._add(self._checked(self.model.value(state)), expected)
+        except Exception as exc:
+            self._fail(exc)
 
     def result(self) -> tuple[tuple[float, ...], str] | None:
         """Each seat's luck (rounded, see DIGITS) and the model's id; None after a failure."""
         if self.failed:
+            return None
+        if not finite(tuple(self.luck), self.players):
+            self._fail(ValueError("the luck added up to a number that is not finite"))
             return None
         return tuple(round(v, DIGITS) + 0.0 for v in self.luck), self.model.id
 
@@ -94,8 +104,6 @@ class LuckTally:
         luck = self.luck
         for seat in range(self.players):
             luck[seat] += after[seat] - before[seat]
-        if not finite(tuple(luck), self.players):
-            raise ValueError("the luck added up to a number that is not finite")
 
     def _checked(self, values: Any) -> Values:
         if not finite(values, self.players):
@@ -106,9 +114,12 @@ class LuckTally:
         try:
             step(*args)
         except Exception as exc:
-            self.failed = True
-            self._expected = None
-            _tell(self.where, f"value function {self.model.id} failed", exc)
+            self._fail(exc)
+
+    def _fail(self, exc: Exception) -> None:
+        self.failed = True
+        self._expected = None
+        _tell(self.where, f"value function {self.model.id} failed", exc)
 
 
 def _tell(where: str, what: str, exc: Exception) -> None:

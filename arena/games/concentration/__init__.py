@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from arena.engine import Game, Params, register
-from arena.games.concentration.luck import ConcentrationLuck, minimax_applies
+from arena.games.concentration.luck import luck_of, minimax_applies
 from arena.games.concentration.matching import (
     MatchRule,
     cards_match,
@@ -80,7 +80,7 @@ class Concentration(Game):
         """The two-player minimax's values where they apply (two seats, one mate a card, no
         moving cards; see `luck.py`); None elsewhere."""
         assert isinstance(params, ConcentrationParams)
-        return ConcentrationLuck(params) if minimax_applies(params, players) else None
+        return luck_of(params) if minimax_applies(params, players) else None
 
 
 GAME = register(Concentration())

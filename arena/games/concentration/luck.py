@@ -16,7 +16,6 @@ alternative card, the reference the tests hold `expected` to.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 
 from arena.api import Action
 from arena.games.concentration.matching import MatchRule
@@ -50,6 +49,29 @@ def minimax_applies(params: ConcentrationParams, players: int) -> bool:
     return params.match is MatchRule.IDENTICAL and params.decks == 2 and not params.jokers
 
 
+Gains = tuple[float, float]
+"""What the mover and the other seat expect to add to their points from here (mover first)."""
+
+Moment = tuple[int, int, int, int]
+"""Where a turn stands, as plain ints for a fast lookup (see `_read`): pairs left, known
+singletons and known pairs at the turn's start, and one of the STAGES."""
+
+STAGES: tuple[tuple[Node | None, First | None], ...] = (
+    (None, None),  # the turn's start
+    (Node.MATCHED, None),  # an unseen first card, the mate of a known singleton
+    (Node.NEW, None),  # an unseen first card of a pair nothing of which was seen
+    (None, First.SINGLETON),  # a seen first card whose mate is unseen
+    (None, First.PAIR_CARD),  # a seen first card whose mate is seen too
+)
+"""What an unseen first card turned out to be, or the class of a seen first card."""
+
+
+@functools.cache
+def luck_of(params: ConcentrationParams) -> ConcentrationLuck:
+    """The model of a variant, one a process: what it works out for one game serves the next."""
+    return ConcentrationLuck(params)
+
+
 class ConcentrationLuck(LuckModel[ConcentrationState]):
     """Luck of the flips of cards nobody had seen, valued by the two-player minimax."""
 
@@ -60,6 +82,10 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         self.again = not params.one_flip
         self.margin_only = params.scoring is Scoring.CHIPS_PER_PAIR
         self.pairs = params.rows * params.cols // 2
+        # the gains of each moment of a turn met, and their mean over a flip (public states
+        # repeat from game to game: each is worked out once)
+        self._now: dict[Moment, Gains] = {}
+        self._after_flip: dict[tuple[Moment, bool], Gains] = {}
 
     @functools.cached_property
     def solution(self) -> Solution:
@@ -68,21 +94,13 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
 
     def value(self, state: ConcentrationState) -> Values:
         """Each seat's points plus its expected share of the pairs left under minimax play."""
-        points = (state.points[0], state.points[1])
         if not state.to_act():
-            return self._values(points, 0, 0, 0.0)
-        start, node, seen_first = _read(state)
-        if node is not None:
-            margin = self._second(node, start)
-        elif seen_first is First.PAIR_CARD:  # may take its mate, or (rule) turn an unseen card
-            margin = max(self._worth(first_outcomes(start, f)) for f in
-                         ((First.TAKE_PAIR, First.PAIR_CARD) if start.unseen
-                          else (First.TAKE_PAIR,)))
-        elif seen_first is First.SINGLETON:
-            margin = self._worth(first_outcomes(start, First.SINGLETON))
-        else:
-            margin = self._margin(start)
-        return self._values(points, state.seat, start.pairs, margin)
+            return self._values(state, state.seat, (0.0, 0.0))
+        moment = _read(state)
+        gains = self._now.get(moment)
+        if gains is None:
+            gains = self._now[moment] = self._gains_now(*_position(moment))
+        return self._values(state, state.seat, gains)
 
     def expected(self, state: ConcentrationState, seat: int, action: Action) -> Values | None:
         """The mean value after turning up a card nobody has seen, exactly, by class of card
@@ -91,29 +109,11 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         pos: int = action  # type: ignore[assignment]
         if state.seen[pos]:
             return None
-        points = (state.points[0], state.points[1])
-        mover = state.seat
-        start, node, seen_first = _read(state)
-        if node is None and seen_first is None:  # the turn's first card
-            margin = sum(c * self._second(n, start) for c, n in unseen_chances(start))
-            return self._values(points, mover, start.pairs, margin)
-        if node is not None:
-            outcomes = second_outcomes(node, start, Second.UNSEEN)
-        else:
-            assert seen_first is not None
-            outcomes = first_outcomes(start, seen_first)
-        last = state.turns + 1 >= state.limit  # this turn ends the game whatever comes
-        total = [0.0, 0.0]
-        for chance, took, after in outcomes:
-            now = (points[0] + (took and mover == 0), points[1] + (took and mover == 1))
-            if last:
-                values = self._values(now, mover, 0, 0.0)
-            else:
-                nxt = mover if took and self.again else 1 - mover
-                values = self._values(now, nxt, after.pairs, self._margin(after))
-            total[0] += chance * values[0]
-            total[1] += chance * values[1]
-        return (total[0], total[1])
+        key = (_read(state), state.turns + 1 >= state.limit)
+        gains = self._after_flip.get(key)
+        if gains is None:
+            gains = self._after_flip[key] = self._gains_after(*_position(key[0]), last=key[1])
+        return self._values(state, state.seat, gains)
 
     def reveals(self, state: ConcentrationState, seat: int,
                 action: Action) -> Alternatives[ConcentrationState] | None:
@@ -130,16 +130,54 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
             alternatives.append((1.0 / len(hidden), twin))
         return alternatives
 
-    def _values(self, points: tuple[int, int], mover: int, pairs: int, margin: float) -> Values:
-        """Points plus shares of the `pairs` left, the `mover` expecting `margin` more than the
-        other; each seat's margin under chips-per-pair."""
-        share = ((pairs + margin) / 2, (pairs - margin) / 2)
+    def _values(self, state: ConcentrationState, mover: int, gains: Gains) -> Values:
+        """Each seat's points plus its gain; each seat's margin under chips-per-pair."""
+        mine, theirs = gains
         if mover:
-            share = (share[1], share[0])
-        values = (points[0] + share[0], points[1] + share[1])
+            mine, theirs = theirs, mine
+        values = (state.points[0] + mine, state.points[1] + theirs)
         if self.margin_only:
             return (values[0] - values[1], values[1] - values[0])
         return values
+
+    def _gains_now(self, start: Position, node: Node | None, seen_first: First | None) -> Gains:
+        """The gains at a moment of a turn, both seats playing the minimax from here."""
+        if node is not None:
+            margin = self._second(node, start)
+        elif seen_first is First.PAIR_CARD:  # may take its mate, or (rule) turn an unseen card
+            margin = max(self._worth(first_outcomes(start, f)) for f in
+                         ((First.TAKE_PAIR, First.PAIR_CARD) if start.unseen
+                          else (First.TAKE_PAIR,)))
+        elif seen_first is First.SINGLETON:
+            margin = self._worth(first_outcomes(start, First.SINGLETON))
+        else:
+            margin = self._margin(start)
+        return ((start.pairs + margin) / 2, (start.pairs - margin) / 2)
+
+    def _gains_after(self, start: Position, node: Node | None, seen_first: First | None,
+                     last: bool) -> Gains:
+        """The mean gains (of this turn's mover, and the other) after a card nobody has seen is
+        turned up at this moment; `last`: the turn ends the game whatever comes."""
+        if node is None and seen_first is None:  # the turn's first card
+            margin = sum(c * self._second(n, start) for c, n in unseen_chances(start))
+            return ((start.pairs + margin) / 2, (start.pairs - margin) / 2)
+        if node is not None:
+            outcomes = second_outcomes(node, start, Second.UNSEEN)
+        else:
+            assert seen_first is not None
+            outcomes = first_outcomes(start, seen_first)
+        mine = theirs = 0.0
+        for chance, took, after in outcomes:
+            mine += chance * took
+            if last:
+                continue
+            margin = self._margin(after)
+            ahead, behind = (after.pairs + margin) / 2, (after.pairs - margin) / 2
+            if took and self.again:  # the mover moves again
+                mine, theirs = mine + chance * ahead, theirs + chance * behind
+            else:
+                mine, theirs = mine + chance * behind, theirs + chance * ahead
+        return (mine, theirs)
 
     def _margin(self, pos: Position) -> float:
         return self.solution.margin(pos) if pos.pairs else 0.0
@@ -162,18 +200,24 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
                    for s in second_options(node, start))
 
 
-def _read(state: ConcentrationState) -> tuple[Position, Node | None, First | None]:
-    """Where the turn stands: the position at its start, what an unseen first card turned out
-    to be (None before it, or after a seen first card), and the class of a seen first card
-    (`SINGLETON`, `PAIR_CARD` when its mate is seen too; None otherwise)."""
+def _read(state: ConcentrationState) -> Moment:
+    """Where the turn stands: the position at its start (pairs left, known singletons, known
+    pairs) and its stage (see STAGES)."""
     keys, seen, live = state.keys, state.seen, state.live[0]
-    first = state.up[0] if state.up else None
-    fresh_first = first is not None and state.turn_revealed_new
-    counts = Counter(keys[p] for p in live if seen[p] and not (fresh_first and p == first))
-    singletons = sum(1 for c in counts.values() if c == 1)
-    start = Position(len(live) // 2, singletons, len(counts) - singletons)
-    if first is None:
-        return start, None, None
-    if fresh_first:
-        return start, Node.MATCHED if counts[keys[first]] else Node.NEW, None
-    return start, None, First.PAIR_CARD if counts[keys[first]] == 2 else First.SINGLETON
+    first = state.up[0] if state.up else -1
+    fresh = first >= 0 and state.turn_revealed_new  # the first card was unseen at the start
+    skip = first if fresh else -1
+    known = [keys[p] for p in live if seen[p] and p != skip]
+    distinct = set(known)
+    pairs = len(known) - len(distinct)
+    n, k = len(live) // 2, len(distinct) - pairs
+    if first < 0:
+        return n, k, pairs, 0
+    if fresh:
+        return n, k, pairs, 1 if keys[first] in distinct else 2
+    return n, k, pairs, 4 if known.count(keys[first]) == 2 else 3
+
+
+def _position(moment: Moment) -> tuple[Position, Node | None, First | None]:
+    node, first = STAGES[moment[3]]
+    return Position(moment[0], moment[1], moment[2]), node, first

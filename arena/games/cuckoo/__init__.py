@@ -9,6 +9,7 @@ tests), `scoring` (who pays, survival scores), `narration` (spectators), `state`
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.cuckoo.dealing import PACK, Stack, next_dealer, turn_order
@@ -31,6 +32,7 @@ from arena.games.cuckoo.table import (
     Turn,
 )
 from arena.games.cuckoo.variants import MAX_CHIPS, MAX_SEATS, MIN_SEATS, PRESETS, CuckooParams
+from arena.luck.model import LuckModel
 
 __all__ = [
     "MAX_CHIPS",
@@ -76,6 +78,12 @@ class Cuckoo(Game):
         """A new game for `players` seats; every deal is shuffled from `rng`."""
         assert isinstance(params, CuckooParams)
         return CuckooState(params, players, rng)
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """Each deal's cards by their own rank, and the dealer's draws (`luck.py`)."""
+        from arena.games.cuckoo.luck import CuckooLuck
+
+        return CuckooLuck()
 
     def sampler(self) -> Sampler:
         """Deals the others' cards and the rest of the pack from what a seat knows

@@ -10,6 +10,7 @@ stacked packs for tests), `table` (events and the view), `narration` (spectators
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.dig import actions
@@ -39,6 +40,7 @@ from arena.games.dig.variants import (
     Naming,
     StockOut,
 )
+from arena.luck.model import LuckModel
 
 __all__ = [
     "DEALER",
@@ -85,6 +87,13 @@ class Dig(Game):
         """Shuffle, deal seven each and turn up the upcard."""
         assert isinstance(params, DigParams)
         return DigState(params, players, rng)
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """Cards in hand and eights held, and the digs that add to them (`luck.py`)."""
+        from arena.games.dig.luck import DigLuck
+
+        assert isinstance(params, DigParams)
+        return DigLuck(params)
 
     def sampler(self) -> Sampler:
         """Deals the opponent's hand and the stock from what a seat knows (`sampler.py`)."""

@@ -1,0 +1,128 @@
+"""Cuckoo's luck model: each deal's cards by their own rank and the dealer's draws, its means
+held to the mean over every card (the draws) and to an enumeration of small deals, mean zero,
+and the luck that explains the scores."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+from typing import Any
+
+import pytest
+
+from arena.cards import standard_deck
+from arena.engine import find_game
+from arena.games.cuckoo import CuckooState, Say
+from arena.games.cuckoo.luck import CuckooLuck, mean_paying_chance, paying_chance
+from tests.luck.helpers import (
+    assert_mean_zero,
+    audit,
+    bot_luck,
+    cross_fitted_variances,
+    played,
+)
+
+GAME = find_game("cuckoo")
+SIX = ["cuckoo-sharp", "cuckoo-simple", "cuckoo-simple", "cuckoo-simple", "cuckoo-simple",
+       "random"]
+
+
+def _a_deal(state: Any, action: Any) -> bool:
+    return action == Say.DEAL
+
+
+@pytest.mark.parametrize("preset", ["standard", "one-chip", "ten-deals"])
+def test_every_preset_has_the_rank_model(preset: str) -> None:
+    model = GAME.luck_model(GAME.presets[preset], 6)
+    assert isinstance(model, CuckooLuck) and model.id == "cuckoo-rank/1"
+
+
+def test_the_mean_of_a_draw_is_the_engines_over_every_card_of_the_pack(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every dealer's draw: the closed form against the engine's showdown after each card."""
+    made = audit(monkeypatch, GAME, _a_deal)
+    games = list(played("cuckoo", "standard", SIX, range(1), rotate=False))
+    games += list(played("cuckoo", "one-chip", ["random"] * 8, range(2), rotate=False))
+    assert all(g.luck is not None for g in games)
+    assert sum(m.checked for m in made) > 5
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_mean_over_deals_is_the_mean_over_every_deal_of_a_small_table(seats: int) -> None:
+    """With two or three seats still in, every ordered deal of the pack enumerated."""
+    pack = standard_deck()
+    totals = [0.0] * seats
+    count = 0
+    for cards in itertools.permutations(pack, seats):
+        for seat, card in enumerate(cards):
+            lower = any(int(other.rank) < int(card.rank) for other in cards)
+            totals[seat] += lower is False  # holds the lowest rank (ties pay)
+        count += 1
+    for seat in range(seats):
+        assert totals[seat] / count == pytest.approx(mean_paying_chance(seats), abs=1e-12)
+    ace, king = paying_chance(1, seats), paying_chance(13, seats)
+    assert ace == 1.0 and king == pytest.approx(3 / 51 if seats == 2 else 3 * 2 / (51 * 50))
+
+
+def test_the_deal_is_valued_by_each_seats_own_rank() -> None:
+    model = CuckooLuck()
+    state = GAME.new_state(GAME.presets["standard"], 6, random.Random(4))
+    expected = model.expected(state, 0, Say.DEAL)
+    state.apply(0, Say.DEAL)
+    values = model.value(state)
+    for seat in range(6):
+        rank = int(state.hands[seat].rank)
+        assert values[seat] == pytest.approx(1 + 3 - paying_chance(rank, 6))
+        assert expected is not None
+        assert expected[seat] == pytest.approx(1 + 3 - mean_paying_chance(6))
+
+
+def test_exchanges_kings_and_standing_are_no_chance() -> None:
+    model = CuckooLuck()
+    state = GAME.new_state(GAME.presets["standard"], 6, random.Random(4))
+    state.apply(0, Say.DEAL)
+    for action in (Say.STAND, Say.CHANGE):
+        assert model.expected(state, state.to_act()[0], action) is None
+
+
+def test_a_seat_out_keeps_its_score_and_has_no_luck_after() -> None:
+    state = CuckooState(GAME.presets["one-chip"], 6, random.Random(2))  # type: ignore[arg-type]
+    model = CuckooLuck()
+    while state.phase.value != "deal" or state.deal_no == 0:
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[0])
+    out = [s for s in range(6) if state.out_deal[s] is not None]
+    assert out
+    expected = model.expected(state, state.dealer, Say.DEAL)
+    assert expected is not None
+    for seat in out:
+        assert expected[seat] == model.value(state)[seat] == state.out_deal[seat]
+
+
+def test_the_value_at_the_end_is_the_score() -> None:
+    state = GAME.new_state(GAME.presets["ten-deals"], 7, random.Random(1))
+    while state.to_act():
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[-1])
+    assert CuckooLuck().value(state) == state.outcome().scores
+
+
+@pytest.fixture(scope="module")
+def six() -> list[Any]:
+    """Games of cuckoo-sharp, four cuckoo-simple and random at six seats, every rotation."""
+    return list(played("cuckoo", "standard", SIX, range(25)))
+
+
+def test_the_luck_has_mean_zero_for_bots_that_play_differently(six: list[Any]) -> None:
+    for name in ("cuckoo-sharp", "random"):
+        assert_mean_zero(bot_luck(six, name), name)
+    seat0 = [g.luck[0] for g in six]
+    assert_mean_zero(seat0, "seat 0")
+    assert statistics.stdev(seat0) > 0.3
+
+
+def test_the_luck_explains_part_of_the_score(six: list[Any]) -> None:
+    raw, adjusted = cross_fitted_variances(six, "cuckoo-sharp")
+    assert adjusted < 0.95 * raw, (raw, adjusted)
+
