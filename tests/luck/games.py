@@ -45,6 +45,15 @@ def difference_ratio(records: Sequence[GameRecord], first: str, second: str) -> 
     return statistics.variance(adjusted) / statistics.variance(raw)
 
 
+def assert_reproducible(game: str, specs: Sequence[str], seed: int, model: str) -> None:
+    """A game of `specs` dealt from `seed` has one finite luck a seat from `model`, and the
+    same luck when played again."""
+    first, again = (next(played_with(game, find_game(game).default_preset, {}, specs,
+                                     range(seed, seed + 1))) for _ in range(2))
+    assert one_finite_value_a_seat(first) and first.luck_model == model
+    assert first.luck == again.luck
+
+
 def one_finite_value_a_seat(record: GameRecord) -> bool:
     """Whether the record has one finite luck a seat."""
     return (record.luck is not None and len(record.luck) == len(record.seats)

@@ -15,7 +15,13 @@ from arena.games.animals import Stack, call
 from arena.games.animals.luck import AnimalsLuck, lot_entrants
 from arena.games.animals.state import AnimalsState
 from arena.luck.model import Values
-from tests.luck.games import audit_joint, difference_ratio, one_finite_value_a_seat, played_with
+from tests.luck.games import (
+    assert_reproducible,
+    audit_joint,
+    difference_ratio,
+    one_finite_value_a_seat,
+    played_with,
+)
 from tests.luck.helpers import assert_mean_zero, bot_luck
 
 GAME = find_game("animals")
@@ -24,10 +30,7 @@ TABLE = ["animals-sharp", "animals-simple:alertness=0.9", "animals-simple"]
 
 def test_a_game_has_one_finite_luck_a_seat_and_the_same_again() -> None:
     specs = ["animals-sharp", "animals-simple", "random", "animals-simple"]
-    first, again = (list(played_with(GAME.name, "standard", {}, specs, range(7, 8)))
-                    for _ in range(2))
-    assert one_finite_value_a_seat(first[0]) and first[0].luck_model == "animals-lots/1"
-    assert first[0].luck == again[0].luck
+    assert_reproducible(GAME.name, specs, 7, "animals-lots/1")
 
 
 def test_a_lot_is_drawn_only_between_two_or_more_right_calls() -> None:

@@ -14,7 +14,13 @@ from arena.engine import find_game
 from arena.games.cribbage_square.luck import SquareLuck
 from arena.games.cribbage_square.state import SquareState
 from arena.luck.model import Alternatives, LuckModel
-from tests.luck.games import audit_joint, difference_ratio, one_finite_value_a_seat, played_with
+from tests.luck.games import (
+    assert_reproducible,
+    audit_joint,
+    difference_ratio,
+    one_finite_value_a_seat,
+    played_with,
+)
 from tests.luck.helpers import assert_mean_zero, bot_luck
 
 GAME = find_game("cribbage-square")
@@ -22,10 +28,7 @@ GAME = find_game("cribbage-square")
 
 def test_a_game_has_one_finite_luck_a_seat_and_the_same_again() -> None:
     specs = ["square-greedy", "random", "square-greedy"]
-    first, again = (list(played_with(GAME.name, "standard", {}, specs, range(3, 4)))
-                    for _ in range(2))
-    assert one_finite_value_a_seat(first[0]) and first[0].luck_model == "square-last-cards/1"
-    assert first[0].luck == again[0].luck
+    assert_reproducible(GAME.name, specs, 3, "square-last-cards/1")
 
 
 @pytest.mark.parametrize(("preset", "specs"), [

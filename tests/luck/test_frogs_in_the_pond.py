@@ -11,7 +11,12 @@ from arena.games.frogs_in_the_pond import luck
 from arena.games.frogs_in_the_pond.state import FrogsState
 from arena.games.frogs_in_the_pond.variants import hand_size
 from arena.luck.model import Alternatives
-from tests.luck.games import difference_ratio, one_finite_value_a_seat, played_with
+from tests.luck.games import (
+    assert_reproducible,
+    difference_ratio,
+    one_finite_value_a_seat,
+    played_with,
+)
 from tests.luck.helpers import assert_mean_zero, audit, bot_luck
 
 GAME = find_game("frogs-in-the-pond")
@@ -19,11 +24,7 @@ ONE_DEAL = {"target": "1", "max-deals": "1"}
 
 
 def test_a_game_has_one_finite_luck_a_seat_and_the_same_again() -> None:
-    specs = ["frogs-sharp", "frogs-simple", "random"]
-    first, again = (list(played_with(GAME.name, "standard", {}, specs, range(5, 6)))
-                    for _ in range(2))
-    assert one_finite_value_a_seat(first[0]) and first[0].luck_model == "frogs-points/1"
-    assert first[0].luck == again[0].luck
+    assert_reproducible(GAME.name, ["frogs-sharp", "frogs-simple", "random"], 5, "frogs-points/1")
 
 
 @pytest.mark.parametrize(("preset", "specs"), [
