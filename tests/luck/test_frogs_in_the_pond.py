@@ -10,7 +10,7 @@ from arena.engine import find_game
 from arena.games.frogs_in_the_pond import luck
 from arena.games.frogs_in_the_pond.state import FrogsState
 from arena.games.frogs_in_the_pond.variants import hand_size
-from arena.luck.model import Alternatives
+from arena.luck.model import Alternatives, LuckModel
 from tests.luck.games import (
     assert_reproducible,
     difference_ratio,
@@ -73,6 +73,7 @@ def test_a_biased_set_of_frogs_fails_the_mean_zero_check(
         return [(1.0, worst[1])]
 
     monkeypatch.setattr(luck, "frog_alternatives", worst_frog)
+    monkeypatch.setattr(luck.FrogsLuck, "expected", LuckModel.expected)
     records = list(played_with(GAME.name, "standard", ONE_DEAL, ["frogs-sharp", "random"],
                                range(100)))
     with pytest.raises(AssertionError, match="mean luck"):

@@ -13,7 +13,9 @@ benchmark uses) and shipped here (`WEIGHTS`). Partners share their side's value.
 - A deal is dealt again as the same cards turned round (`deal_alternatives`): the sequence of
   the deal (the hands, then the pond) rotated by every offset, each as likely as the actual one.
   Every card then lands once in every place, so for a value that adds up card weights the mean
-  over them is the exact expectation over all shuffles, which `expected` computes directly.
+  over them is the exact expectation over all shuffles.
+
+`expected` computes both means directly; the tests hold them equal to the means over `reveals`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from arena.games.frogs_in_the_pond.dealing import Stack
 from arena.games.frogs_in_the_pond.sampler import FrogsSampler
 from arena.games.frogs_in_the_pond.state import FrogsState
 from arena.games.frogs_in_the_pond.table import Phase
+from arena.games.frogs_in_the_pond.tricks import winning_play
 from arena.games.frogs_in_the_pond.variants import TADPOLE, FrogsParams, hand_size
 from arena.luck.model import Alternatives, LuckModel, Values
 
@@ -128,17 +131,37 @@ class FrogsLuck(LuckModel[FrogsState]):
         return None
 
     def expected(self, state: FrogsState, seat: int, action: Action) -> Values | None:
-        """For a deal, exactly: the totals plus each hand's expected weight (every card of the
-        pack equally likely in every place); otherwise the mean over `reveals`."""
-        if state.phase is not Phase.DEAL:
-            return super().expected(state, seat, action)
+        """The mean over `reveals`, computed directly. For a deal: the totals plus each hand's
+        expected weight (every card of the pack equally likely in every place). For the last
+        card of a trick: the value now, less the card's weight, plus, for the trick's winner,
+        the trick's points and the pond's mean points (the value adds up card points and
+        weights, and the frog is the only card the alternatives change)."""
+        if state.phase is Phase.DEAL:
+            return self._expected_deal(state)
+        if state.phase is not Phase.PLAY or len(state.trick) != state.seats - 1:
+            return None
+        assert isinstance(action, Card)
+        points = self.params.points
+        trick = [*state.trick, (seat, action)]
+        winner, _ = winning_play(trick)
+        gain = (sum(points(c) for _, c in trick)
+                + sum(points(c) for c in state.pond) / len(state.pond))
+        out = list(self.value(state))
+        for side in self.sides:
+            change = (gain if winner in side else 0.0) - (self.weight(action) if seat in side
+                                                          else 0.0)
+            for member in side:
+                out[member] += change
+        return tuple(out)
+
+    def _expected_deal(self, state: FrogsState) -> Values:
         pack = state.pack
         mean = sum(self.weight(c) for c in pack) / len(pack)
         size = hand_size(self.players)
         out = [0.0] * self.players
         for side, total in zip(self.sides, state.totals, strict=True):
-            for seat_of in side:
-                out[seat_of] = total + len(side) * size * mean
+            for member in side:
+                out[member] = total + len(side) * size * mean
         return tuple(out)
 
 
