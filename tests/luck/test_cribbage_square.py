@@ -5,13 +5,16 @@ difference once the luck is taken out."""
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping
 
 import pytest
 
 from arena.api import Action
+from arena.cards import standard_deck
 from arena.engine import find_game
-from arena.games.cribbage_square.luck import SquareLuck
+from arena.games.cribbage_square.luck import SquareLuck, Starters
+from arena.games.cribbage_square.scoring import hand_points
 from arena.games.cribbage_square.state import SquareState
 from arena.luck.model import Alternatives, LuckModel
 from tests.luck.games import (
@@ -84,3 +87,17 @@ def test_a_biased_set_of_cards_fails_the_mean_zero_check(
     records = list(played_with(GAME.name, "standard", {}, ["square-greedy"], range(30)))
     with pytest.raises(AssertionError, match="mean luck"):
         assert_mean_zero(bot_luck(records, "square-greedy"), "square-greedy")
+
+
+def test_a_lines_points_over_a_set_of_starters_add_up_as_one_by_one() -> None:
+    """`Starters.total` (rank part by rank, flush and nob by suit) against `hand_points` summed
+    over each starter, on lines of every kind: flushes, jacks, runs, pairs."""
+    rng = random.Random(3)
+    for _ in range(300):
+        pack = standard_deck()
+        rng.shuffle(pack)
+        line = pack[:4]
+        if rng.random() < 0.3:
+            line = [c for c in pack if c.suit is line[0].suit][:4]
+        rest = [c for c in pack if c not in line][:rng.randrange(1, 48)]
+        assert Starters(rest).total(line) == sum(hand_points(line, s) for s in rest)

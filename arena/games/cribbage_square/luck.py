@@ -18,10 +18,11 @@ The sixteenth card and the starter are each swapped with every card not yet turn
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from arena.api import Action
-from arena.cards import Card
+from arena.cards import Card, Rank
 from arena.games.cribbage_square.dealing import LAID
 from arena.games.cribbage_square.placement import (
     Position,
@@ -30,7 +31,7 @@ from arena.games.cribbage_square.placement import (
     square_origin,
 )
 from arena.games.cribbage_square.sampler import SquareSampler
-from arena.games.cribbage_square.scoring import columns_of, hand_points
+from arena.games.cribbage_square.scoring import columns_of, hand_points, rank_tables
 from arena.games.cribbage_square.state import SquareState
 from arena.games.cribbage_square.variants import Placement, SquareParams
 from arena.luck.model import Alternatives, LuckModel, Values
@@ -116,7 +117,7 @@ class SquareLuck(LuckModel[SquareState]):
         """A square's mean points over its last card and then the starter, both among `unseen`.
 
         Six of its eight lines do not hold the last place: their points depend on the starter
-        only, so they are counted once a starter."""
+        only, and each starter follows every last card but itself."""
         place = self._last_place(cells)
         full = _with(cells, place, unseen[0])
         rows = rows_of(full, self.placement)
@@ -124,19 +125,36 @@ class SquareLuck(LuckModel[SquareState]):
         row, column = place[0] - top, place[1] - left
         fixed = [line for r, line in enumerate(rows) if r != row]
         fixed += [line for c, line in enumerate(columns_of(rows)) if c != column]
-        others = {s: sum(hand_points(line, s) for line in fixed) for s in unseen}
-        total = 0.0
-        pairs = 0
+        starters = Starters(unseen)
+        n = len(unseen)
+        total = (n - 1) * sum(starters.total(line) for line in fixed)
         for last in unseen:
             filled = rows_of(_with(cells, place, last), self.placement)
-            lines = (filled[row], columns_of(filled)[column])
-            for starter in unseen:
-                if starter == last:
-                    continue
-                total += others[starter] + hand_points(lines[0], starter) + hand_points(
-                    lines[1], starter)
-                pairs += 1
-        return total / pairs
+            for line in (filled[row], columns_of(filled)[column]):
+                total += starters.total(line) - hand_points(line, last)
+        return total / (n * (n - 1))
+
+
+class Starters:
+    """A set of possible starters, counted by rank and by suit, to add up a line's points over
+    all of them at once: the rank part (fifteens, pairs, runs) depends on the starter's rank
+    only, the flush and his nob on its suit only."""
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        self.ranks = Counter(int(c.rank) for c in cards)
+        self.suits = Counter(c.suit for c in cards)
+        self.count = len(cards)
+
+    def total(self, line: Sequence[Card]) -> int:
+        """The line's points added up over every starter of the set."""
+        table = rank_tables()[0]
+        ranks = [int(c.rank) for c in line]
+        total = sum(k * table[tuple(sorted([*ranks, r]))] for r, k in self.ranks.items())
+        suit = line[0].suit
+        if all(c.suit is suit for c in line):
+            total += 4 * self.count + self.suits[suit]
+        total += sum(self.suits[c.suit] for c in line if c.rank is Rank.JACK)
+        return total
 
 
 def _with(cells: Mapping[Position, Card], place: Position, card: Card) -> dict[Position, Card]:
@@ -150,5 +168,5 @@ def _mean_points(cells: Mapping[Position, Card], placement: Placement,
                  starters: Sequence[Card]) -> float:
     """A full square's mean points over `starters`."""
     rows = rows_of(cells, placement)
-    lines = (*rows, *columns_of(rows))
-    return sum(hand_points(line, s) for s in starters for line in lines) / len(starters)
+    counted = Starters(starters)
+    return sum(counted.total(line) for line in (*rows, *columns_of(rows))) / len(starters)
