@@ -140,3 +140,13 @@ def cross_fitted_variances(records: Sequence[GameRecord], name: str) -> tuple[fl
     scores = [s for half in halves.values() for s, _ in half]
     adjusted = [s - coefficient[h] * lk for h, half in halves.items() for s, lk in half]
     return statistics.variance(scores), statistics.variance(adjusted)
+
+
+def audited_games(monkeypatch: pytest.MonkeyPatch, game: str, variant: str, specs: Sequence[str],
+                  seeds: range, unlisted: Any = None, rotate: bool = True) -> int:
+    """Play `seeds` with every expectation of the game's model checked against its `reveals`
+    (see `audit`); every game must keep its luck. The number of expectations checked."""
+    made = audit(monkeypatch, find_game(game), unlisted)
+    records = list(played(game, variant, specs, seeds, rotate))
+    assert all(r.luck is not None for r in records), "a check failed: see the arena.luck log"
+    return sum(m.checked for m in made)

@@ -17,7 +17,7 @@ from arena.games.cuckoo import CuckooState, Say
 from arena.games.cuckoo.luck import CuckooLuck, mean_paying_chance, paying_chance
 from tests.luck.helpers import (
     assert_mean_zero,
-    audit,
+    audited_games,
     bot_luck,
     cross_fitted_variances,
     played,
@@ -41,11 +41,10 @@ def test_every_preset_has_the_rank_model(preset: str) -> None:
 def test_the_mean_of_a_draw_is_the_engines_over_every_card_of_the_pack(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every dealer's draw: the closed form against the engine's showdown after each card."""
-    made = audit(monkeypatch, GAME, _a_deal)
-    games = list(played("cuckoo", "standard", SIX, range(1), rotate=False))
-    games += list(played("cuckoo", "one-chip", ["random"] * 8, range(2), rotate=False))
-    assert all(g.luck is not None for g in games)
-    assert sum(m.checked for m in made) > 5
+    checked = audited_games(monkeypatch, "cuckoo", "standard", SIX, range(1), _a_deal, False)
+    checked += audited_games(monkeypatch, "cuckoo", "one-chip", ["random"] * 8, range(2),
+                             _a_deal, False)
+    assert checked > 5
 
 
 @pytest.mark.parametrize("seats", [2, 3])
@@ -125,4 +124,15 @@ def test_the_luck_has_mean_zero_for_bots_that_play_differently(six: list[Any]) -
 def test_the_luck_explains_part_of_the_score(six: list[Any]) -> None:
     raw, adjusted = cross_fitted_variances(six, "cuckoo-sharp")
     assert adjusted < 0.95 * raw, (raw, adjusted)
+    scores = [g.scores[g.seats.index("cuckoo-sharp")] for g in six]
+    less = [s - lk for s, lk in zip(scores, bot_luck(six, "cuckoo-sharp"), strict=True)]
+    assert statistics.variance(less) < 0.95 * statistics.variance(scores)
 
+
+
+@pytest.mark.slow
+def test_the_luck_has_mean_zero_over_two_hundred_deals() -> None:
+    games = list(played("cuckoo", "one-chip", SIX, range(1000, 1200)))
+    for name in ("cuckoo-sharp", "random"):
+        assert_mean_zero(bot_luck(games, name), name)
+    assert_mean_zero([g.luck[0] for g in games], "seat 0")

@@ -16,6 +16,7 @@ from bots.algorithms.random_bot import RandomBot
 from tests.luck.helpers import (
     assert_mean_zero,
     audit,
+    audited_games,
     bot_luck,
     cross_fitted_variances,
     played,
@@ -36,10 +37,7 @@ def test_the_mean_of_a_dig_is_the_engines_over_every_depth_and_last_card(
     """At every action that makes the next seat dig, the closed form equals the mean over one
     order of the stock per depth and kind of card that stops the dig, played by the engine
     (reshuffles and passes included)."""
-    made = audit(monkeypatch, GAME)
-    games = list(played("dig", preset, ["dig-sharp", "random"], range(6)))
-    assert all(g.luck is not None for g in games)
-    assert sum(m.checked for m in made) > 30
+    assert audited_games(monkeypatch, "dig", preset, ["dig-sharp", "random"], range(6)) > 30
 
 
 def test_a_reshuffle_and_a_stock_with_nothing_to_play_are_valued_by_the_engine(
@@ -107,6 +105,7 @@ def test_the_luck_has_mean_zero_for_bots_that_play_differently(issue_pairs: dict
     games = issue_pairs[pair]
     for name in games[0].seats:
         assert_mean_zero(bot_luck(games, name), f"{name} in {pair}")
+    assert_mean_zero([g.luck[0] for g in games], f"seat 0 in {pair}")
 
 
 @pytest.mark.parametrize("pair", ["simple", "pressure"])
@@ -124,3 +123,11 @@ def test_the_luck_explains_part_of_the_score(issue_pairs: dict[str, list], pair:
 def _variance(values: list[float]) -> float:
     mean = sum(values) / len(values)
     return sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["standard", "reshuffle"])
+def test_the_luck_has_mean_zero_over_a_thousand_deals(preset: str) -> None:
+    games = list(played("dig", preset, ["dig-sharp", "random"], range(1000, 2000)))
+    assert_mean_zero(bot_luck(games, "dig-sharp"), "dig-sharp")
+    assert_mean_zero([g.luck[0] for g in games], "seat 0")

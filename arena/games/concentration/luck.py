@@ -86,6 +86,17 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         # repeat from game to game: each is worked out once)
         self._now: dict[Moment, Gains] = {}
         self._after_flip: dict[tuple[Moment, bool], Gains] = {}
+        self._read: tuple[ConcentrationState | None, int, Moment] = (None, 0, (0, 0, 0, 0))
+
+    def _moment(self, state: ConcentrationState) -> Moment:
+        """`_read(state)`, kept for the next look at the same state (the value after a flip is
+        read again as the expectation of the next)."""
+        last, length, moment = self._read
+        if last is state and length == len(state.log):
+            return moment
+        moment = _read(state)
+        self._read = (state, len(state.log), moment)
+        return moment
 
     @functools.cached_property
     def solution(self) -> Solution:
@@ -96,7 +107,7 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         """Each seat's points plus its expected share of the pairs left under minimax play."""
         if not state.to_act():
             return self._values(state, state.seat, (0.0, 0.0))
-        moment = _read(state)
+        moment = self._moment(state)
         gains = self._now.get(moment)
         if gains is None:
             gains = self._now[moment] = self._gains_now(*_position(moment))
@@ -109,7 +120,7 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         pos: int = action  # type: ignore[assignment]
         if state.seen[pos]:
             return None
-        key = (_read(state), state.turns + 1 >= state.limit)
+        key = (self._moment(state), state.turns + 1 >= state.limit)
         gains = self._after_flip.get(key)
         if gains is None:
             gains = self._after_flip[key] = self._gains_after(*_position(key[0]), last=key[1])

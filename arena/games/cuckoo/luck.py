@@ -9,14 +9,16 @@ cards of that rank or higher, ``n`` seats still in); its mean over deals is the 
 ranks, exact. The dealer's draw: the card drawn is equally likely to be any card of the rest of
 the pack, which nobody has seen; after it the showdown settles who pays, so the value is the
 score after the deal (a seat out keeps the deal it dropped out in), and its mean over the rest
-of the pack is exact. Between deals a seat's value is its score if the game stopped there.
-Exchanges and kings shown are no chance: the cards were dealt already and their holders knew them.
+of the pack is exact (taken over its ranks: who pays depends on nothing else). Between deals a
+seat's value is its score if the game stopped there. Exchanges and kings shown are no chance: the
+cards were dealt already and their holders knew them.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 
 from arena.api import Action
 from arena.cards import Rank
@@ -69,12 +71,13 @@ class CuckooLuck(LuckModel[CuckooState]):
         if action != Say.DRAW:
             return None
         total = [0.0] * state.seats
-        for card in state.stock:
-            held = dict(state.hands)
-            held[seat] = card
-            _, paying = payers({s: held[s] for s in state.order}, seat, card.rank is Rank.KING)
+        ranks = Counter(card.rank for card in state.stock)  # who pays depends on ranks only
+        held = {s: state.hands[s] for s in state.order}
+        for rank, count in ranks.items():
+            held[seat] = next(c for c in state.stock if c.rank is rank)
+            _, paying = payers(held, seat, rank is Rank.KING)
             for s, v in enumerate(self._during(state, dict.fromkeys(paying, 1.0))):
-                total[s] += v
+                total[s] += count * v
         return tuple(t / len(state.stock) for t in total)
 
     def reveals(self, state: CuckooState, seat: int,
