@@ -84,7 +84,7 @@ def test_a_biased_set_of_cards_fails_the_mean_zero_check(
 
     monkeypatch.setattr(SquareLuck, "expected", LuckModel.expected)
     monkeypatch.setattr(SquareLuck, "joint_reveals", worst)
-    records = list(played_with(GAME.name, "standard", {}, ["square-greedy"], range(30)))
+    records = list(played_with(GAME.name, "standard", {}, ["square-greedy"], range(15)))
     with pytest.raises(AssertionError, match="mean luck"):
         assert_mean_zero(bot_luck(records, "square-greedy"), "square-greedy")
 

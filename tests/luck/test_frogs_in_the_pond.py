@@ -75,6 +75,6 @@ def test_a_biased_set_of_frogs_fails_the_mean_zero_check(
     monkeypatch.setattr(luck, "frog_alternatives", worst_frog)
     monkeypatch.setattr(luck.FrogsLuck, "expected", LuckModel.expected)
     records = list(played_with(GAME.name, "standard", ONE_DEAL, ["frogs-sharp", "random"],
-                               range(100)))
+                               range(40)))
     with pytest.raises(AssertionError, match="mean luck"):
         assert_mean_zero(bot_luck(records, "frogs-sharp"), "frogs-sharp")
