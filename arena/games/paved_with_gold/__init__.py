@@ -9,6 +9,7 @@ presets), `actions` (what a player may do), `table` (what players see: the view 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.paved_with_gold import actions
@@ -39,6 +40,7 @@ from arena.games.paved_with_gold.variants import (
     SQUARE,
     PavedParams,
 )
+from arena.luck.model import LuckModel
 
 __all__ = [
     "BEST_FIRST",
@@ -94,11 +96,12 @@ class PavedWithGold(Game):
 
         return PavedSampler()
 
-    def luck_model(self, params: Params, players: int) -> None:
-        """None: what a look at a card nobody has seen is worth depends on what the looker
-        remembers, which no state holds, and points change hands only at claims, which are
-        decisions (docs/rules/paved-with-gold.md, "Value function (luck)")."""
-        return None
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """The scores as they stand; luck from places nobody has seen turned up for claims
+        (`luck.py`)."""
+        from arena.games.paved_with_gold.luck import PavedLuck
+
+        return PavedLuck()
 
 
 GAME = register(PavedWithGold())
