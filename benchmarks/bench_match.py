@@ -1,7 +1,10 @@
 """Framework overhead: the arena's match loop against a bare loop with the same greedy logic.
 
 Plays standard two-player Concentration, greedy against greedy, in one process, and prints games
-per second for both loops, measured side by side in this run, and their ratio. Asserts nothing.
+per second for both loops, measured side by side in this run, and their ratio; the arena's loop
+both without each seat's luck (the match loop alone, which the target is for) and with it (what a
+run computes; benchmarks/bench_luck_cost.py measures that cost in every game with a model).
+Asserts nothing.
 
     python benchmarks/bench_match.py [--games 2000] [--rounds 3]
 """
@@ -68,12 +71,12 @@ def _explore(memory: dict[int, int], live: list[int], up: tuple[int, ...],
     return pool[rng.randrange(len(pool))]
 
 
-def arena_games(games: int) -> float:
-    """Seconds for `games` arena games, greedy against greedy."""
+def arena_games(games: int, luck: bool = False) -> float:
+    """Seconds for `games` arena games, greedy against greedy (with each seat's luck or not)."""
     variant = find_game("concentration").variant("standard")
     start = time.perf_counter()
     for seed in range(games):
-        play_game(variant, [GreedyBot(), GreedyBot()], ["greedy", "greedy"], seed)
+        play_game(variant, [GreedyBot(), GreedyBot()], ["greedy", "greedy"], seed, luck=luck)
     return time.perf_counter() - start
 
 
@@ -91,16 +94,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    best_arena = best_bare = float("inf")
+    best_arena = best_bare = best_lucky = float("inf")
+    arena_games(1, luck=True)  # the luck model's minimax, solved once a process
     for _ in range(args.rounds):
         best_bare = min(best_bare, bare_games(args.games))
         best_arena = min(best_arena, arena_games(args.games))
+        best_lucky = min(best_lucky, arena_games(args.games, luck=True))
     arena_rate, bare_rate = args.games / best_arena, args.games / best_bare
+    lucky_rate = args.games / best_lucky
     print(f"standard 2-player concentration, greedy vs greedy, {args.games} games, "
           f"best of {args.rounds} rounds")
     print(f"  bare loop : {bare_rate:8.0f} games/s")
     print(f"  arena loop: {arena_rate:8.0f} games/s")
     print(f"  overhead  : {bare_rate / arena_rate:8.2f}x  (target: at most 3x)")
+    print(f"  with luck : {lucky_rate:8.0f} games/s ({bare_rate / lucky_rate:.2f}x the bare loop; "
+          f"luck costs {arena_rate / lucky_rate:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -138,7 +138,7 @@ def action_shapes(game: Game, games: int = 3) -> list[tuple[str, Any]]:
     players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
     for seed in range(games):
         play_game(variant, [Sampler() for _ in range(players)],
-                  [f"s{i}" for i in range(players)], seed)
+                  [f"s{i}" for i in range(players)], seed, luck=False)
     return sorted(shapes.items())
 
 

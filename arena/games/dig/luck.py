@@ -25,7 +25,7 @@ from collections.abc import MutableSequence
 from typing import Any
 
 from arena.api import Action
-from arena.cards import Card, Rank, Suit
+from arena.cards import Card, Rank, Suit, standard_deck
 from arena.games.dig import actions as act
 from arena.games.dig.matching import WILD, Target
 from arena.games.dig.state import DigState
@@ -143,6 +143,10 @@ def _eights(cards: Any) -> int:
     return sum(1 for c in cards if c.rank is WILD)
 
 
+_CARDS: dict[object, Card] = {str(card): card for card in standard_deck()}
+"""Cards by their text, as plays name them (looked up: parsing is slow on the hot path)."""
+
+
 def _ahead(state: DigState, seat: int,
            action: Action) -> tuple[int, Target, list[Card]] | None:
     """Whether `action` makes the next seat dig: its seat, what it must match, and the pile
@@ -154,7 +158,7 @@ def _ahead(state: DigState, seat: int,
         target = Target(choice if isinstance(choice, Suit) else None,
                         choice if isinstance(choice, Rank) else None)
     else:
-        card = act.read_play(action)
+        card = _CARDS.get(action[1]) or act.read_play(action)  # type: ignore[index]
         if card.rank is WILD or len(state.hands[seat]) == 1:
             return None
         target = Target.of(card)
