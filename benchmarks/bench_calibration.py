@@ -34,6 +34,10 @@ those configs really played, a minute or two each).
    bots' z spread (target 0.8-1.2; z = move / sqrt(sigma_before² + sigma_after²)) and the
    share flagged (target 5%), when nothing changes, when a improves by one beta, when a strong
    bot joins.
+9. **With the luck adjustment on** (`calibration_luck.py`; `--only luck` for it alone): on
+   games really played with their luck models, the coverage of adjusted edges (target 93-97%),
+   the equal-bot false flags (target at most 5%), the A/A compare z spread (target 0.8-1.2)
+   and the duel's false H1 (target at most 5%).
 
 Sampling error: a share p measured on n cases has a standard error of sqrt(p (1 - p) / n),
 printed beside each; the z spread's relative standard error is about 1 / sqrt(2 n).
@@ -54,6 +58,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from calibration_compare import EDGE_REPLICATES, SCENARIOS, report_bots, report_edges, simulated_run
+from calibration_luck import luck_figures
 from calibration_world import World, records, shipped
 
 from arena.ratings.comparison import compare
@@ -299,12 +304,26 @@ def main() -> None:
     parser.add_argument("--real", nargs="*", default=[], metavar="CONFIG",
                         help="also A/A on these shipped configs (names) really played")
     parser.add_argument("--real-pairs", type=int, default=4)
-    parser.add_argument("--only", choices=("edges",), default=None,
+    parser.add_argument("--only", choices=("edges", "luck"), default=None,
                         help="only sections 2, 7 and 8 (the equal-bot split, the bot at the "
-                             "edge, compare without code)")
+                             "edge, compare without code), or only section 9 (the luck)")
+    parser.add_argument("--workers", type=int, default=1, help="for section 9's games")
+    parser.add_argument("--luck-runs", type=int, default=None,
+                        help="section 9: runs of 20 deals (default 100, --quick 20)")
+    parser.add_argument("--luck-duels", type=int, default=None,
+                        help="section 9: duels of copies (default 100, --quick 20)")
+    parser.add_argument("--luck-game", action="append", default=None, metavar="GAME",
+                        help="section 9 on this game only (repeatable)")
     args = parser.parse_args()
     reps = 3 if args.quick else args.reps
     start = time.perf_counter()
+    luck_sizes = (20, args.luck_runs or (20 if args.quick else 100), 320,
+                  args.luck_duels or (20 if args.quick else 100))
+    if args.only == "luck":
+        for line in luck_figures(*luck_sizes, args.workers, args.luck_game):
+            print(line, flush=True)
+        print(f"({time.perf_counter() - start:.0f} s)")
+        return
     if args.only == "edges":
         splits, pairs = equal_split(reps * 5, 2)
         print(f"2. equal bots split, two seats: {share(splits, pairs)}", flush=True)
@@ -339,6 +358,8 @@ def main() -> None:
     for line in compare_figures(args.quick):
         print(line, flush=True)
     for line in edge_figures(args.quick):
+        print(line, flush=True)
+    for line in luck_figures(*luck_sizes, args.workers, args.luck_game):
         print(line, flush=True)
     print(f"({time.perf_counter() - start:.0f} s)")
 

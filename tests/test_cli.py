@@ -448,3 +448,41 @@ def test_a_duel_s_folder_has_a_short_readable_name_of_its_own(tmp_path: Path) ->
     assert _duel_folder(tmp_path, "forgetful:recall=0.6", "greedy", "x") == \
         tmp_path / "duel-forgetful-recall=0.6-vs-greedy"
     assert _duel_folder(tmp_path, "greedy", "greedy", "y") == tmp_path / "duel-greedy-vs-greedy-2"
+
+
+def _with_luck(run_dir: Path, model: str = "concentration-minimax/1") -> None:
+    """Give every record of a run a luck (a test double: the seats' luck made up, the first
+    seat's 1.5, the second's -0.5), as games of a game with a luck model carry."""
+    path = run_dir / "games.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for record in records:
+        record["luck"] = [1.5, -0.5][:len(record["seats"])]
+        record["luck_model"] = model
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_ratings_and_compare_adjust_edges_for_luck_unless_told_off(
+        runner: CliRunner, tmp_path: Path) -> None:
+    earlier, later = tmp_path / "a", tmp_path / "b"
+    config = a_run(tmp_path, count=6)
+    for out in (earlier, later):
+        assert run(runner, "run", str(config), "--out", str(out), "-q").exit_code == 0
+        _with_luck(out)
+    shown = run(runner, "ratings", str(earlier))
+    assert shown.exit_code == 0, shown.stderr
+    assert "edges adjusted for luck (concentration-minimax/1)" in shown.stdout
+    off = run(runner, "ratings", str(earlier), "--luck", "off")
+    assert ("edges raw (--luck off); the records carry luck from concentration-minimax/1"
+            in off.stdout)
+    doc = json.loads(run(runner, "ratings", str(earlier), "--format", "json").stdout)
+    assert doc["pools"][0]["luck_model"] == "concentration-minimax/1"
+    doc = json.loads(run(runner, "ratings", str(earlier), "--crosstable", "--format", "json",
+                         "--luck", "off").stdout)
+    assert doc["pools"][0]["luck_model"] is None
+    compared = json.loads(run(runner, "compare", str(earlier), str(later), "--format",
+                              "json").stdout)
+    assert compared["pools"][0]["luck_after"] == "concentration-minimax/1"
+    compared = json.loads(run(runner, "compare", str(earlier), str(later), "--format", "json",
+                              "--luck", "off").stdout)
+    assert compared["pools"][0]["luck_after"] is None
+    check_error(run(runner, "ratings", str(earlier), "--luck", "perhaps"), "--luck")

@@ -76,6 +76,17 @@ class IsolationChoice(enum.Enum):
             self is IsolationChoice.AUTO and not is_bundled(spec))
 
 
+class LuckChoice(enum.Enum):
+    """Whether verdicts on head-to-head edges are adjusted for the luck the records carry."""
+
+    ON = "on"
+    OFF = "off"
+
+
+LUCK_HELP = ("on: head-to-head edges (and the tests on them) adjusted for luck where the "
+             "records carry it (docs/ratings.md, Luck); off: the raw figures.")
+
+
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
                   help="Card Arena: AI bots play memory and children's card games.")
 

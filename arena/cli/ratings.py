@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import app, fail
+from arena.cli.app import LUCK_HELP, LuckChoice, app, fail
 from arena.errors import ArenaError
 from arena.ratings.output import ReportFormat
 
@@ -20,12 +20,13 @@ def ratings_command(
         "--format", help="Output format.")] = ReportFormat.TABLE,
     crosstable: Annotated[bool, typer.Option(
         "--crosstable", help="Only the crosstables (head to head on shared deals).")] = False,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Ratings tables (one per variant) and crosstables of a run, from its records."""
     from arena.tournament.rating import run_report
 
     try:
-        typer.echo(run_report(run, fmt.value, variant, crosstable))
+        typer.echo(run_report(run, fmt.value, variant, crosstable, luck is LuckChoice.ON))
     except ArenaError as exc:
         fail(str(exc))
 
@@ -41,6 +42,7 @@ def compare_command(
         "--anchor", metavar="BOT",
         help="Measure moves against this bot (repeatable); its code must be the same in both "
              "runs. Default: every bot in both runs with unchanged code.")] = None,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Who moved between two runs, by how much (95%), and whether it is significant.
 
@@ -52,7 +54,9 @@ def compare_command(
     from arena.tournament.update.identity import code_between, deals_differ
 
     try:
-        comparison = compare(run_ratings(before), run_ratings(after), deals_differ(before, after),
+        adjusted = luck is LuckChoice.ON
+        comparison = compare(run_ratings(before, adjusted), run_ratings(after, adjusted),
+                             deals_differ(before, after),
                              code_between(before, after), anchor or ())
         typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:

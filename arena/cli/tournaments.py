@@ -11,7 +11,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.app import BackendChoice, IsolationChoice, app, duration, fail, note, stopped, warn
+from arena.cli.app import (
+    LUCK_HELP,
+    BackendChoice,
+    IsolationChoice,
+    LuckChoice,
+    app,
+    duration,
+    fail,
+    note,
+    stopped,
+    warn,
+)
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
@@ -141,6 +152,7 @@ def duel_command(
     ] = IsolationChoice.AUTO,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Play A against B on deal pairs until a sequential test (SPRT) decides which is better.
 
@@ -164,7 +176,7 @@ def duel_command(
         target = out or _duel_folder(Path("results"), a, b, config.name)
         with _llr_bar(quiet, settings.bounds) as show:
             report = run_duel(config, settings, target, workers or os.cpu_count() or 1, fresh,
-                              on_test=show)
+                              on_test=show, luck=luck is LuckChoice.ON)
     except KeyboardInterrupt:
         stopped(target)
     except ArenaError as exc:
@@ -178,6 +190,7 @@ def duel_command(
             "margin": finite(margin.mean), "margin_ci95": [finite(margin.low),
                                                            finite(margin.high)],
             "unit": report.unit, "mirror": report.mirrored,
+            "luck_model": report.luck_model, "luck_note": report.luck_note,
             "summary": report.summary(settings)}))
         return
     test = f"(LLR {state.llr:+.2f}, bounds {state.bounds[0]:.2f}, {state.bounds[1]:.2f})"
@@ -188,6 +201,9 @@ def duel_command(
         typer.echo(f"{state.verdict.value} after {state.games:,} games: {a} - {b} "
                    f"{_elo(state.elo.elo)} Elo, 95% interval [{_elo(state.elo.low)}, "
                    f"{_elo(state.elo.high)}]; {margin_text(margin, report.unit)} {test}")
+    adjusted = report.luck_text()
+    if adjusted is not None:
+        typer.echo(adjusted)
     typer.echo(report.summary(settings))
 
 
@@ -418,6 +434,7 @@ def report_command(
     replays: Annotated[bool, typer.Option(
         "--replays", help="With --html: also write the replay page of every game the report "
                           "links to (RUN/replays/<task>.html).")] = False,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Draw a run's ratings as PNG plots, with report.md (pip install 'card-arena\\[plots]'),
     or with --html as one page."""
@@ -433,10 +450,10 @@ def report_command(
         if html:
             from arena.viewer.report_run import write_run_page
 
-            page = write_run_page(run, out, replays)
+            page = write_run_page(run, out, replays, luck is LuckChoice.ON)
             written = [*page.replays, page.page]
         else:
-            written = write_report(run)
+            written = write_report(run, luck is LuckChoice.ON)
     except ArenaError as exc:
         fail(str(exc))
     for path in written:

@@ -137,6 +137,24 @@ class PoolChange:
     same_games: bool = False
     """Whether both runs' tables of this pool are the same (the same games rated alike): no
     bot moved, and there is no chance in it to measure."""
+    luck_before: str | None = None
+    """The luck model the earlier run's edges are adjusted with (None: raw)."""
+    luck_after: str | None = None
+    luck_notes: tuple[str, ...] = ()
+    """Why a run's edges are raw where its records carry luck (one line each)."""
+
+    def luck_text(self) -> str | None:
+        """The line saying which edges are adjusted for luck (None where neither run's records
+        carry any)."""
+        if self.luck_before is None and self.luck_after is None:
+            return "; ".join(self.luck_notes) or None
+        if self.luck_before == self.luck_after:
+            return (f"edges adjusted for luck ({self.luck_after}) in both runs (see "
+                    f"docs/ratings.md, Luck)")
+        runs = [f"the {when} run's edges are {'adjusted for luck (' + m + ')' if m else 'raw'}"
+                for when, m in (("earlier", self.luck_before), ("later", self.luck_after))]
+        return ("; ".join([*runs, *self.luck_notes]) + ": each is an unbiased estimate of the "
+                "same edge, so the test holds, but a raw edge's interval is wider")
 
     def field_text(self) -> str:
         """What changed in the pool's field, and what its moves are measured against."""
@@ -206,6 +224,8 @@ class Comparison:
                 "notes": list(self.notes), "anchors": list(self.anchors),
                 "pools": [{"game": p.game, "variant": p.variant, "status": p.status.value,
                            "reference": p.reference.to_json(), "same_games": p.same_games,
+                           "luck_before": p.luck_before, "luck_after": p.luck_after,
+                           "luck_notes": list(p.luck_notes),
                            "bots": [_json(b) for b in p.bots],
                            "edges": [_json(e) for e in p.edges]} for p in self.pools]}
 
@@ -233,9 +253,12 @@ def compare(before: Ratings, after: Ratings, deals: str | None = None,
         status = Presence.BOTH if old and new else Presence.NEW if new else Presence.GONE
         same = old is not None and new is not None and old == new
         reference = _reference(old, new, code, anchors)
+        notes = tuple(p.luck_note for p in (old, new) if p is not None and p.luck_note)
         pools.append(PoolChange(game, variant, status,
                                 _bot_changes(old, new, code, reference, same),
-                                () if same else _edge_changes(old, new), reference, same))
+                                () if same else _edge_changes(old, new), reference, same,
+                                old.luck_model if old else None,
+                                new.luck_model if new else None, notes))
     notes = ((NO_CODE,) if code is None else
              tuple(f"code changed: {name}: {what}" for name, what in sorted(code.items())
                    if what is not None))
@@ -499,6 +522,8 @@ def format_comparison(comparison: Comparison, fmt: ReportFormat | str = ReportFo
         text += grid(HEADERS, rows, fmt)
         if pool.status is Presence.BOTH:
             text += "\n\n" + _edges_text(pool, fmt)
+            luck = pool.luck_text()
+            text += "" if luck is None else "\n\n" + luck
         blocks.append(text)
     if blocks and comparison.pools:
         blocks.append("move: mu after - mu before, less the reference's mean change (ref); "

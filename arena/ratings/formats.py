@@ -20,7 +20,8 @@ _RATING_CSV = ("game", "variant", "rank", "rank_label", "bot", "mu", "mu_ci95", 
 FAULT_SHARE = 0.25
 """A bot that faults in more than this share of its games is flagged in the ratings table."""
 _CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "deals", "wins", "draws", "losses",
-              "edge", "edge_ci95", "p_value", "los", "significant")
+              "edge", "edge_ci95", "p_value", "los", "significant", "luck_model")
+"""`luck_model`: the model the edge is adjusted for luck with; empty where it is raw."""
 
 
 def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABLE,
@@ -88,10 +89,11 @@ def format_crosstable(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.C
     ratings = ratings.only(variant)
     if fmt is ReportFormat.JSON:
         return dump_json({"pools": [{"game": p.game, "variant": p.variant,
+                                     "luck_model": p.luck_model, "luck_note": p.luck_note,
                                      "crosstable": [json_row(h) for h in p.crosstable]}
                                     for p in ratings.pools]})
     if fmt is ReportFormat.CSV:
-        return dump_csv(_CROSS_CSV, ([p.game, p.variant, *vars(h).values()]
+        return dump_csv(_CROSS_CSV, ([p.game, p.variant, *vars(h).values(), p.luck_model]
                                      for p in ratings.pools for h in p.crosstable))
     blocks = [heading(f"{p.game} / {p.variant}", fmt) + "\n\n" + _cross_text(p, fmt)
               for p in ratings.pools]
@@ -140,7 +142,9 @@ def _cross_text(pool: PoolRatings, fmt: ReportFormat) -> str:
     rows = [[h.bot, h.opponent, str(h.games), str(h.deals), str(h.wins), str(h.draws),
              str(h.losses), f"{h.edge:+.2f} ± {h.edge_ci95:.2f}" + (" *" if h.significant else ""),
              _p(h.p_value), _probability(h.los)] for h in pool.crosstable]
-    return title + "\n\n" + grid(CROSS_HEADERS, rows, fmt)
+    luck = pool.luck_text()
+    return (title + "\n\n" + grid(CROSS_HEADERS, rows, fmt)
+            + ("" if luck is None else "\n\n" + luck))
 
 
 def _probability(p: float) -> str:

@@ -70,13 +70,14 @@ class Pictures:
 
 def draw_report(run_dir: Path, report: Path, name: str, records: list[Mapping[str, Any]],
                 settings: Mapping[str, TrueSkillSettings], disqualify: bool,
-                fault_share: float) -> list[Path]:
+                fault_share: float, luck: bool = True) -> list[Path]:
     """Draw the pictures of every pool of a run's records into `run_dir` and write `report`
-    (report.md) beside them; the files written."""
+    (report.md) beside them; the files written. Edges are adjusted for luck where the records
+    allow, unless `luck` is False."""
     require_matplotlib()
     if not records:
         raise PlotsError(f"{run_dir}: no game records yet (run the tournament first)")
-    ratings = rate(records, settings, disqualify)  # what `arena ratings` shows
+    ratings = rate(records, settings, disqualify, luck)  # what `arena ratings` shows
     histories = rating_progression(records, settings, disqualify)
     written: list[Path] = []
     pictures: dict[tuple[str, str], Pictures] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from sys import intern
@@ -33,6 +33,19 @@ class Match:
     faults: tuple[int, ...]
     sign: int
     deal: Any = None
+    luck: tuple[float, ...] | None = None
+    """Per seat, its luck in score units (the record's `luck`), where the pool is adjusted for
+    it; None where it is judged raw."""
+
+
+@dataclass(frozen=True)
+class PoolLuck:
+    """What a pool's records say of their luck: the one model every record's luck comes from
+    (`model`, None where the edges are judged raw) and, where some records carry luck but the
+    pool cannot be adjusted for it, one line saying why (`note`)."""
+
+    model: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +58,8 @@ class RatingPool:
     matches: list[Match]
     fault_kinds: Mapping[str, Counter[str]]
     """Per bot, its faults counted by kind."""
+    luck: PoolLuck = PoolLuck()
+    """Whether the pool's records carry the luck its edges can be adjusted for."""
 
 
 def rating_pools(records: Iterable[Mapping[str, Any]],
@@ -71,7 +86,9 @@ def rating_pools(records: Iterable[Mapping[str, Any]],
     for (game, variant, players), pool in sorted(pools.items()):
         if sizes[(game, variant)] > 1:  # one variant at several table sizes: a pool per size
             variant = f"{variant} ({players} player{'s' if players > 1 else ''})"
-        out.append(RatingPool(game, variant, _matches(pool), _fault_kinds(pool)))
+        luck = pool_luck(game, variant, pool)
+        out.append(RatingPool(game, variant, _matches(pool, luck.model is not None),
+                              _fault_kinds(pool), luck))
         pool.clear()  # what the matches need of the records, they share
     return out
 
@@ -103,6 +120,9 @@ class _Lean:
     """Which way a one-seat game's score ranks (multi-seat games go by `_higher_wins`)."""
     fault_kinds: tuple[tuple[str, str], ...]
     """Per fault, the bot's name and the fault's kind."""
+    luck: tuple[float, ...] | str | None = None
+    """Per seat, its luck; what is wrong with the record's luck (a line); None without."""
+    luck_model: str | None = None
 
 
 def _lean(record: Mapping[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ...]]) -> _Lean:
@@ -113,8 +133,54 @@ def _lean(record: Mapping[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ..
                   for f in record.get("faults") or ())
     units = _units(record, len(seats))
     order = score_order(record) if len(seats) == 1 else None
+    luck, model = record_luck(record, len(seats))
     return _Lean(record["task"], record.get("seed"), seats, scores, ranks, faults,
-                 shared.setdefault(units, units), order, kinds)
+                 shared.setdefault(units, units), order, kinds, luck,
+                 None if model is None else intern(model))
+
+
+def record_luck(record: Mapping[str, Any], seats: int
+                ) -> tuple[tuple[float, ...] | str | None, str | None]:
+    """A record's luck (one finite number per seat) and its model id ('name/version'), each
+    None where the record has none; in place of the luck, what is wrong with it where it is
+    malformed (a hostile or damaged record loses its luck, never its game)."""
+    luck, model = record.get("luck"), record.get("luck_model")
+    if luck is None and model is None:
+        return None, None
+    if not isinstance(model, str) or not model:
+        return "its luck names no model ('luck_model')", None
+    if not (isinstance(luck, list | tuple) and len(luck) == seats
+            and all(type(x) in (int, float) and math.isfinite(x) for x in luck)):
+        return f"its luck is not {seats} finite number{'s' if seats > 1 else ''}", model
+    return tuple(float(x) for x in luck), model
+
+
+def pool_luck(game: str, variant: str, pool: Sequence[_Lean]) -> PoolLuck:
+    """Whether a pool's edges can be adjusted for luck: every record's luck well formed and
+    from one model; else, where some record carries luck, the first problem in one line naming
+    the game and the deal (the pool is then judged raw; nothing is lost)."""
+    if all(lean.luck is None and lean.luck_model is None for lean in pool):
+        return PoolLuck()
+    where = f"{game} / {variant}"
+    models: dict[str, _Lean] = {}
+    for lean in sorted(pool, key=lambda lean: lean.task):
+        if isinstance(lean.luck, str) or lean.luck is None:
+            what = lean.luck or "it has no luck while other games of the pool have"
+            return PoolLuck(None, f"{where}: the game of task {lean.task} ({_deal(lean)}) "
+                                  f"cannot be adjusted for luck: {what}; the pool's edges "
+                                  f"are raw")
+        models.setdefault(str(lean.luck_model), lean)
+        if len(models) > 1:
+            (one, first), (other, second) = list(models.items())[:2]
+            return PoolLuck(None, f"{where}: the pool's luck comes from two models, {one} "
+                                  f"(task {first.task}, {_deal(first)}) and {other} (task "
+                                  f"{second.task}, {_deal(second)}); the pool's edges are "
+                                  f"raw")
+    return PoolLuck(next(iter(models)))
+
+
+def _deal(lean: _Lean) -> str:
+    return "no deal seed" if lean.seed is None else f"deal {lean.seed!r}"
 
 
 def _units(record: Mapping[str, Any], seats: int) -> tuple[int, ...]:
@@ -191,8 +257,9 @@ _Seats = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...], tuple[int, .
 """A record's seats (bot names), scores, ranks and per-seat fault counts."""
 
 
-def _matches(pool: list[_Lean]) -> list[Match]:
-    """The pool's matches in fold order: each multi-seat record, and each solitaire deal."""
+def _matches(pool: list[_Lean], lucky: bool = False) -> list[Match]:
+    """The pool's matches in fold order: each multi-seat record, and each solitaire deal; with
+    `lucky`, each carries its seats' luck (every record's luck must then be well formed)."""
     higher = _higher_wins([lean for lean in pool if len(lean.seats) > 1])
     matches = []
     deals: dict[Any, list[_Lean]] = defaultdict(list)
@@ -202,9 +269,10 @@ def _matches(pool: list[_Lean]) -> list[Match]:
                 raise RecordError(f"task {lean.task} has no 'seed'")
             deals[lean.seed].append(lean)
         else:
+            luck = lean.luck if lucky and isinstance(lean.luck, tuple) else None
             matches.append(Match(lean.task, lean.seats, lean.scores, lean.ranks, lean.units,
-                                 lean.faults, 1 if higher else -1, lean.seed))
-    matches.extend(_solitaire(deal, seed) for seed, deal in deals.items())
+                                 lean.faults, 1 if higher else -1, lean.seed, luck))
+    matches.extend(_solitaire(deal, seed, lucky) for seed, deal in deals.items())
     return sorted(matches, key=lambda m: m.position)
 
 
@@ -244,7 +312,7 @@ def _higher_wins(games: list[_Lean]) -> bool:
     return votes >= 0
 
 
-def _solitaire(deal: list[_Lean], seed: object) -> Match:
+def _solitaire(deal: list[_Lean], seed: object, lucky: bool = False) -> Match:
     """Every solitaire record of one deal as one match, ranked by score in the game's order
     (fewer turns win in Concentration, more points in Cribbage Square).
 
@@ -255,6 +323,9 @@ def _solitaire(deal: list[_Lean], seed: object) -> Match:
     faults = [lean.faults[0] for lean in deal]
     order = deal[0].order or ScoreOrder.HIGHER_WINS  # always set for one seat
     ranks = rank_scores(scores, order, {i for i, f in enumerate(faults) if f})
+    luck = (tuple(lean.luck[0] for lean in deal if isinstance(lean.luck, tuple))
+            if lucky else None)
     return Match(max(lean.task for lean in deal), tuple(lean.seats[0] for lean in deal),
                  tuple(scores), ranks, tuple(range(len(deal))), tuple(faults),
-                 1 if order is ScoreOrder.HIGHER_WINS else -1, seed)
+                 1 if order is ScoreOrder.HIGHER_WINS else -1, seed,
+                 luck if luck is not None and len(luck) == len(deal) else None)

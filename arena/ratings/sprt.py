@@ -188,6 +188,52 @@ def sprt(counts: Sequence[int], settings: SprtSettings) -> SprtState:
     return SprtState(five, value, (lower, upper), verdict, elo_estimate(counts))
 
 
+def normal_llr(values: Sequence[float], elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of elo1 against elo0 for pair scores taken as normal with
+    their sample variance: n ((m - s0)^2 - (m - s1)^2) / (2 var) (Van den Bergh, "A practical
+    introduction to the GSPRT", the normal approximation; fishtest's normalised test); 0 where
+    the scores do not vary (the normal model then says nothing)."""
+    n = len(values)
+    if n == 0:
+        return 0.0
+    mean = math.fsum(values) / n
+    variance = math.fsum((x - mean) ** 2 for x in values) / n
+    if variance <= 0:
+        return 0.0
+    s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
+    return n * ((mean - s0) ** 2 - (mean - s1) ** 2) / (2 * variance)
+
+
+def score_estimate(values: Sequence[float]) -> EloEstimate:
+    """The Elo difference of the mean pair score, with the normal 95% interval of that mean
+    from the pair scores' variance, mapped to Elo (as `elo_estimate`, for any pair scores)."""
+    n = len(values)
+    if n == 0:
+        return EloEstimate(0.0, -math.inf, math.inf)
+    mean = math.fsum(values) / n
+    half = Z95 * math.sqrt(math.fsum((x - mean) ** 2 for x in values) / n / n)
+    return EloEstimate(elo_of_score(mean), elo_of_score(mean - half), elo_of_score(mean + half))
+
+
+def sprt_scores(values: Sequence[float], counts: Sequence[int],
+                settings: SprtSettings) -> SprtState:
+    """The test on pair scores that are not pentanomial (adjusted for luck): the normal GSPRT,
+    with the Elo of their mean; `counts` are the raw pentanomial counts, shown beside. Where
+    every pair's score is the same (copies that mirror each other, one bot winning every game:
+    no luck moved any pair), a normal model has no spread to weigh, and the pentanomial test
+    on the counts is made, as without the luck."""
+    if len(counts) != 5 or sum(counts) != len(values):
+        raise ValueError("the pentanomial counts do not count the pair scores")
+    if not values or max(values) - min(values) <= 1e-12:
+        return sprt(counts, settings)
+    lower, upper = settings.bounds
+    value = normal_llr(values, settings.elo0, settings.elo1)
+    verdict = (Verdict.H1 if value >= upper else Verdict.H0 if value <= lower
+               else Verdict.INCONCLUSIVE)
+    five = (counts[0], counts[1], counts[2], counts[3], counts[4])
+    return SprtState(five, value, (lower, upper), verdict, score_estimate(values))
+
+
 @dataclass(frozen=True)
 class Margin:
     """The mean margin of the first bot over the second per deal pair, in the game's units (its

@@ -10,6 +10,7 @@ from itertools import pairwise
 from typing import Any
 
 from arena.errors import VariantError
+from arena.ratings.adjustment import cross_fitted
 from arena.ratings.evidence import Evidence
 from arena.ratings.output import json_number
 from arena.ratings.pools import Match, rating_pools
@@ -115,6 +116,18 @@ class PoolRatings:
     edges: tuple[tuple[str, str], ...] = ()
     """The bots that finished last (or first) in every game they played, with 'last' or
     'first': their intervals are bounded from one game (`arena.ratings.separation`)."""
+    luck_model: str | None = None
+    """The luck model ('name/version') the head-to-head edges are adjusted with; None: raw."""
+    luck_note: str | None = None
+    """Where the records carry luck but the edges are raw, why (one line)."""
+
+    def luck_text(self) -> str | None:
+        """The line saying whether the edges are adjusted for luck, where the records carry
+        any (None where they carry none)."""
+        if self.luck_model is not None:
+            return (f"edges adjusted for luck ({self.luck_model}): each deal's score advantage "
+                    f"less a cross-fitted multiple of its luck (see docs/ratings.md, Luck)")
+        return self.luck_note
 
 
 @dataclass(frozen=True)
@@ -145,6 +158,7 @@ class Ratings:
         return {"pools": [{"game": p.game, "variant": p.variant, "matches": p.matches,
                            "skipped": p.skipped, "deals": p.deals, "sweeps": p.sweeps,
                            "converged": p.converged,
+                           "luck_model": p.luck_model, "luck_note": p.luck_note,
                            "edges": [list(e) for e in p.edges],
                            "bots": [json_row(r) for r in p.bots],
                            "crosstable": [json_row(h) for h in p.crosstable]}
@@ -201,25 +215,32 @@ class _Pair:
     draws: int = 0
     losses: int = 0
     deals: dict[Any, list[float]] = field(default_factory=dict)
-    """Per deal, the sum of the bot's score advantages in its games on it, and their count."""
+    """Per deal, the sum of the bot's score advantages in its games on it, their count, and
+    the sum of its luck advantages (0 where the pool carries no luck)."""
 
 
 def rate(records: Iterable[Mapping[str, Any]],
          settings: Mapping[str, TrueSkillSettings] | None = None,
-         disqualify: bool = False) -> Ratings:
+         disqualify: bool = False, luck: bool = True) -> Ratings:
     """Rate every pool of `records` — a (game, variant) at one table size — by the TrueSkill
     posterior over all its games at once (a pure function of the set of records, whatever
     their order). With `disqualify`, a bot's games after its first fault count as forfeits
-    (see `disqualified`)."""
+    (see `disqualified`). With `luck`, the head-to-head edges of a pool whose records all carry
+    luck from one model are adjusted for it (`arena.ratings.adjustment`); without, all are
+    raw."""
     settings = settings or {}
     out = []
     for pool in rating_pools(records, disqualify):
         chosen = settings.get(pool.game, TrueSkillSettings())
         chosen.validate()
-        rated = _rate_pool(pool.game, pool.variant, pool.matches, chosen)
+        model = pool.luck.model if luck else None
+        rated = _rate_pool(pool.game, pool.variant, pool.matches, chosen, model is not None)
         bots = tuple(replace(row, fault_kinds=tuple(sorted(pool.fault_kinds[row.bot].items())))
                      for row in rated.bots)
-        out.append(replace(rated, bots=bots))
+        note = pool.luck.note
+        if not luck and pool.luck.model is not None:
+            note = (f"edges raw (--luck off); the records carry luck from {pool.luck.model}")
+        out.append(replace(rated, bots=bots, luck_model=model, luck_note=note))
     return Ratings(tuple(out))
 
 
@@ -245,7 +266,7 @@ def _quantile(evidence: Evidence | None) -> float:
 
 
 def _rate_pool(game: str, variant: str, matches: list[Match],
-               settings: TrueSkillSettings) -> PoolRatings:
+               settings: TrueSkillSettings, lucky: bool = False) -> PoolRatings:
     found = posterior(matches, settings)
     evidence, edges = at_the_edge(matches, found, settings)
     ratings = dict(found.ratings)
@@ -258,7 +279,7 @@ def _rate_pool(game: str, variant: str, matches: list[Match],
     # best estimate first: mu as printed in JSON, so that equal-looking ties go by name
     rows = sorted(ratings, key=lambda b: (-round(ratings[b][0], 6), b))
     order = {bot: i for i, bot in enumerate(rows)}
-    cross = tuple(_head_to_head(a, b, pairs[(a, b)])
+    cross = tuple(_head_to_head(a, b, pairs[(a, b)], lucky)
                   for a, b in sorted(pairs, key=lambda ab: (order[ab[0]], order[ab[1]])))
     bot_rows = tuple(_bot_rows(rows, ratings, evidence, tallies, cross))
     deals = evidence.deals if evidence is not None else 0
@@ -346,6 +367,9 @@ def _count(match: Match, tallies: dict[str, _Tally],
         seats_of[bot].append(seat)
     place = {b: sum(match.ranks[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
     score = {b: math.fsum(match.scores[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
+    luck = match.luck
+    fortune = ({b: math.fsum(luck[s] for s in ss) / len(ss) for b, ss in seats_of.items()}
+               if luck is not None else None)
     units = {b: {match.units[s] for s in ss} for b, ss in seats_of.items()}
     for a in seats_of:
         for b in seats_of:
@@ -356,13 +380,20 @@ def _count(match: Match, tallies: dict[str, _Tally],
             pair.wins += place[a] < place[b]
             pair.draws += place[a] == place[b]
             pair.losses += place[a] > place[b]
-            on_deal = pair.deals.setdefault(deal, [0.0, 0])
+            on_deal = pair.deals.setdefault(deal, [0.0, 0, 0.0])
             on_deal[0] += match.sign * (score[a] - score[b])
             on_deal[1] += 1
+            if fortune is not None:  # luck in score units: the same sign as the score
+                on_deal[2] += match.sign * (fortune[a] - fortune[b])
 
 
-def _head_to_head(a: str, b: str, pair: _Pair) -> HeadToHead:
-    edge = paired_mean(total / count for total, count in pair.deals.values())
+def _head_to_head(a: str, b: str, pair: _Pair, lucky: bool = False) -> HeadToHead:
+    if lucky:  # deals in a fixed order: the values are those of the set of records
+        deals = sorted(pair.deals, key=_deal_order)
+        edge = cross_fitted(deals, [pair.deals[d][0] / pair.deals[d][1] for d in deals],
+                            [pair.deals[d][2] / pair.deals[d][1] for d in deals]).mean()
+    else:
+        edge = paired_mean(total / count for total, count, _ in pair.deals.values())
     return HeadToHead(a, b, pair.games, edge.n, pair.wins, pair.draws, pair.losses, edge.mean,
                       edge.ci95, edge.p_value, likelihood_of_superiority(pair.wins, pair.losses),
                       edge.significant)

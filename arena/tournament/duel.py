@@ -17,12 +17,15 @@ reaches the same verdict at the same pair.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.ratings.adjustment import cross_fitted, predictable
+from arena.ratings.pools import record_luck
 from arena.ratings.sprt import (
     Margin,
     SprtSettings,
@@ -31,6 +34,7 @@ from arena.ratings.sprt import (
     margin_estimate,
     pair_cell,
     sprt,
+    sprt_scores,
     summary,
 )
 from arena.tournament.planning.config import ConfigError, TournamentConfig, overridden, parse_config
@@ -68,16 +72,48 @@ def score_unit(game: str, variant: str = "standard") -> str:
 @dataclass(frozen=True)
 class PairResults:
     """A duel's first pairs from the first bot's side: pentanomial counts, each pair's margin
-    in the game's units, and how many pairs' two games were mirror images of each other."""
+    in the game's units, and how many pairs' two games were mirror images of each other; each
+    pair's score (the mean of its two games' results) and, where every game carries luck from
+    one model, each pair's luck (the first bot's less the second's, both games added up), else
+    why not where some game carries luck."""
 
     counts: tuple[int, int, int, int, int]
     margins: tuple[float, ...]
     mirrored: int
+    scores: tuple[float, ...] = ()
+    luck: tuple[float, ...] | None = None
+    luck_model: str | None = None
+    luck_note: str | None = None
 
     @property
     def all_mirrored(self) -> bool:
         """Whether every pair was a mirror image (and there was one)."""
         return 0 < len(self.margins) == self.mirrored
+
+    def adjusted(self) -> bool:
+        """Whether the test with the luck on is made on adjusted scores: there is luck, and
+        the adjusted scores vary (pairs that all scored alike get the pentanomial test)."""
+        if self.luck is None:
+            return False
+        values = predictable(self.scores, self.luck, CHUNK_PAIRS).values
+        return bool(values) and max(values) - min(values) > 1e-12
+
+    def test(self, settings: SprtSettings, lucky: bool = True) -> SprtState:
+        """The test on these pairs: with `lucky` and luck to adjust for, the normal GSPRT on
+        the pair scores adjusted for luck, each chunk's slope fixed from the chunks before it
+        (`predictable`), so the test's error rates hold; else the pentanomial test."""
+        if not lucky or self.luck is None:
+            return sprt(self.counts, settings)
+        adjusted = predictable(self.scores, self.luck, CHUNK_PAIRS)
+        return sprt_scores(adjusted.values, self.counts, settings)
+
+    def margin(self, lucky: bool = True) -> Margin:
+        """The mean margin per deal pair with its interval: with `lucky` and luck to adjust
+        for, each pair's margin less a cross-fitted multiple of its luck."""
+        if not lucky or self.luck is None:
+            return margin_estimate(self.margins)
+        pairs = list(range(len(self.margins)))
+        return margin_estimate(cross_fitted(pairs, self.margins, self.luck).values)
 
 
 NO_MARGIN = Margin(0, 0.0, float("-inf"), float("inf"))
@@ -96,6 +132,19 @@ class DuelReport:
     mirrored: bool = False
     first: str = "A"
     second: str = "B"
+    luck_model: str | None = None
+    """The luck model the test's pair scores (and the margin) are adjusted with; None: raw."""
+    luck_note: str | None = None
+    """Where the records carry luck but the test is on raw scores, why (one line)."""
+
+    def luck_text(self) -> str | None:
+        """The line saying whether the test is adjusted for luck (None where the games carry
+        none)."""
+        if self.luck_model is not None:
+            return (f"pair scores adjusted for luck ({self.luck_model}): each pair's score less "
+                    f"a multiple of its luck fixed from the earlier pairs (docs/ratings.md, "
+                    f"Luck)")
+        return self.luck_note
 
     def summary(self, settings: SprtSettings) -> str:
         """The outcome in one sentence a student reads right."""
@@ -167,6 +216,8 @@ def pair_results(path: Path, pairs: int, first: str, second: str) -> PairResults
     scores: dict[int, float] = {}
     margins: dict[int, float] = {}
     seen: dict[int, tuple[str, ...]] = {}
+    luck: dict[int, float | str | None] = {}
+    models: dict[int, str | None] = {}
     for record in RunDirectory(path).records():
         task = record["task"]
         if task >= 2 * pairs:
@@ -179,6 +230,8 @@ def pair_results(path: Path, pairs: int, first: str, second: str) -> PairResults
         margins[task] = sign * (float(record["scores"][a]) - float(record["scores"][b]))
         seen[task] = tuple(json.dumps(record.get(key), sort_keys=True)
                            for key in ("scores", "ranks", "turns", "faults", "final"))
+        found, models[task] = record_luck(record, len(seats))
+        luck[task] = (sign * (found[a] - found[b]) if isinstance(found, tuple) else found)
     counts = [0] * 5
     for k in range(pairs):
         if 2 * k not in scores or 2 * k + 1 not in scores:
@@ -186,16 +239,45 @@ def pair_results(path: Path, pairs: int, first: str, second: str) -> PairResults
                             f"finish it")
         counts[pair_cell(scores[2 * k], scores[2 * k + 1])] += 1
     five = (counts[0], counts[1], counts[2], counts[3], counts[4])
+    model, note = _duel_luck(path, pairs, luck, models)
+    pair_luck = (tuple(math.fsum(x for x in (luck[2 * k], luck[2 * k + 1])
+                                 if isinstance(x, float)) for k in range(pairs))
+                 if model is not None else None)
     return PairResults(five, tuple(margins[2 * k] + margins[2 * k + 1] for k in range(pairs)),
-                       sum(seen[2 * k] == seen[2 * k + 1] for k in range(pairs)))
+                       sum(seen[2 * k] == seen[2 * k + 1] for k in range(pairs)),
+                       tuple((scores[2 * k] + scores[2 * k + 1]) / 2 for k in range(pairs)),
+                       pair_luck, model, note)
+
+
+def _duel_luck(path: Path, pairs: int, luck: dict[int, float | str | None],
+               models: dict[int, str | None]) -> tuple[str | None, str | None]:
+    """The one model every game's luck comes from, or None with why not (one line naming the
+    game and the deal) where some game carries luck; (None, None) where none does."""
+    if all(luck[t] is None and models[t] is None for t in range(2 * pairs)):
+        return None, None
+    where = f"{path}: deal pair"
+    for task in range(2 * pairs):
+        found = luck[task]
+        if not isinstance(found, float):
+            what = found or "it has no luck while other games of the duel have"
+            return None, (f"{where} {task // 2} (task {task}) cannot be adjusted for luck: "
+                          f"{what}; the test is on raw scores")
+    named = sorted({str(m) for m in models.values()})
+    if len(named) > 1:
+        task = next(t for t in range(2 * pairs) if models[t] != models[0])
+        return None, (f"{where} {task // 2} (task {task}): the duel's luck comes from two "
+                      f"models, {models[0]} and {models[task]}; the test is on raw scores")
+    return named[0], None
 
 
 def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, workers: int = 1,
              fresh: bool = False, on_progress: ProgressHook | None = None,
              on_test: Callable[[SprtState], None] | None = None,
-             backend: Backend = Backend.LOCAL, address: str | None = None) -> DuelReport:
+             backend: Backend = Backend.LOCAL, address: str | None = None,
+             luck: bool = True) -> DuelReport:
     """Play a duel's deal pairs in chunks of CHUNK_PAIRS until the SPRT accepts a hypothesis or
-    the schedule ends; `on_test` hears every test. Resumes like any run."""
+    the schedule ends; `on_test` hears every test. Resumes like any run. With `luck`, where
+    the games carry luck, the test is on pair scores adjusted for it (`PairResults.test`)."""
     settings.validate()
     first, second = (b.name for b in config.bots if b.name != config.schedule.fill)
     total = len(config.deals)
@@ -208,12 +290,19 @@ def run_duel(config: TournamentConfig, settings: SprtSettings, out: Path, worker
                        until=2 * done)
         fresh = False
         results = pair_results(out, done, first, second)
-        state = sprt(results.counts, settings)
+        state = results.test(settings, luck)
         if on_test is not None:
             on_test(state)
         if state.verdict is not Verdict.INCONCLUSIVE:
             break
     played = config.games[0]
-    return DuelReport(out, state, margin_estimate(results.margins),
+    model = results.luck_model if luck and results.adjusted() else None
+    note = results.luck_note
+    if not luck and results.luck_model is not None:
+        note = f"pair scores raw (--luck off); the games carry luck from {results.luck_model}"
+    elif luck and results.luck_model is not None and model is None:
+        note = (f"the games carry luck ({results.luck_model}), but every pair scored alike: "
+                f"the pentanomial test")
+    return DuelReport(out, state, results.margin(luck),
                       score_unit(played.game, played.variants[0].label), results.all_mirrored,
-                      first, second)
+                      first, second, model, note)

@@ -20,25 +20,27 @@ from arena.tournament.records.results import (
 from arena.tournament.records.run_log import note_in_log
 
 
-def run_ratings(path: Path) -> Ratings:
-    """The ratings of a run directory, recomputed from its config and records."""
-    return _rated(path)[0]
+def run_ratings(path: Path, luck: bool = True) -> Ratings:
+    """The ratings of a run directory, recomputed from its config and records (its edges
+    adjusted for luck where the records allow, unless `luck` is False)."""
+    return _rated(path, luck)[0]
 
 
 def run_report(path: Path, fmt: str = "table", variant: str | None = None,
-               crosstable: bool = False) -> str:
-    """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share."""
-    ratings, share = _rated(path)
+               crosstable: bool = False, luck: bool = True) -> str:
+    """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share;
+    edges adjusted for luck where the records allow, unless `luck` is False."""
+    ratings, share = _rated(path, luck)
     if crosstable:
         return format_crosstable(ratings, fmt, variant)
     return format_ratings(ratings, fmt, variant, share)
 
 
-def _rated(path: Path) -> tuple[Ratings, float]:
+def _rated(path: Path, luck: bool = True) -> tuple[Ratings, float]:
     """A run's ratings and the fault share above which its bots are flagged."""
     config = run_config(path)
     ratings = rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
-                   disqualify=config.limits.on_fault is OnFault.DISQUALIFY)
+                   disqualify=config.limits.on_fault is OnFault.DISQUALIFY, luck=luck)
     return ratings, config.limits.fault_share
 
 
@@ -55,9 +57,10 @@ def write_ratings(path: Path) -> str:
     return format_ratings(ratings, "table", None, share)
 
 
-def write_report(path: Path) -> list[Path]:
+def write_report(path: Path, luck: bool = True) -> list[Path]:
     """Draw a run's ratings as PNG pictures and write its report.md (matplotlib needed); the
-    files written."""
+    files written. Edges are adjusted for luck where the records allow, unless `luck` is
+    False."""
     require_matplotlib()
     config = run_config(path)
     # what the report writes must be regular files or nothing, checked before anything is drawn
@@ -65,4 +68,5 @@ def write_report(path: Path) -> list[Path]:
         check_entry(target)
     return draw_report(path, path / REPORT, config.name, list(RunDirectory(path).records()),
                        {g.game: g.trueskill for g in config.games},
-                       config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share)
+                       config.limits.on_fault is OnFault.DISQUALIFY, config.limits.fault_share,
+                       luck)

@@ -301,7 +301,9 @@ def _heatmap(pool: PoolRatings, names: Mapping[str, str]) -> str:
     out.append('<p class="legend">edge: the row bot\'s mean score advantage over the column '
                "bot per deal (blue: the row bot did better); games met in brackets; * and a "
                "frame: significant at 95% (more than the luck of the deals would give). "
-               '<a href="#glossary">The words.</a></p>')
+               '<a href="#glossary">The words.</a>'
+               + ("" if pool.luck_text() is None else " " + _t(pool.luck_text()))
+               + "</p>")
     return "".join(out)
 
 

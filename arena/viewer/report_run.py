@@ -54,12 +54,14 @@ class WrittenPage:
     replays: tuple[Path, ...]
 
 
-def write_run_page(run: Path, out: Path | None = None, replays: bool = False) -> WrittenPage:
+def write_run_page(run: Path, out: Path | None = None, replays: bool = False,
+                   luck: bool = True) -> WrittenPage:
     """Write a run's report page (`RUN/report.html` unless `out` is given) and, with
-    `replays`, the replay page of every game it links to; the files written."""
+    `replays`, the replay page of every game it links to; the files written. Edges are
+    adjusted for luck where the records allow, unless `luck` is False."""
     out = run / REPORT_PAGE if out is None else out
     check_entry(out)  # a regular file or nothing, checked before anything is computed
-    page, games = run_page(run, _relative(out.parent, run / REPLAYS), replays)
+    page, games = run_page(run, _relative(out.parent, run / REPLAYS), replays, luck)
     written = []
     if replays:
         folder = real_folder(run / REPLAYS, make=True)
@@ -76,8 +78,8 @@ def _relative(start: Path, target: Path) -> str:
     return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
 
 
-def run_page(run: Path, replay_folder: str = REPLAYS,
-             replays: bool = False) -> tuple[ReportPage, set[int]]:
+def run_page(run: Path, replay_folder: str = REPLAYS, replays: bool = False,
+             luck: bool = True) -> tuple[ReportPage, set[int]]:
     """A run's report page, and the tasks of the games it names (their replay pages in
     RUN/replays, `replay_folder` relative to the page): linked where `replays` (they are
     written with it) or the page is already there."""
@@ -87,7 +89,7 @@ def run_page(run: Path, replay_folder: str = REPLAYS,
         raise ReportPageError(f"{run}: no game records yet (run the tournament first)")
     settings = {g.game: g.trueskill for g in config.games}
     disqualify = config.limits.on_fault is OnFault.DISQUALIFY
-    ratings = rate(records, settings, disqualify)
+    ratings = rate(records, settings, disqualify, luck)
     progressions = rating_progression(records, settings, disqualify)
     bots = run_bots(run, ratings, records, replay_folder, run / REPLAYS, replays)
     linked = {g.task for per_pool in bots.values() for section in per_pool.values()

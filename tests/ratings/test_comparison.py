@@ -424,3 +424,50 @@ def test_without_the_code_two_bots_that_moved_apart_get_no_verdict() -> None:
     assert found.reference.undecided
     assert all(b.significant is None for b in found.bots)
     assert "--anchor NAME" in found.field_text()
+
+
+def _lucky_run(edge_a: float, seed: int, model: str = "concentration-minimax/1",
+               deals: int = 60) -> list[dict[str, Any]]:
+    """Two bots on `deals` deals in both seat orders: a's score advantage is `edge_a` plus its
+    luck advantage (most of the spread) plus a little noise."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for deal in range(deals):
+        for order in (("a", "b"), ("b", "a")):
+            luck = rng.gauss(0.0, 2.0)
+            margin = edge_a + luck + rng.gauss(0.0, 0.5)
+            first = order[0] == "a"
+            scores = [10 + margin, 10.0] if first else [10.0, 10 + margin]
+            out.append({"task": len(out), "game": "concentration", "variant": "standard",
+                        "seed": deal, "seats": list(order), "scores": scores,
+                        "ranks": [1, 2] if (margin > 0) == first else [2, 1],
+                        "luck": [luck, 0.0] if first else [0.0, luck], "luck_model": model})
+    return out
+
+
+def _raw(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if not k.startswith("luck")} for r in records]
+
+
+def test_changed_edges_are_tested_on_the_luck_adjusted_edges() -> None:
+    before, after = _lucky_run(0.0, 1), _lucky_run(0.6, 2)
+    adjusted = compare(rate(before), rate(after))
+    raw = compare(rate(before, luck=False), rate(after, luck=False))
+    pool_adjusted, pool_raw = adjusted.pools[0], raw.pools[0]
+    assert [(e.bot, e.opponent) for e in pool_adjusted.edges] == [("a", "b")]
+    assert pool_raw.edges == ()
+    assert (pool_adjusted.luck_before, pool_adjusted.luck_after) == (
+        "concentration-minimax/1", "concentration-minimax/1")
+    text = format_comparison(adjusted)
+    assert "edges adjusted for luck (concentration-minimax/1) in both runs" in text
+    assert "edges raw (--luck off)" in format_comparison(raw)
+    doc = json.loads(format_comparison(adjusted, "json"))["pools"][0]
+    assert (doc["luck_before"], doc["luck_after"], doc["luck_notes"]) == (
+        "concentration-minimax/1", "concentration-minimax/1", [])
+
+
+def test_a_run_adjusted_against_a_raw_one_is_said_to_be() -> None:
+    found = compare(rate(_raw(_lucky_run(0.0, 1))), rate(_lucky_run(0.0, 2)))
+    text = format_comparison(found)
+    assert ("the earlier run's edges are raw; the later run's edges are adjusted for luck "
+            "(concentration-minimax/1): each is an unbiased estimate") in text

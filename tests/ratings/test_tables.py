@@ -508,7 +508,7 @@ def test_json_output_is_stable_and_rounded() -> None:
         (p["game"], p["variant"]) for p in doc["pools"])
     zebra = next(p for p in doc["pools"] if p["variant"] == "zebra")
     assert set(zebra) == {"game", "variant", "matches", "skipped", "bots", "crosstable",
-                          "deals", "sweeps", "converged", "edges"}
+                          "deals", "sweeps", "converged", "edges", "luck_model", "luck_note"}
     assert zebra["converged"] is True
     assert zebra["bots"][0]["bot"] == "a"
     assert zebra["bots"][0]["mu"] == round(row(ratings, "a").mu, 6)
@@ -621,3 +621,143 @@ def test_a_bot_last_in_every_game_gets_an_interval_that_one_game_does_not_break(
     assert abs(mu - mu_once) <= Z95 * math.hypot(sigma, sigma_once)
     assert "w finished last in every game it played" in format_ratings(separated)
     assert json.loads(format_ratings(separated, "json"))["pools"][0]["edges"] == [["w", "last"]]
+
+
+# luck-adjusted edges: records carrying a synthetic luck (in score units, per seat)
+
+MODEL = "concentration-minimax/1"
+
+
+def lucky_pool(deals: int = 60, edge: float = 0.5, seed: int = 11) -> list[dict[str, Any]]:
+    """Two bots on `deals` deals, both seat orders each: a's score advantage is `edge` plus
+    its luck advantage (most of the spread) plus a little noise; ranks follow the scores."""
+    rng = random.Random(seed)
+    out = []
+    for deal in range(deals):
+        for order in (("a", "b"), ("b", "a")):
+            luck_a = rng.gauss(0.0, 2.0)
+            score_a = 10 + edge / 2 + luck_a + rng.gauss(0.0, 0.7)
+            score_b = 10 - edge / 2
+            scores = [score_a, score_b] if order[0] == "a" else [score_b, score_a]
+            luck = [luck_a, -0.0] if order[0] == "a" else [-0.0, luck_a]
+            ranks = [1, 2] if scores[0] > scores[1] else [2, 1]
+            record = rec(len(out), order, [round(s, 6) for s in scores], ranks, seed=deal)
+            record["luck"] = [round(x, 9) for x in luck]
+            record["luck_model"] = MODEL
+            out.append(record)
+    return out
+
+
+def stripped(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k not in ("luck", "luck_model")} for r in records]
+
+
+def test_edges_of_a_pool_with_luck_are_adjusted_and_narrower() -> None:
+    records = lucky_pool(edge=0.3, seed=22)
+    adjusted, raw = rate(records), rate(stripped(records))
+    pool = adjusted.pool(GAME, "zebra")
+    assert pool is not None and pool.luck_model == MODEL and pool.luck_note is None
+    assert h2h(adjusted, "a", "b").edge_ci95 < 0.5 * h2h(raw, "a", "b").edge_ci95
+    assert h2h(adjusted, "a", "b").edge == pytest.approx(0.3, abs=h2h(adjusted, "a", "b").edge_ci95)
+    assert h2h(adjusted, "a", "b").significant and not h2h(raw, "a", "b").significant
+    # the ratings themselves take no margins: the same with or without the luck
+    assert row(adjusted, "a").mu == row(raw, "a").mu
+    text = format_ratings(adjusted)
+    assert f"edges adjusted for luck ({MODEL})" in text
+    assert "luck" not in format_ratings(raw)
+    doc = json.loads(format_ratings(adjusted, "json"))["pools"][0]
+    assert (doc["luck_model"], doc["luck_note"]) == (MODEL, None)
+    cross = list(csv.DictReader(io.StringIO(format_crosstable(adjusted, "csv"))))
+    assert cross[0]["luck_model"] == MODEL
+    assert json.loads(format_crosstable(adjusted, "json"))["pools"][0]["luck_model"] == MODEL
+
+
+def test_luck_off_shows_the_raw_edges_and_says_so() -> None:
+    records = lucky_pool()
+    off, raw = rate(records, luck=False), rate(stripped(records))
+    assert off.pools[0].crosstable == raw.pools[0].crosstable
+    assert off.pools[0].luck_model is None
+    assert off.pools[0].luck_note == f"edges raw (--luck off); the records carry luck from {MODEL}"
+    assert "edges raw (--luck off)" in format_crosstable(off, "table")
+
+
+def test_an_edge_adjusted_for_luck_is_a_verdict_the_table_draws_on() -> None:
+    """b is listed above a (it wins more games) but a has the better edge once its bad luck is
+    taken out: `beats_above` follows the adjusted edge."""
+    rng = random.Random(5)
+    records = []
+    for deal in range(80):
+        for order in (("a", "b"), ("b", "a")):
+            luck_a = rng.gauss(0.0, 3.0)
+            margin = 0.4 + luck_a + rng.gauss(0.0, 0.5)
+            won = margin > 1.0  # a game a wins only by a wide margin: b wins more of them
+            scores = [10 + margin, 10.0] if order[0] == "a" else [10.0, 10 + margin]
+            a_seat = order.index("a")
+            ranks = [1, 2] if (won == (a_seat == 0)) else [2, 1]
+            record = rec(len(records), order, [round(s, 6) for s in scores], ranks, seed=deal)
+            luck = [0.0, 0.0]
+            luck[a_seat] = round(luck_a, 9)
+            record["luck"], record["luck_model"] = luck, MODEL
+            records.append(record)
+    adjusted = rate(records)
+    pool = adjusted.pool(GAME, "zebra")
+    assert pool is not None and [r.bot for r in pool.bots] == ["b", "a"]
+    assert h2h(adjusted, "a", "b").significant
+    assert row(adjusted, "a").beats_above == ("b",)
+    assert not h2h(rate(records, luck=False), "a", "b").significant
+    assert row(rate(records, luck=False), "a").beats_above == ()
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda r: r.pop("luck_model"), "task 7 (deal 3) cannot be adjusted for luck: its luck names"),
+    (lambda r: r.pop("luck"), "task 7 (deal 3) cannot be adjusted for luck: its luck is not"),
+    (lambda r: (r.pop("luck"), r.pop("luck_model")),
+     "task 7 (deal 3) cannot be adjusted for luck: it has no luck while other games"),
+    (lambda r: r.update(luck=[1.0]), "its luck is not 2 finite numbers"),
+    (lambda r: r.update(luck=[1.0, "x"]), "its luck is not 2 finite numbers"),
+    (lambda r: r.update(luck=[1.0, float("nan")]), "its luck is not 2 finite numbers"),
+    (lambda r: r.update(luck=[True, 1.0]), "its luck is not 2 finite numbers"),
+    (lambda r: r.update(luck_model=7), "its luck names no model"),
+    (lambda r: r.update(luck_model="concentration-minimax/2"),
+     "two models, concentration-minimax/1 (task 0, deal 0) and concentration-minimax/2 (task 7, "
+     "deal 3)"),
+])
+def test_a_pool_whose_luck_cannot_be_used_falls_back_to_raw_edges_with_a_note(
+        change: Any, says: str) -> None:
+    records = lucky_pool()
+    change(records[7])
+    found = rate(records)
+    pool = found.pool(GAME, "zebra")
+    assert pool is not None and pool.luck_model is None
+    assert pool.luck_note is not None and says in pool.luck_note
+    assert pool.luck_note.startswith("concentration / zebra: ")
+    assert pool.luck_note.endswith("the pool's edges are raw")
+    assert pool.crosstable == rate(stripped(records)).pools[0].crosstable  # nothing lost
+    assert pool.luck_note in format_ratings(found)
+    assert json.loads(format_ratings(found, "json"))["pools"][0]["luck_note"] == pool.luck_note
+
+
+def test_luck_adjusted_edges_are_a_function_of_the_set_of_records() -> None:
+    records = lucky_pool(30)
+    shuffled = list(records)
+    random.Random(2).shuffle(shuffled)
+    assert rate(shuffled).pools[0].luck_model == MODEL
+    assert format_ratings(rate(shuffled), "json") == format_ratings(rate(records), "json")
+
+
+def test_solitaire_pools_carry_their_luck_per_record() -> None:
+    records = []
+    rng = random.Random(9)
+    for deal in range(40):
+        for bot in ("x", "y"):
+            luck = rng.gauss(0.0, 3.0)
+            record = solo(len(records), bot, round(30 + (2 if bot == "x" else 0) + luck, 6),
+                          deal)
+            record["luck"], record["luck_model"] = [round(luck, 9)], MODEL
+            records.append(record)
+    found = rate(records)
+    assert found.pool(GAME, "solitaire").luck_model == MODEL  # type: ignore[union-attr]
+    adjusted = h2h(found, "y", "x", "solitaire")
+    raw = h2h(rate(stripped(records)), "y", "x", "solitaire")
+    assert adjusted.edge_ci95 < 0.1 * raw.edge_ci95
+    assert adjusted.edge == pytest.approx(2.0, abs=1e-6)

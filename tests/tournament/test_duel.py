@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.ratings.sprt import SprtSettings, Verdict, margin_estimate
+from arena.ratings.adjustment import predictable
+from arena.ratings.sprt import SprtSettings, Verdict, margin_estimate, normal_llr, sprt
 from arena.tournament.duel import (
     CHUNK_PAIRS,
     duel_config,
@@ -239,7 +242,8 @@ def test_a_bot_against_its_own_copy_is_said_to_play_mirror_images(tmp_path: Path
     result = CliRunner().invoke(app, ["duel", "greedy", "greedy", "--game", "concentration",
                                       "--max-games", "128", "--out", str(tmp_path / "d"), "-q"])
     assert result.exit_code == 0, result.output
-    first, last = result.stdout.splitlines()
+    lines = result.stdout.splitlines()  # a line on luck between, where the games carry it
+    first, last = lines[0], lines[-1]
     assert first.startswith("mirror images after 128 games: greedy - greedy")
     assert last.startswith("greedy and greedy-2 played mirror images of each other's games on "
                            "all 64 deals")
@@ -250,7 +254,8 @@ def test_the_duel_ends_with_a_sentence_in_elo_and_the_game_s_units(tmp_path: Pat
     result = CliRunner().invoke(app, ["duel", "optimal", "random", "--game", "concentration",
                                       "--max-games", "128", "--out", str(tmp_path / "d"), "-q"])
     assert result.exit_code == 0, result.output
-    first, last = result.stdout.splitlines()
+    lines = result.stdout.splitlines()  # a line on luck between, where the games carry it
+    first, last = lines[0], lines[-1]
     assert first.startswith("H1 accepted after 128 games: optimal - random +inf Elo")
     assert " sets a deal pair [+" in first
     assert last.startswith("optimal is better than random: +inf Elo [")
@@ -259,3 +264,123 @@ def test_the_duel_ends_with_a_sentence_in_elo_and_the_game_s_units(tmp_path: Pat
                                       "--max-games", "128", "--out", str(tmp_path / "e"), "-q"])
     assert weaker.stdout.splitlines()[-1].startswith(
         "random is not shown to be 20 Elo better than optimal; the difference lies between")
+
+
+# the test on pair scores adjusted for luck: records carrying a synthetic luck
+
+LUCKY = "concentration-minimax/1"
+
+
+def _lucky_duel(out: Path, pairs: int, edge: float, seed: int, share: float = 0.8) -> None:
+    """A two-seat duel's records: A's margin in each game is `edge` plus its luck (`share` of
+    the spread) plus noise, and the game goes to whoever has the higher score."""
+    rng = random.Random(seed)
+    lines = []
+    for k in range(2 * pairs):
+        seats = ["A", "B"] if k % 2 == 0 else ["B", "A"]
+        luck = rng.gauss(0.0, share ** 0.5)
+        margin = edge + luck + rng.gauss(0.0, (1 - share) ** 0.5)
+        a = seats.index("A")
+        scores = [0.0, 0.0]
+        scores[a] = margin
+        luck_seats = [0.0, 0.0]
+        luck_seats[a] = luck
+        ranks = [1, 1] if margin == 0 else [1, 2] if (margin > 0) == (a == 0) else [2, 1]
+        lines.append(json.dumps({"task": k, "game": "concentration", "variant": "standard",
+                                 "seed": k // 2, "seats": seats, "scores": scores,
+                                 "ranks": ranks, "order": "higher", "faults": [],
+                                 "luck": luck_seats, "luck_model": LUCKY}) + "\n")
+    out.mkdir()
+    (out / GAMES).write_text("".join(lines))
+
+
+def test_pair_results_read_each_pair_s_luck(tmp_path: Path) -> None:
+    _lucky_duel(tmp_path / "d", 40, 0.1, 1)
+    records = list(RunDirectory(tmp_path / "d").records())
+    found = pair_results(tmp_path / "d", 40, "A", "B")
+    assert found.luck_model == LUCKY and found.luck_note is None
+    assert found.luck is not None and len(found.luck) == 40
+    first = [sum(r["luck"]) for r in records[:2]]  # B's luck is 0 in these records
+    assert found.luck[0] == pytest.approx(first[0] + first[1])
+    assert found.scores[0] == sum(
+        1.0 if r["ranks"][r["seats"].index("A")] == 1 else 0.0 for r in records[:2]) / 2
+    turned = pair_results(tmp_path / "d", 40, "B", "A")
+    assert turned.luck == tuple(-x for x in found.luck)
+
+
+def test_the_adjusted_test_decides_sooner_on_the_same_games(tmp_path: Path) -> None:
+    _lucky_duel(tmp_path / "d", 10 * CHUNK_PAIRS, 0.15, 3)
+    settings = SprtSettings(0, 20)
+    decided = {}
+    for lucky in (True, False):
+        for chunks in range(1, 11):
+            found = pair_results(tmp_path / "d", chunks * CHUNK_PAIRS, "A", "B")
+            if found.test(settings, lucky).verdict is Verdict.H1:
+                decided[lucky] = chunks
+                break
+    assert decided[True] < decided.get(False, 11)
+    found = pair_results(tmp_path / "d", decided[True] * CHUNK_PAIRS, "A", "B")
+    adjusted = predictable(found.scores, found.luck or (), CHUNK_PAIRS)
+    assert adjusted.betas[0] == 0 and adjusted.betas[1] > 0
+    assert found.test(settings).llr == pytest.approx(
+        normal_llr(adjusted.values, 0, 20), abs=1e-12)
+    assert found.test(settings, False) == sprt(found.counts, settings)
+
+
+def test_the_adjusted_test_keeps_its_error_rate_between_equal_bots(tmp_path: Path) -> None:
+    """200 simulated duels of equal bots, luck most of the spread, up to 320 pairs each: the
+    adjusted test accepts H1 at most 5% of the time, up to the binomial spread (5% of 200 is
+    10, its standard deviation 3)."""
+    rng = random.Random(9)
+    settings = SprtSettings(0, 20)
+    wrong = 0
+    for _ in range(200):
+        luck = [rng.gauss(0.0, 1.0) for _ in range(10 * CHUNK_PAIRS)]
+        scores = [min(1.0, max(0.0, 0.5 + 0.2 * x + rng.gauss(0.0, 0.1))) for x in luck]
+        for chunks in range(1, 11):
+            n = chunks * CHUNK_PAIRS
+            values = predictable(scores[:n], luck[:n], CHUNK_PAIRS).values
+            llr = normal_llr(values, settings.elo0, settings.elo1)
+            if not settings.bounds[0] < llr < settings.bounds[1]:
+                wrong += llr >= settings.bounds[1]
+                break
+    assert wrong <= 16
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda r: (r.pop("luck"), r.pop("luck_model")),
+     "deal pair 2 (task 5) cannot be adjusted for luck: it has no luck while other games"),
+    (lambda r: r.update(luck_model="concentration-minimax/2"),
+     "deal pair 2 (task 5): the duel's luck comes from two models, concentration-minimax/1 and "
+     "concentration-minimax/2"),
+])
+def test_a_duel_whose_luck_cannot_be_used_is_tested_raw_with_a_note(
+        tmp_path: Path, change: Any, says: str) -> None:
+    _lucky_duel(tmp_path / "d", CHUNK_PAIRS, 0.1, 4)
+    path = tmp_path / "d" / GAMES
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    change(records[5])
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    found = pair_results(tmp_path / "d", CHUNK_PAIRS, "A", "B")
+    assert found.luck is None and found.luck_model is None
+    assert found.luck_note is not None and says in found.luck_note
+    assert found.test(SprtSettings(0, 20)) == sprt(found.counts, SprtSettings(0, 20))
+
+
+def test_luck_off_runs_the_pentanomial_test_and_says_so(tmp_path: Path) -> None:
+    """A played duel's games carry luck once the game has a model; whatever they carry, --luck
+    off gives the pentanomial test on raw scores, and JSON says which test was made."""
+    out = tmp_path / "d"
+    args = ["duel", "optimal", "greedy", "--game", "concentration", "--max-games", "128",
+            "--out", str(out), "-q", "--json"]
+    off = json.loads(CliRunner().invoke(app, [*args, "--luck", "off"]).stdout)
+    assert off["luck_model"] is None
+    counts = pair_results(out, off["games"] // 2, "optimal", "greedy").counts
+    assert off["llr"] == round(sprt(counts, SprtSettings(0, 20)).llr, 4)
+    on = json.loads(CliRunner().invoke(app, args).stdout)
+    found = pair_results(out, on["games"] // 2, "optimal", "greedy")
+    assert on["luck_model"] == found.luck_model
+    if found.luck_model is not None:
+        assert off["luck_note"].startswith("pair scores raw (--luck off); the games carry luck")
+    bad = CliRunner().invoke(app, [*args, "--luck", "maybe"])
+    assert bad.exit_code == 2

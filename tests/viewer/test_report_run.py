@@ -97,3 +97,23 @@ def test_a_run_without_records(run: Path, tmp_path: Path) -> None:
     (empty / "config.toml").write_text((run / "config.toml").read_text())
     with pytest.raises(ReportPageError, match="no game records yet"):
         write_run_page(empty)
+
+
+def test_the_page_says_whether_its_edges_are_adjusted_for_luck(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    out = tmp_path / "run"
+    run_tournament(parse_config(CONFIG, tmp_path / "pages.toml"), out)
+    games = out / "games.jsonl"
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    for record in records:  # a made-up luck, as games of a game with a luck model carry
+        record["luck"], record["luck_model"] = [0.5, -0.5], "concentration-minimax/1"
+    games.write_text("".join(json.dumps(r) + "\n" for r in records))
+    text = write_run_page(out).page.read_text()
+    assert "edges adjusted for luck (concentration-minimax/1)" in text
+    shutil.rmtree(out / "replays", ignore_errors=True)
+    result = CliRunner().invoke(app, ["report", str(out), "--html", "--luck", "off"])
+    assert result.exit_code == 0, result.output
+    assert ("edges raw (--luck off); the records carry luck from concentration-minimax/1"
+            in (out / "report.html").read_text())
