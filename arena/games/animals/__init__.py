@@ -9,6 +9,7 @@ tables for tests), `calls` (settling a round of calls), `narration` (spectators)
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.animals.calls import Settlement, clockwise, settle
@@ -42,6 +43,7 @@ from arena.games.animals.variants import (
     animal,
     spoken,
 )
+from arena.luck.model import LuckModel
 
 __all__ = [
     "ANIMALS",
@@ -100,6 +102,12 @@ class Animals(Game):
         from arena.games.animals.sampler import AnimalsSampler
 
         return AnimalsSampler()
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """The scores as they stand; luck from the lots between right calls (`luck.py`)."""
+        from arena.games.animals.luck import AnimalsLuck
+
+        return AnimalsLuck()
 
 
 GAME = register(Animals())

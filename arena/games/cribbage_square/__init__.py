@@ -12,6 +12,7 @@ may go), `dealing` (stacked packs for tests), `table` (events and the view), `na
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.cribbage_square.dealing import LAID, stack_pack
@@ -43,6 +44,7 @@ from arena.games.cribbage_square.table import (
     TurnedUp,
 )
 from arena.games.cribbage_square.variants import MAX_SEATS, PRESETS, Placement, SquareParams
+from arena.luck.model import LuckModel
 
 __all__ = [
     "LAID",
@@ -96,6 +98,14 @@ class CribbageSquare(Game):
         from arena.games.cribbage_square.sampler import SquareSampler
 
         return SquareSampler()
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """Each square's exact expected points once one place is left; luck from the last card
+        and the starter (`luck.py`)."""
+        from arena.games.cribbage_square.luck import SquareLuck
+
+        assert isinstance(params, SquareParams)
+        return SquareLuck(params, players)
 
 
 GAME = register(CribbageSquare())

@@ -10,6 +10,7 @@ stacked deals for tests), `scoring` (points, sides, the end), `narration` (spect
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.frogs_in_the_pond.dealing import Deal, Stack, deal_order
@@ -50,6 +51,7 @@ from arena.games.frogs_in_the_pond.variants import (
     FrogsParams,
     hand_size,
 )
+from arena.luck.model import LuckModel
 
 __all__ = [
     "CARD_POINTS",
@@ -113,6 +115,14 @@ class FrogsInThePond(Game):
         from arena.games.frogs_in_the_pond.sampler import FrogsSampler
 
         return FrogsSampler()
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """Each side's points plus its hands' card weights; luck from the deals and the frogs
+        (`luck.py`)."""
+        from arena.games.frogs_in_the_pond.luck import FrogsLuck
+
+        assert isinstance(params, FrogsParams)
+        return FrogsLuck(params, players)
 
 
 GAME = register(FrogsInThePond())

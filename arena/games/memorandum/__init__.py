@@ -85,5 +85,12 @@ class Memorandum(Game):
 
         return MemorandumSampler()
 
+    def luck_model(self, params: Params, players: int) -> None:
+        """None: every card plays the same part (hands are all the same size and score by who
+        holds them, not which cards they are), so any value function that cannot read the
+        bots' memories gives every deal and every order of calls the same value, and the luck
+        would be 0 (docs/rules/memorandum.md, "Value function (luck)")."""
+        return None
+
 
 GAME = register(Memorandum())

@@ -82,5 +82,11 @@ class OldMansBundle(Game):
 
         return BundleSampler()
 
+    def luck_model(self, params: Params, players: int) -> None:
+        """None: the value functions tried (the threats of a new hand; the exact value of the
+        last round) left the variance of score differences as it was or made it larger
+        (docs/rules/old-mans-bundle.md, "Value function (luck)")."""
+        return None
+
 
 GAME = register(OldMansBundle())

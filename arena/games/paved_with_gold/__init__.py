@@ -9,6 +9,7 @@ presets), `actions` (what a player may do), `table` (what players see: the view 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.engine import Game, Params, Sampler, register
 from arena.games.paved_with_gold import actions
@@ -39,6 +40,7 @@ from arena.games.paved_with_gold.variants import (
     SQUARE,
     PavedParams,
 )
+from arena.luck.model import LuckModel
 
 __all__ = [
     "BEST_FIRST",
@@ -93,6 +95,13 @@ class PavedWithGold(Game):
         from arena.games.paved_with_gold.sampler import PavedSampler
 
         return PavedSampler()
+
+    def luck_model(self, params: Params, players: int) -> LuckModel[Any]:
+        """The scores as they stand; luck from places nobody has seen turned up for claims
+        (`luck.py`)."""
+        from arena.games.paved_with_gold.luck import PavedLuck
+
+        return PavedLuck()
 
 
 GAME = register(PavedWithGold())
