@@ -99,7 +99,9 @@ def test_each_fault_is_recorded_and_the_game_goes_on(name: str, kind: FaultKind,
     assert detail in fault["detail"]
     assert record["ranks"] == [2, 1]  # the faulting seat is ranked last
     assert record["final"]["end"] == "cleared"  # type: ignore[index]
-    assert time.monotonic() - started < 10  # a timeout is cut off, not waited out
+    # a timeout is cut off, not waited out: the sleeper sleeps 60 s a move, so a game waiting
+    # it out takes more than that (the game itself took 11.9 s at a load of 20, beyond 10)
+    assert time.monotonic() - started < 30
 
 
 @pytest.mark.parametrize("value", ["card", "own"])  # a card, and a value that cannot travel
