@@ -214,6 +214,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: -_cost(unit(item.nodeid)))
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: none without xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: two test processes a CPU (`--maxprocesses` caps them). Many tests wait on
     other processes (sandboxed games, a Ray cluster, the docs' commands), and on a loaded machine
@@ -221,6 +222,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * (os.cpu_count() or 1)
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: none without xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """With `--dist loadgroup` (pyproject.toml): a test at a time, but a module's tests together
     where they share a fixture (`unit`). xdist's own grouping, by an `xdist_group` mark, no longer
