@@ -10,21 +10,33 @@ from arena.errors import ArenaError, UnknownGameError
 from arena.levels import LEVELS, Level, level_spec, measure, parse_level, seat_bots, table_size
 from arena.loader import is_bundled, resolve_bot
 from arena.match import play_game
+from tests.helpers import slow_unless
+
+SEARCHING = {("animals", Level.EXPERT), ("paved-with-gold", Level.EXPERT)}
+"""Levels whose bot searches at its full size: a whole game of it at every seat takes 10-30 s
+(slow: `pytest -m slow`); the default run plays the same bots smaller in their own tests
+(tests/bots/animals, tests/bots/paved_with_gold) and still checks that the level names them."""
 
 
 @pytest.mark.parametrize("game", sorted(LEVELS))
-def test_every_level_is_a_bundled_bot_that_plays_the_game(game: str) -> None:
+def test_every_game_has_every_level_and_each_names_a_bundled_bot(game: str) -> None:
     assert set(LEVELS[game]) == set(Level)
-    variant = find_game(game).variant()
-    allowed = variant.params.players_allowed()
-    players = 2 if 2 in allowed else allowed.start
     for level in Level:
         spec = level_spec(game, level)
         assert is_bundled(spec), spec
-        bot = resolve_bot(spec, game)
-        record = play_game(variant, [bot.make() for _ in range(players)],
-                           [bot.name] * players, 0)
-        assert record.faults == ()
+        assert resolve_bot(spec, game).name
+
+
+@pytest.mark.parametrize(("game", "level"), [
+    slow_unless((game, level) not in SEARCHING, game, level, id=f"{game}-{level.value}")
+    for game in sorted(LEVELS) for level in Level])
+def test_every_level_is_a_bundled_bot_that_plays_the_game(game: str, level: Level) -> None:
+    variant = find_game(game).variant()
+    allowed = variant.params.players_allowed()
+    players = 2 if 2 in allowed else allowed.start
+    bot = resolve_bot(level_spec(game, level), game)
+    record = play_game(variant, [bot.make() for _ in range(players)], [bot.name] * players, 0)
+    assert record.faults == ()
 
 
 def test_the_games_with_levels_are_registered() -> None:

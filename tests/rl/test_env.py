@@ -250,7 +250,8 @@ def test_no_encoding_holds_a_card_the_seat_cannot_see(game: str, preset: str,
                 cursors[seat] = end
                 histories[seat].add(events)
                 seen[seat] += visible
-            chosen = {s: state.legal(s)[rng.randrange(len(state.legal(s)))] for s in seats}
+            legal = {s: state.legal(s) for s in seats}  # once: it is worked out each time
+            chosen = {s: legal[s][rng.randrange(len(legal[s]))] for s in seats}
             mark = len(state.log)
             if len(seats) == 1:
                 state.apply(seats[0], chosen[seats[0]])

@@ -8,6 +8,7 @@ import ctypes
 import os
 import platform
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,6 +52,19 @@ needs_namespaces = pytest.mark.skipif(
                            "user, mount, network, PID and IPC namespaces allowed for this user")
 
 
+
+
+def cpu_ns(pids: list[int]) -> int:
+    """The CPU time, in nanoseconds, every thread of these processes has had (counted by the
+    kernel: /proc/PID/task/*/schedstat; 0 once gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 def marked(marker: str) -> list[int]:

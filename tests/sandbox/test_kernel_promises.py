@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.api import Bot
+from arena.api import Bot, Observation
 from arena.engine import find_game
 from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.record import FaultKind, GameRecord
-from arena.sandbox import Limits, sandboxed
+from arena.sandbox import BotHost, Limits, SandboxedBot, sandboxed
 from arena.sandbox.cgroups import find_hierarchies
-from tests.sandbox.support import NAMESPACES, marked
+from tests.sandbox.support import NAMESPACES, cpu_ns, marked
 
 KERNEL = Path(__file__).parent / "hostile" / "kernel.py"
 # the attacks are made in `start`, which may take its time (a flood, under load): they are not
@@ -310,6 +310,10 @@ def test_no_note_in_the_forker_s_settings_reaches_the_next_sandboxed_game(
 
 
 RENICE_LIMITS = Limits(move_seconds=0.25, game_seconds=20.0, overage_seconds=0.25, memory_mb=256)
+# limits no load reaches: the contained attack is judged by what the sandbox promises (no game
+# seen or reniced, every process of a game stopped between its turns), not by a move's time (at
+# 0.25 s a move, a calm bot's moves ran out on a loaded machine with no attack at all)
+UNHURRIED = Limits(move_seconds=10.0, game_seconds=120.0, overage_seconds=10.0, memory_mb=256)
 
 
 def _timeouts(record: GameRecord, seat: int) -> list[str]:
@@ -326,9 +330,9 @@ def test_renicing_the_opponent_makes_it_time_out_in_process(
     monkeypatch.setenv("ARENA_SANDBOX_CGROUPS", "0")
     variant = find_game("concentration").variant("standard")
     thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
-    # every game process in sight: a game's command line no longer names its bot or folders
-    # (settings travel over the control socket), and the tests run one at a time
-    renicer = resolve_bot(spec("Renicer", near="", marker=marker))
+    # the game processes of this test only (they descend from this process): a game's command
+    # line names neither its bot nor its folders, and other tests' games run beside this one
+    renicer = resolve_bot(spec("Renicer", near="", marker=marker, within=os.getpid()))
     try:
         record = play_game(variant, [renicer.make(), thinker.make()], ["renicer", "thinker"], 3)
     finally:
@@ -336,24 +340,58 @@ def test_renicing_the_opponent_makes_it_time_out_in_process(
     assert _timeouts(record, 1), record.faults
 
 
-@needs_kernel
-@needs_cgroups
-def test_renicing_the_opponent_is_contained_when_sandboxed(tmp_path: Path, marker: str) -> None:
-    """A sandboxed game cannot see, renice or starve another game: the calm opponent plays on."""
+def _thinking_while_renicer_spins(tmp_path: Path, marker: str,
+                                  monkeypatch: pytest.MonkeyPatch) -> tuple[GameRecord, float, int]:
+    """A game of a sandboxed renicer (aimed at this test's games) against a sandboxed thinker
+    that reports its priority: the record, the CPU seconds the renicer's spinners had during the
+    thinker's decisions that follow another of its own (by then the renicer's game, if paused,
+    has long been stopped), and how many such decisions there were."""
     variant = find_game("concentration").variant("standard")
-    log = tmp_path / "renicer.log"
-    thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
-    renicer = sandboxed(spec("Renicer", near=tmp_path, marker=marker), "concentration",
-                        RENICE_LIMITS, log)
+    thinker = sandboxed(spec("Thinker", report=1), "concentration", UNHURRIED,
+                        tmp_path / "t.log")
+    renicer = sandboxed(spec("Renicer", marker=marker, within=os.getpid()), "concentration",
+                        UNHURRIED, tmp_path / "renicer.log")
+    act = SandboxedBot.act
+    last: list[BotHost] = []  # whose decision came last
+    gained: list[int] = []  # the spinners' CPU time during each such decision of the thinker
+
+    def watched(self: SandboxedBot, obs: Observation) -> object:
+        follows = self.host is thinker.host and last[-1:] == [thinker.host]
+        spinners = marked(marker) if follows else []
+        before = cpu_ns(spinners)
+        action = act(self, obs)
+        if follows:
+            gained.append(cpu_ns(spinners) - before)
+        last.append(self.host)
+        return action
+
+    monkeypatch.setattr(SandboxedBot, "act", watched)
     try:
         record = play_game(variant, [renicer.make(), thinker.make()], ["renicer", "thinker"], 3)
     finally:
         renicer.close()
         thinker.close()
-    said = log.read_text()
-    assert "renicer started" in said, said  # its spinners ran (in its own game's cgroup)
-    assert "renicer sees" in said, said  # and it looked for other games (none, in its namespace)
-    assert not _timeouts(record, 1), (record.faults, said)
+    return record, sum(gained) / 1e9, len(gained)
+
+
+@needs_kernel
+@needs_cgroups
+def test_renicing_the_opponent_is_contained_when_sandboxed(
+        tmp_path: Path, marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sandboxed game cannot see, renice or starve another game: the renicer sees no other
+    game, the thinker keeps its nice value and scheduling policy at every decision, and the
+    renicer's spinners get no CPU at all while the thinker thinks (they are stopped with the
+    renicer's game between its turns: counted by the kernel, schedstat). None of it depends on
+    how loaded the machine is."""
+    record, cpu, decisions = _thinking_while_renicer_spins(tmp_path, marker, monkeypatch)
+    said = (tmp_path / "renicer.log").read_text()
+    assert re.search(r"renicer started [1-9]", said), said  # spinning, in its game's groups
+    assert "renicer sees 0 other games" in said, said  # it looked (none, in its namespace)
+    assert "renicer reniced" not in said, said
+    thought = (tmp_path / "t.log").read_text()
+    priorities = re.findall(r"thinker nice=(-?\d+) policy=(\d+)", thought)
+    assert len(priorities) == 1 and priorities[0][1] == str(os.SCHED_OTHER), thought
+    assert decisions >= 10 and cpu == 0.0, (cpu, decisions)
     assert [fault for fault in record.faults if fault.seat == 1] == [], record.faults
 
 

@@ -494,15 +494,16 @@ class ForkerNote(Attacker):
 
 class Renicer(Attacker):
     """Starves the other bots' game processes: finds them (`arena-game` in /proc/*/comm; only
-    those whose command line holds `near`, if given), sets them to nice 19 and SCHED_IDLE at
+    those whose command line holds `near`, if given, and that descend from process `within`, if
+    given: a test's own, not those of the tests beside it), sets them to nice 19 and SCHED_IDLE at
     every decision of its own, and keeps every CPU busy with a helper of its own, in a process
     group of its own (out of reach of the pause between turns; in the games' session, so that
     an autogroup of its own does not shield them), for `seconds`."""
 
     def __init__(self, near: str = "", marker: str = "arena-kernel-renicer",
-                 seconds: float = 10.0) -> None:
+                 seconds: float = 10.0, within: int = 0) -> None:
         super().__init__()
-        self.near, self.marker, self.seconds = near, marker, seconds
+        self.near, self.marker, self.seconds, self.within = near, marker, seconds, int(within)
         self.reniced: set[int] | None = None
         self.spinning: list[int] = []
 
@@ -537,10 +538,21 @@ class Renicer(Attacker):
                 with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
                     if self.near.encode() not in cmdline.read():
                         continue
+                if self.within and not self.descends(int(entry)):
+                    continue
             except OSError:
                 continue
             found.append(int(entry))
         return found
+
+    def descends(self, pid: int) -> bool:
+        """Whether process `pid` descends from process `within` (by its parents in /proc)."""
+        while pid > 1:
+            with open(f"/proc/{pid}/stat") as stat:
+                pid = int(stat.read().rsplit(")", 1)[1].split()[1])
+            if pid == self.within:
+                return True
+        return False
 
     def act(self, obs: Observation[Any]) -> Any:
         """Renice every other game process not reniced yet; the first card."""
@@ -564,13 +576,26 @@ class Renicer(Attacker):
 
 
 class Thinker(GreedyBot):
-    """A calm bot within the rules: plays as greedy after `cpu_ms` of computing per decision."""
+    """A calm bot within the rules: plays as greedy after `cpu_ms` of computing per decision;
+    with `report`, it says its nice value and scheduling policy at its first decision and at
+    each that finds them changed."""
 
-    def __init__(self, cpu_ms: float = 10.0) -> None:
+    def __init__(self, cpu_ms: float = 10.0, report: int = 0) -> None:
         self.cpu = cpu_ms / 1000
+        self.report = bool(int(report))
+        self.said = ""
 
     def act(self, obs: Observation[Any]) -> int:
         """Compute for `cpu_ms` of CPU time, then play as greedy."""
+        if self.report:
+            try:
+                now = (f"thinker nice={os.getpriority(os.PRIO_PROCESS, 0)} "
+                       f"policy={os.sched_getscheduler(0)}")
+            except OSError as exc:
+                now = f"thinker could not see its priority: {failure(exc)}"
+            if now != self.said:
+                say(now)
+                self.said = now
         until = time.process_time() + self.cpu
         while time.process_time() < until:
             pass

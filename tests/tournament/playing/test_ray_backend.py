@@ -155,6 +155,10 @@ def test_ray_and_local_give_the_same_records_and_ratings(local_ray: None,
     assert none_left_on_ray(), bot_processes_on_ray()
 
 
+# the rest on a real cluster is slow (`pytest -m slow`, see "Testing" in docs/architecture.md):
+# a killed driver, resuming across backends, a lost worker, the command line; the default run
+# keeps the same records on Ray as locally, and the actors' ends with a stand-in for Ray
+@pytest.mark.slow
 def test_a_killed_driver_leaves_no_bot_processes_on_the_cluster(local_ray: None,
                                                                 tmp_path: Path) -> None:
     config, out = write_config(tmp_path, deals=30), tmp_path / "run"
@@ -180,6 +184,7 @@ def test_a_killed_driver_leaves_no_bot_processes_on_the_cluster(local_ray: None,
     assert none_left_on_ray(), bot_processes_on_ray()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first,then", [(Backend.LOCAL, Backend.RAY),
                                         (Backend.RAY, Backend.LOCAL)])
 def test_a_run_stopped_on_one_backend_finishes_on_the_other(
@@ -200,6 +205,7 @@ def test_a_run_stopped_on_one_backend_finishes_on_the_other(
     assert whole == run_records(straight)
 
 
+@pytest.mark.slow
 def test_a_batch_lost_with_its_worker_is_played_again(local_ray: None, tmp_path: Path) -> None:
     marker = tmp_path / "crashed"
     config = load_config(write_config(tmp_path, deals=2, isolation="none",
@@ -248,6 +254,7 @@ def test_address_needs_the_ray_backend(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--backend ray" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_cli_runs_on_ray(local_ray: None, tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = CliRunner().invoke(app, ["run", str(write_config(tmp_path, deals=1)), "--backend",
