@@ -28,7 +28,7 @@ EXPECTED = json.loads(DIGESTS.EXPECTED.read_text(encoding="utf-8"))
 
 
 def test_every_shipped_config_has_expected_digests() -> None:
-    assert sorted(EXPECTED) == sorted(p.stem for p in DIGESTS.CONFIGS.glob("*.toml"))
+    assert sorted(EXPECTED) == sorted(p.stem for p in DIGESTS.shipped())
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
