@@ -35,9 +35,17 @@ def _decoded(notes: list[tuple[int, int]]) -> int:
 
 
 def test_in_process_the_counter_carries_notes() -> None:
-    notes, said = _notes("none")
-    assert len(notes) >= GAMES, said
-    assert _decoded(notes) >= GAMES // 2, notes  # chance: 1 in 16 a game
+    # The control: the channel works where nothing stops it. The counter is the machine's, so
+    # pipes made meanwhile by other processes (other test processes, a browser) can only spoil
+    # a note; one run of three that carries them shows the channel is real.
+    tries = []
+    for _ in range(3):
+        notes, said = _notes("none")
+        assert len(notes) >= GAMES, said
+        tries.append(notes)
+        if _decoded(notes) >= GAMES // 2:  # chance: 1 in 16 a game
+            return
+    raise AssertionError(f"no run of three carried its notes: {tries}")
 
 
 @needs_namespaces
