@@ -7,17 +7,11 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
 
-import pytest
-
-from arena.api import Action
-from arena.engine import Game, Params, find_game
+from arena.engine import find_game
 from arena.loader import resolve_bot
-from arena.luck.model import Alternatives, LuckModel, Values
 from arena.match import play_game
 from arena.record import GameRecord
-from tests.luck.helpers import Audited
 
 
 def played_with(game: str, variant: str, overrides: Mapping[str, str], specs: Sequence[str],
@@ -58,43 +52,6 @@ def one_finite_value_a_seat(record: GameRecord) -> bool:
     """Whether the record has one finite luck a seat."""
     return (record.luck is not None and len(record.luck) == len(record.seats)
             and all(math.isfinite(v) for v in record.luck))
-
-
-class JointAudited(Audited):
-    """`Audited` for simultaneous moves too: every `expected_joint` checked against the mean
-    over `joint_reveals`."""
-
-    def joint_reveals(self, state: Any, actions: Mapping[int, Action]
-                      ) -> Alternatives[Any] | None:
-        """The model's alternatives."""
-        return self.model.joint_reveals(state, actions)
-
-    def expected_joint(self, state: Any, actions: Mapping[int, Action]) -> Values | None:
-        """The model's expectation, checked against the mean over every alternative."""
-        fast = self.model.expected_joint(state, actions)
-        slow = LuckModel.expected_joint(self, state, actions)
-        assert (fast is None) == (slow is None), (fast, slow)
-        if fast is not None and slow is not None:
-            assert fast == pytest.approx(slow, abs=1e-9), (fast, slow)
-            self.checked += 1
-        return fast
-
-
-def audit_joint(monkeypatch: pytest.MonkeyPatch, game: Game) -> list[JointAudited]:
-    """Wrap every model `game` hands out in `JointAudited` for the test's duration; the list
-    holds the models handed out."""
-    made: list[JointAudited] = []
-    original = type(game).luck_model
-
-    def audited(self: Game, params: Params, players: int) -> LuckModel[Any] | None:
-        model = original(self, params, players)
-        if model is None:
-            return None
-        made.append(JointAudited(model))
-        return made[-1]
-
-    monkeypatch.setattr(type(game), "luck_model", audited)
-    return made
 
 
 def assert_no_model(game: str, specs: Sequence[str]) -> None:

@@ -68,7 +68,8 @@ def score_variance_drops(records: Sequence[GameRecord], name: str) -> tuple[floa
 
 
 class Audited(LuckModel[Any]):
-    """A model whose every `expected` is checked against the default over its `reveals`."""
+    """A model whose every `expected` (and `expected_joint`, for simultaneous moves) is checked
+    against the default over its `reveals` (`joint_reveals`)."""
 
     def __init__(self, model: LuckModel[Any], unlisted: Any = None) -> None:
         self.model = model
@@ -93,7 +94,19 @@ class Audited(LuckModel[Any]):
         fast = self.model.expected(state, seat, action)
         if self.unlisted is not None and self.unlisted(state, action):
             return fast
-        slow = LuckModel.expected(self, state, seat, action)
+        return self._checked(fast, LuckModel.expected(self, state, seat, action))
+
+    def joint_reveals(self, state: Any, actions: Mapping[int, Action]
+                      ) -> Alternatives[Any] | None:
+        """The model's alternatives to simultaneous moves."""
+        return self.model.joint_reveals(state, actions)
+
+    def expected_joint(self, state: Any, actions: Mapping[int, Action]) -> Values | None:
+        """The model's expectation, checked against the mean over every alternative."""
+        fast = self.model.expected_joint(state, actions)
+        return self._checked(fast, LuckModel.expected_joint(self, state, actions))
+
+    def _checked(self, fast: Values | None, slow: Values | None) -> Values | None:
         assert (fast is None) == (slow is None), (fast, slow)
         if fast is not None and slow is not None:
             assert fast == pytest.approx(slow, abs=1e-9), (fast, slow)

@@ -17,12 +17,11 @@ from arena.games.animals.state import AnimalsState
 from arena.luck.model import Values
 from tests.luck.games import (
     assert_reproducible,
-    audit_joint,
     difference_ratio,
     one_finite_value_a_seat,
     played_with,
 )
-from tests.luck.helpers import assert_mean_zero, bot_luck
+from tests.luck.helpers import assert_mean_zero, audit, bot_luck
 
 GAME = find_game("animals")
 TABLE = ["animals-sharp", "animals-simple:alertness=0.9", "animals-simple"]
@@ -54,7 +53,7 @@ def test_a_lot_is_drawn_only_between_two_or_more_right_calls() -> None:
 
 
 def test_the_expectations_are_the_means_over_the_lots(monkeypatch: pytest.MonkeyPatch) -> None:
-    made = audit_joint(monkeypatch, GAME)
+    made = audit(monkeypatch, GAME)
     records = list(played_with(GAME.name, "standard", {}, TABLE, range(3)))
     assert all(one_finite_value_a_seat(r) for r in records)
     assert sum(m.checked for m in made) > 10

@@ -19,12 +19,11 @@ from arena.games.cribbage_square.state import SquareState
 from arena.luck.model import Alternatives, LuckModel
 from tests.luck.games import (
     assert_reproducible,
-    audit_joint,
     difference_ratio,
     one_finite_value_a_seat,
     played_with,
 )
-from tests.luck.helpers import assert_mean_zero, bot_luck
+from tests.luck.helpers import assert_mean_zero, audit, bot_luck
 
 GAME = find_game("cribbage-square")
 
@@ -42,7 +41,7 @@ def test_a_game_has_one_finite_luck_a_seat_and_the_same_again() -> None:
 def test_the_exact_expectations_are_the_means_over_the_cards_not_turned_up(
         preset: str, specs: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """The last card and the starter of every game, against the mean over `joint_reveals`."""
-    made = audit_joint(monkeypatch, GAME)
+    made = audit(monkeypatch, GAME)
     records = list(played_with(GAME.name, preset, {}, specs, range(2)))
     assert all(one_finite_value_a_seat(r) for r in records)
     assert sum(m.checked for m in made) == 2 * len(records)
