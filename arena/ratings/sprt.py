@@ -150,6 +150,10 @@ def elo_estimate(counts: Sequence[int]) -> EloEstimate:
         return EloEstimate(0.0, -math.inf, math.inf)
     mean = sum(n * a for n, a in zip(counts, PAIR_SCORES, strict=True)) / pairs
     variance = sum(n * (a - mean) ** 2 for n, a in zip(counts, PAIR_SCORES, strict=True)) / pairs
+    return _elo_interval(mean, variance, pairs)
+
+
+def _elo_interval(mean: float, variance: float, pairs: int) -> EloEstimate:
     half = Z95 * math.sqrt(variance / pairs)
     return EloEstimate(elo_of_score(mean), elo_of_score(mean - half), elo_of_score(mean + half))
 
@@ -180,12 +184,19 @@ def sprt(counts: Sequence[int], settings: SprtSettings) -> SprtState:
     upper bound, H0 once it reaches the lower one, else inconclusive."""
     if len(counts) != 5 or any(n < 0 for n in counts):
         raise ValueError(f"pentanomial counts are five counts of 0 or more, not {counts}")
-    lower, upper = settings.bounds
     value = llr(regularised(counts), settings.elo0, settings.elo1) if sum(counts) else 0.0
+    return _state(counts, value, settings, elo_estimate(counts))
+
+
+def _state(counts: Sequence[int], value: float, settings: SprtSettings,
+           elo: EloEstimate) -> SprtState:
+    """The test's state at LLR `value`: H1 at the upper bound, H0 at the lower, else
+    inconclusive."""
+    lower, upper = settings.bounds
     verdict = (Verdict.H1 if value >= upper else Verdict.H0 if value <= lower
                else Verdict.INCONCLUSIVE)
     five = (counts[0], counts[1], counts[2], counts[3], counts[4])
-    return SprtState(five, value, (lower, upper), verdict, elo_estimate(counts))
+    return SprtState(five, value, (lower, upper), verdict, elo)
 
 
 def normal_llr(values: Sequence[float], elo0: float, elo1: float) -> float:
@@ -211,8 +222,7 @@ def score_estimate(values: Sequence[float]) -> EloEstimate:
     if n == 0:
         return EloEstimate(0.0, -math.inf, math.inf)
     mean = math.fsum(values) / n
-    half = Z95 * math.sqrt(math.fsum((x - mean) ** 2 for x in values) / n / n)
-    return EloEstimate(elo_of_score(mean), elo_of_score(mean - half), elo_of_score(mean + half))
+    return _elo_interval(mean, math.fsum((x - mean) ** 2 for x in values) / n, n)
 
 
 def sprt_scores(values: Sequence[float], counts: Sequence[int],
@@ -226,12 +236,8 @@ def sprt_scores(values: Sequence[float], counts: Sequence[int],
         raise ValueError("the pentanomial counts do not count the pair scores")
     if not values or max(values) - min(values) <= 1e-12:
         return sprt(counts, settings)
-    lower, upper = settings.bounds
     value = normal_llr(values, settings.elo0, settings.elo1)
-    verdict = (Verdict.H1 if value >= upper else Verdict.H0 if value <= lower
-               else Verdict.INCONCLUSIVE)
-    five = (counts[0], counts[1], counts[2], counts[3], counts[4])
-    return SprtState(five, value, (lower, upper), verdict, score_estimate(values))
+    return _state(counts, value, settings, score_estimate(values))
 
 
 @dataclass(frozen=True)
