@@ -113,7 +113,8 @@ def test_each_way_of_breaking_the_protocol_is_a_fault_and_the_game_goes_on(
 def test_a_well_behaved_program_plays_to_the_end_and_is_gone_after() -> None:
     record = play_hostile(12)  # "fine": always the first legal action
     assert not record["faults"]
-    assert not [p for p in os.listdir("/proc") if p.isdigit()
+    # only this process's children: other test workers may be playing the same program now
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _parent(p) == os.getpid()
                 and _cmdline(p).endswith(str(HOSTILE))]
 
 
@@ -122,6 +123,15 @@ def _cmdline(pid: str) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
     except OSError:
         return ""
+
+
+def _parent(pid: str) -> int | None:
+    """The parent's process id of `pid`, or None once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])  # the name in brackets may hold spaces
 
 
 def test_a_system_program_is_never_a_bots_folder() -> None:
