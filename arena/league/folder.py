@@ -196,7 +196,7 @@ def parse_league(text: str, where: Path) -> LeagueConfig:
     check = {"deals": config.table("deals"), "limits": config.table("limits")}
     most = max(p.players for p in pools)
     stand_ins = [f"check-{i}" for i in range(max(2, most))]
-    pool_toml(config, pools[0], [(n, "random", "none") for n in stand_ins], where, check)
+    pool_tournament(config, pools[0], [(n, "random", "none") for n in stand_ins], where, check)
     return config
 
 
@@ -313,16 +313,16 @@ def deals_config(league: League) -> TournamentConfig:
     """The config of the league's deals run directory: its [deals], at its first pool."""
     pool = league.config.pools[0]
     stand_ins = [(f"deal-{i}", "random", "none") for i in range(max(2, pool.players))]
-    text = pool_toml(league.config, pool, stand_ins, league.file(CONFIG),
-                     {"deals": league.config.table("deals")}, suffix="deals")
-    return parse_config(text, league.file(CONFIG), check_bots=False)
+    return pool_tournament(league.config, pool, stand_ins, league.file(CONFIG),
+                           {"deals": league.config.table("deals")}, suffix="deals")
 
 
-def pool_toml(config: LeagueConfig, pool: Pool, bots: Sequence[tuple[str, str, str]],
-              where: Path, tables: Mapping[str, Mapping[str, Any]] | None = None,
-              suffix: str | None = None) -> str:
-    """The tournament config of one pool with these bots (name, spec, isolation); checked
-    (ConfigError) when `tables` is given, with those tables only."""
+def pool_tournament(config: LeagueConfig, pool: Pool, bots: Sequence[tuple[str, str, str]],
+                    where: Path, tables: Mapping[str, Mapping[str, Any]] | None = None,
+                    suffix: str | None = None) -> TournamentConfig:
+    """The tournament config of one pool with these bots (name, spec, isolation), parsed once
+    (a ConfigError names a league.toml's mistake in its terms); with `tables`, those tables
+    only."""
     tables = {k: config.table(k) for k in ("deals", "limits", "schedule")} \
         if tables is None else tables
     lines = [f"name = {_toml(config.name + '-' + (suffix or pool.id))}", ""]
@@ -334,9 +334,7 @@ def pool_toml(config: LeagueConfig, pool: Pool, bots: Sequence[tuple[str, str, s
                   f"isolation = {_toml(isolation)}", ""]
     lines += ["[[games]]", f"game = {_toml(pool.game)}", f"players = {pool.players}",
               f"variants = [{_toml(pool.variant)}]", ""]
-    text = "\n".join(lines)
-    parse_config(text, where, check_bots=False)  # a league.toml's mistake named in its terms
-    return text
+    return parse_config("\n".join(lines), where, check_bots=False)
 
 
 def _toml(value: Any) -> str:

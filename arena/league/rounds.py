@@ -28,7 +28,7 @@ from arena.league.folder import (
     LeagueError,
     Pool,
     locked,
-    pool_toml,
+    pool_tournament,
     ready_deals,
 )
 from arena.league.submissions import Submission, read_submissions, unseen_in
@@ -49,7 +49,7 @@ from arena.safe_files import (
 )
 from arena.text import escape, is_safe
 from arena.tournament.planning.canonical import config_digest
-from arena.tournament.planning.config import TournamentConfig, parse_config
+from arena.tournament.planning.config import TournamentConfig
 from arena.tournament.playing.ray_backend import ray_session
 from arena.tournament.playing.runner import Backend, ProgressHook
 from arena.tournament.rating import run_ratings
@@ -116,7 +116,7 @@ def pool_config(league: League, pool: Pool, isolation: str | None = None,
     if len(bots) < 2:
         return None
     where = league.file("league.toml")
-    return parse_config(pool_toml(league.config, pool, bots, where), where, check_bots=False)
+    return pool_tournament(league.config, pool, bots, where)
 
 
 def update(league: League, workers: int = 1, on_progress: ProgressHook | None = None,

@@ -58,3 +58,29 @@ def test_the_shipped_league_config_makes_a_league(tmp_path: Path) -> None:
     assert [p.id for p in made.config.pools] == [
         "concentration-standard-2p", "concentration-standard-3p", "dig-standard-2p"]
     assert open_league(tmp_path / "L").config == made.config
+
+
+def test_a_pool_s_config_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool's config was parsed to check it and parsed again to be used, at every pool of
+    every update (benchmarks/bench_league.py's fixed cost); once now, to the same config."""
+    from arena.league import folder, rounds
+    from arena.league.submissions import submit
+    from arena.tournament.planning import config as configs
+
+    league = new_league(tmp_path / "l", [parse_game("concentration:standard:2")], 2)
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=lambda spec, game, kept=(): (True, []))
+    parsed: list[str] = []
+    parse = configs.parse_config
+
+    def counted(text: str, *args: object, **kwargs: object) -> configs.TournamentConfig:
+        parsed.append(text)
+        return parse(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(folder, "parse_config", counted)
+    monkeypatch.setattr(rounds, "parse_config", counted, raising=False)  # where it parsed again
+    found = rounds.pool_config(league, league.config.pools[0])
+    assert found is not None and len(parsed) == 1
+    assert found == parse(parsed[0], league.file(CONFIG), check_bots=False)
+    folder.deals_config(league)
+    assert len(parsed) == 2

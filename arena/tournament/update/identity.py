@@ -95,12 +95,13 @@ class BotCode:
 
 def bot_code(spec: str, others: Iterable[str] = (),
              providers: Mapping[str, list[str]] | None = None,
-             hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] | None = None
-             ) -> BotCode:
+             hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] | None = None,
+             versions: dict[str, tuple[str, str]] | None = None) -> BotCode:
     """The code of the bot a spec names, as it is now (nothing is imported); `others` are the
     specs of the other bots of its run, whose files a file bot's code leaves out; `providers`
     the installed distributions by top-level package, if already known; `hashed` the files of
-    packages already hashed for the same look (several bots of one package hash it once)."""
+    packages already hashed for the same look (several bots of one package hash it once), and
+    `versions` the distributions already found by top-level package (their metadata read once)."""
     path = bot_file(spec)
     if path is not None:
         hidden = {found.resolve() for other in others
@@ -110,8 +111,12 @@ def bot_code(spec: str, others: Iterable[str] = (),
     target = by_target(spec)
     kind = BotKind.MODULE if target == spec else BotKind.REGISTERED
     roots = code_roots(target)
-    distribution, version = _distribution(target.partition(":")[0].partition(".")[0],
-                                          providers)
+    top = target.partition(":")[0].partition(".")[0]
+    if versions is None:
+        versions = {}
+    if top not in versions:
+        versions[top] = _distribution(top, providers)
+    distribution, version = versions[top]
     if hashed is None:
         hashed = {}
     if roots not in hashed:
@@ -124,8 +129,9 @@ def bots_code(config: TournamentConfig) -> dict[str, BotCode]:
     specs = {b.name: b.spec for b in config.bots}
     providers = _providers(metadata_path())  # slow to find: once for all the bots
     hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] = {}  # a package once
+    versions: dict[str, tuple[str, str]] = {}  # a distribution's version once
     return {name: bot_code(spec, [s for other, s in specs.items() if other != name], providers,
-                           hashed)
+                           hashed, versions)
             for name, spec in specs.items()}
 
 

@@ -234,6 +234,34 @@ def test_the_installed_distributions_are_looked_up_once_whatever_bot_files_are_i
     assert identity._providers.cache_info().misses == looked_up
 
 
+def test_a_distribution_s_version_is_read_once_for_all_its_bots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each bundled bot names the same installed distribution; its metadata (an email-format
+    file parsed each time) is read once per look, not once per bot (eight times in a league
+    update of two pools: benchmarks/bench_league.py's fixed cost), with the same code found."""
+    from importlib import metadata
+
+    from arena.tournament.planning.config import parse_config
+    from arena.tournament.update import identity
+
+    specs = ("greedy", "random", "tracker", "forgetful", "optimal")
+    text = 'name = "n"\n[deals]\ncount = 1\nbase = 1\n' + "".join(
+        f'[[bots]]\nspec = "{spec}"\n' for spec in specs) + \
+        '[[games]]\ngame = "concentration"\nplayers = 2\nvariants = ["standard"]\n'
+    config = parse_config(text, tmp_path / "n.toml")
+    read: list[str] = []
+    version = metadata.version
+
+    def counted(name: str) -> str:
+        read.append(name)
+        return version(name)
+
+    monkeypatch.setattr(metadata, "version", counted)
+    code = identity.bots_code(config)
+    assert len(read) == len(set(read)) >= 1
+    assert {c.version for c in code.values()} == {version(read[0])}
+
+
 def test_changed_code_is_said_for_replays_and_reports(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run_tournament(load_config(write_config(tmp_path)), run)
