@@ -45,6 +45,8 @@ from tabulate import tabulate
 from arena.league.folder import League, new_league, open_league, parse_game
 from arena.league.rounds import pool_config, update
 from arena.league.submissions import submit
+from arena.tournament.planning.schedule import GameTask
+from arena.tournament.playing.tasks import Played, TaskPlayer
 from arena.tournament.rating import run_ratings
 from arena.tournament.records.results import RunDirectory
 from arena.tournament.run import run_tournament
@@ -68,7 +70,8 @@ def trusted(spec: str, game: str, kept: object = ()) -> tuple[bool, list[str]]:
 
 
 HEADERS = ["week", "games", "update played", "its games", "update CPU s",
-           "full replay CPU s", "time ratio CPU", "time ratio wall"]
+           "full replay CPU s", "time ratio CPU", "time ratio wall",
+           "its games' CPU"]
 HEADERS_NOTE = """\
 Each week is measured --repeats times, the update and the full replay side by side (their order
 alternating), each in a process of its own forked from the same state (the league as the week
@@ -80,9 +83,14 @@ included), the median over the repetitions; wall seconds are the same on an idle
 ratio: the update's seconds over the full replay's times the share of its game time (the
 records' durations) that the games the update played took in it, matched by identity (for a
 grown draw, whose new tables a fresh draw does not hold: its share of the replay's games), that
-is the update's time were it exactly in proportion to its games; 1.00 is in proportion. Shown as
-the median of the repetitions' ratios [lowest-highest]. The update's fixed cost (reading,
-planning, rating the pools that changed, writing the round) is the row with no change."""
+is the update's time were it exactly in proportion to its games; 1.00 is in proportion. The
+CPU ratio weighs the games by their CPU seconds in the replay, timed game by game in the
+measuring process (one worker, no sandbox; else by their durations, which are wall seconds a
+busy machine stretches game by game). its games' CPU: those games' CPU seconds in the update
+over the same games' in the replay (the play alone; 1.00: played alike). Shown as the median
+of the repetitions' ratios [lowest-highest]. Only the update and the replay are timed, not the
+benchmark's reading of their records. The update's fixed cost (reading, planning, rating the
+pools that changed, writing the round) is the row with no change."""
 
 
 def _records(run: Path) -> dict[str, float]:
@@ -111,6 +119,8 @@ class Timed:
     cpu: float
     wall: float
     value: Any
+    games: dict[str, float]
+    """Each game's CPU seconds in the measuring process, by identity (`_game_cpu`)."""
 
 
 def _cpu() -> float:
@@ -119,16 +129,21 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _forked(work: Callable[[], Any]) -> Timed:
-    """`work` run and timed in a child forked from this process (the same state each time)."""
+def _forked(work: Callable[[], Any], after: Callable[[Any], Any] | None = None) -> Timed:
+    """`work` run and timed in a child forked from this process (the same state each time);
+    `after` (untimed) turns what it returned into the value sent back. While it runs, each
+    game played in the child is timed in CPU seconds (`game_cpu`)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: time the work, send the result back, leave without cleanup
         os.close(read)
         try:
+            games = _game_cpu()
             cpu, wall = _cpu(), time.perf_counter()
             value = work()
-            out = pickle.dumps((True, Timed(_cpu() - cpu, time.perf_counter() - wall, value)))
+            cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+            value = after(value) if after is not None else value
+            out = pickle.dumps((True, Timed(cpu, wall, value, dict(games))))
         except BaseException as exc:  # said in the parent
             out = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
         with os.fdopen(write, "wb") as pipe:
@@ -144,17 +159,41 @@ def _forked(work: Callable[[], Any]) -> Timed:
     return found
 
 
-def _updated(folder: Path, workers: int, isolation: str | None
-             ) -> tuple[int, int, dict[str, set[str]]]:
-    """The league at `folder` brought up to date: (played, total, the new records' identities
-    by pool)."""
-    league = open_league(folder)
-    before = {p.id: set(_records(league.pool_dir(p))) for p in league.config.pools}
-    report = update(league, workers, None, isolation)
-    played = sum(p.report.played for p in report.pools if p.report)
-    total = sum(p.report.total for p in report.pools if p.report)
-    return played, total, {p.id: set(_records(league.pool_dir(p))) - before[p.id]
-                           for p in league.config.pools}
+def _game_cpu() -> dict[str, float]:
+    """In a measuring child only (it is thrown away after): each game this process plays, its
+    CPU seconds by identity, its bots' moves included when they play in-process (one worker,
+    no sandbox); the records' durations are wall seconds, which the machine's other load
+    stretches game by game."""
+    found: dict[str, float] = {}
+    play = TaskPlayer.play
+
+    def timed(self: TaskPlayer, task: GameTask) -> Played:
+        start = time.process_time()
+        try:
+            return play(self, task)
+        finally:
+            found[task.identity or str(task.task)] = time.process_time() - start
+
+    TaskPlayer.play = timed  # type: ignore[method-assign]
+    return found
+
+
+def _updated(folder: Path, workers: int, isolation: str | None) -> tuple[int, int]:
+    """The league at `folder` brought up to date: (played, total)."""
+    report = update(open_league(folder), workers, None, isolation)
+    return (sum(p.report.played for p in report.pools if p.report),
+            sum(p.report.total for p in report.pools if p.report))
+
+
+def _new_records(folder: Path, before: dict[str, set[str]]
+                 ) -> Callable[[tuple[int, int]], tuple[int, int, dict[str, set[str]]]]:
+    """What the update of the league at `folder` played, read after it (untimed): (played,
+    total, the new records' identities by pool, against `before`)."""
+    def found(counts: tuple[int, int]) -> tuple[int, int, dict[str, set[str]]]:
+        league = open_league(folder)
+        return (*counts, {p.id: set(_records(league.pool_dir(p))) - before.get(p.id, set())
+                          for p in league.config.pools})
+    return found
 
 
 def _restore(folder: Path, kept: Path) -> None:
@@ -164,12 +203,11 @@ def _restore(folder: Path, kept: Path) -> None:
     shutil.copytree(kept, folder, symlinks=True)
 
 
-def _replayed(folder: Path, out: Path, workers: int, isolation: str | None
-              ) -> dict[str, dict[str, float]]:
+def _replayed(folder: Path, out: Path, workers: int, isolation: str | None) -> list[Path]:
     """Every pool of the league at `folder` played afresh on its deals (into `out`) and
-    rated: each pool's records, identity -> duration."""
+    rated: the pools' runs."""
     league = open_league(folder)
-    found = {}
+    runs = []
     for pool in league.config.pools:
         config = pool_config(league, pool, isolation)
         if config is None:
@@ -177,13 +215,19 @@ def _replayed(folder: Path, out: Path, workers: int, isolation: str | None
         run = out / pool.id
         run_tournament(config, run, workers, True, deals_like=league.file("deals"))
         run_ratings(run)  # a replay's standings are rated afresh too
-        found[pool.id] = _records(run)
-    return found
+        runs.append(run)
+    return runs
+
+
+def _replay_records(runs: list[Path]) -> dict[str, dict[str, float]]:
+    """A replay's records, read after it (untimed): pool -> identity -> duration."""
+    return {run.name: _records(run) for run in runs}
 
 
 def _ratio(update_s: float, replay_s: float, played: int, new: dict[str, set[str]],
            replayed: dict[str, dict[str, float]]) -> float | None:
-    """The update's seconds over the replay's share of the same games (None: no games)."""
+    """The update's seconds over the replay's share of the same games (None: no games):
+    `replayed` gives each game's seconds in the replay, pool -> identity -> seconds."""
     same = sum(d for pool, found in replayed.items() for i, d in found.items()
                if i in new.get(pool, ()))
     whole = sum(d for found in replayed.values() for d in found.values())
@@ -193,6 +237,14 @@ def _ratio(update_s: float, replay_s: float, played: int, new: dict[str, set[str
     else:  # a grown draw's new tables are not a fresh draw's: the replay's mean game instead
         proportional = replay_s * played / games if games else 0.0
     return update_s / proportional if proportional else None
+
+
+def _by_pool(records: dict[str, dict[str, float]], cpu: dict[str, float]
+             ) -> dict[str, dict[str, float]] | None:
+    """The replay's games' CPU seconds by pool and identity (None if some game was not timed
+    in the measuring process: its games were played by workers or its bots sandboxed)."""
+    found = {pool: {i: cpu[i] for i in games if i in cpu} for pool, games in records.items()}
+    return found if all(len(found[p]) == len(g) for p, g in records.items()) else None
 
 
 def _spread(values: list[float | None]) -> str:
@@ -211,28 +263,37 @@ def week(league: League, label: str, workers: int, isolation: str | None,
     label_dir = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
     kept = scratch / f"{label_dir}-kept"
     shutil.copytree(league.path, kept, symlinks=True)
+    before = {p.id: set(_records(league.pool_dir(p))) for p in league.config.pools}
     updates, replays = [], []
     for rep in range(repeats):
         out = scratch / f"{label_dir}-replay-{rep}"
-        sides = [("update", lambda: _updated(league.path, workers, isolation)),
-                 ("replay", lambda out=out: _replayed(league.path, out, workers, isolation))]
-        for side, work in (sides if rep % 2 == 0 else sides[::-1]):
+        sides = [("update", lambda: _forked(lambda: _updated(league.path, workers, isolation),
+                                            _new_records(league.path, before))),
+                 ("replay", lambda out=out: _forked(
+                     lambda: _replayed(league.path, out, workers, isolation), _replay_records))]
+        for side, measured in (sides if rep % 2 == 0 else sides[::-1]):
             if side == "update":
-                updates.append(_forked(work))
+                updates.append(measured())
                 _restore(league.path, kept)  # untimed: the next side finds the week as it was
             else:
-                replays.append(_forked(work))
+                replays.append(measured())
                 shutil.rmtree(out, ignore_errors=True)
     update(league, workers, None, isolation)  # the league itself, for the next week
     shutil.rmtree(kept, ignore_errors=True)
     played, total, _ = updates[0].value
-    ratios = {kind: [_ratio(getattr(u, kind), getattr(r, kind), played, u.value[2], r.value)
-                     for u, r in zip(updates, replays, strict=True)] for kind in ("cpu", "wall")}
+    cpu, wall, plays = [], [], []
+    for u, r in zip(updates, replays, strict=True):
+        games = _by_pool(r.value, r.games)  # the CPU ratio on the games' CPU seconds if known
+        cpu.append(_ratio(u.cpu, r.cpu, played, u.value[2], games or r.value))
+        wall.append(_ratio(u.wall, r.wall, played, u.value[2], r.value))
+        same = [i for found in u.value[2].values() for i in found]
+        if games is not None and same and all(i in u.games for i in same):
+            plays.append(sum(u.games[i] for i in same) / sum(r.games[i] for i in same))
     return [label, f"{total:,}", f"{played:,}", its_games(league, bot),
             f"{statistics.median(u.cpu for u in updates):.2f}",
             f"{statistics.median(r.cpu for r in replays):.2f}",
-            _spread(ratios["cpu"]) if played else "-",
-            _spread(ratios["wall"]) if played else "-"]
+            _spread(cpu) if played else "-",
+            _spread(wall) if played else "-", _spread(plays)]
 
 
 def teacher(folder: Path, deals: int, workers: int, isolation: str | None,
