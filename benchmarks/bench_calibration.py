@@ -3,8 +3,9 @@ nothing (`python benchmarks/bench_calibration.py`, a few minutes on 2 cores; `--
 smaller run, `--reps N` to change the repetitions, `--real cuckoo memorandum` to add A/A runs of
 those configs really played, a minute or two each).
 
-1. **A/A on every shipped config, re-dealt.** Each config in `configs/` is scheduled as it is
-   (tables, seat orders, clones, table sizes), and only its deals change between two runs. The
+1. **A/A on every shipped config, re-dealt** (`--only aa` for it alone). Each config in
+   `configs/` is scheduled as it is (tables, seat orders, clones, table sizes), and only its
+   deals change between two runs. The
    games come from the skill model of `calibration_world.py` (a deal suits each bot and each
    seat by a shared amount; the same deal in the same seat order is the same game), so that
    nothing changed but the deals. Every bot's move is compared by `arena compare`'s library
@@ -353,9 +354,10 @@ def main() -> None:
     parser.add_argument("--real", nargs="*", default=[], metavar="CONFIG",
                         help="also A/A on these shipped configs (names) really played")
     parser.add_argument("--real-pairs", type=int, default=4)
-    parser.add_argument("--only", choices=("edges", "luck"), default=None,
-                        help="only sections 2, 7 and 8 (the equal-bot split, the bot at the "
-                             "edge, compare without code), or only section 9 (the luck)")
+    parser.add_argument("--only", choices=("aa", "edges", "luck"), default=None,
+                        help="only section 1 (A/A on the shipped configs), only sections 2, 7 "
+                             "and 8 (the equal-bot split, the bot at the edge, compare without "
+                             "code), or only section 9 (the luck)")
     parser.add_argument("--workers", type=int, default=1, help="for section 9's games")
     parser.add_argument("--luck-runs", type=int, default=None,
                         help="section 9: runs of 20 deals (default 100, --quick 20)")
@@ -397,6 +399,9 @@ def main() -> None:
         deals = 10 if args.quick else None
         spread, flagged, n = a_a(config, reps, deals, 24 if args.quick else MIN_MOVES)
         print(f"   {config.stem:<22} {spread:9.2f}  {share(flagged, n)}", flush=True)
+    if args.only == "aa":
+        print(f"({time.perf_counter() - start:.0f} s)")
+        return
     print("2. equal bots split (target at most 5%)")
     for seats, label in ((2, "two seats, each game its own deal"),
                          (4, "four seats, every seat order, clones")):
