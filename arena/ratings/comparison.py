@@ -147,7 +147,7 @@ class PoolChange:
         """The line saying which edges are adjusted for luck (None where neither run's records
         carry any)."""
         if self.luck_before is None and self.luck_after is None:
-            return "; ".join(self.luck_notes) or None
+            return "; ".join(dict.fromkeys(self.luck_notes)) or None  # both runs may say it
         if self.luck_before == self.luck_after:
             return (f"edges adjusted for luck ({self.luck_after}) in both runs (see "
                     f"docs/ratings.md, Luck)")
