@@ -145,9 +145,9 @@ def luck_figures(deals: int, runs: int, duel_pairs: int, duels: int, workers: in
                f"target <= 5%")
         zs, moved = [], 0
         for before, after in zip(edges[::2], edges[1::2], strict=False):
-            se = [e.edge_ci95 / t_quantile(e.deals - 1) for e in (before, after)]
-            test = welch_difference(after.edge, se[1], after.deals - 1, before.edge, se[0],
-                                    before.deals - 1)
+            se = [e.edge_ci95 / t_quantile(e.freedom) for e in (before, after)]
+            test = welch_difference(after.edge, se[1], after.freedom, before.edge, se[0],
+                                    before.freedom)
             if test is None:
                 continue
             zs.append(test.delta / test.se)

@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import BackendChoice, IsolationChoice, app, fail, note, stopped
+from arena.cli.app import (
+    LUCK_HELP,
+    BackendChoice,
+    IsolationChoice,
+    LuckChoice,
+    app,
+    fail,
+    note,
+    stopped,
+)
 from arena.errors import ArenaError
 from arena.ratings.output import ReportFormat
 from arena.text import escape
@@ -204,6 +213,7 @@ def report_command(
         "--round", metavar="N", help="This round (default: the latest).")] = None,
     replays: Annotated[bool, typer.Option(
         "--replays", help="Also write the replay page of every game the page names.")] = False,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Draw a round's report: per pool its ratings, head to head and history as PNG, with
     report.md and a self-contained report.html, in rounds/N/report/ (pip install
@@ -212,7 +222,8 @@ def report_command(
     from arena.league.reports import write_league_report
 
     try:
-        drawn = write_league_report(open_league(league), round_, replays)
+        drawn = write_league_report(open_league(league), round_, replays,
+                                    luck is LuckChoice.ON)
     except ArenaError as exc:
         fail(str(exc))
     for path in drawn.files:
@@ -227,13 +238,15 @@ def standings_command(
     variant: Annotated[str | None, typer.Option(help="Only this variant (standard@2p).")] = None,
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", help="Output format.")] = ReportFormat.TABLE,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """A round's standings, per game and variant."""
     from arena.league.folder import open_league
     from arena.league.rounds import standings
 
     try:
-        typer.echo(standings(open_league(league), round_, fmt.value, variant))
+        typer.echo(standings(open_league(league), round_, fmt.value, variant,
+                             luck is LuckChoice.ON))
     except ArenaError as exc:
         fail(str(exc))
 
@@ -266,6 +279,7 @@ def compare_command(
         "--format", help="Output format.")] = ReportFormat.TABLE,
     anchor: Annotated[list[str] | None, typer.Option(
         "--anchor", metavar="BOT", help="Measure moves against this bot (repeatable).")] = None,
+    luck: Annotated[LuckChoice, typer.Option(help=LUCK_HELP)] = LuckChoice.ON,
 ) -> None:
     """Who moved between two rounds, by how much (95%), and whether it is significant.
 
@@ -276,7 +290,8 @@ def compare_command(
     from arena.ratings.comparison import format_comparison
 
     try:
-        comparison = compare_rounds(open_league(league), before, after, anchor or None)
+        comparison = compare_rounds(open_league(league), before, after, anchor or None,
+                                    luck is LuckChoice.ON)
         typer.echo(format_comparison(comparison, fmt, variant))
     except ArenaError as exc:
         fail(str(exc))

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from arena.league.folder import POOLS, ROUNDS, League, LeagueError
 from arena.league.history import History, by_round, league_history
 from arena.league.rounds import ROUND_FILE, rated_from, read_round, round_ratings
+from arena.league.unadjusted import without_luck
 from arena.ratings.formats import format_ratings
 from arena.ratings.plots import (
     DPI,
@@ -90,13 +91,16 @@ class LeagueReport:
 
 
 def write_league_report(league: League, number: int | None = None,
-                        replays: bool = False) -> LeagueReport:
+                        replays: bool = False, luck: bool = True) -> LeagueReport:
     """Draw a round's pictures (the latest round with None) and write report.md and
     report.html beside them in `rounds/<N>/report/`, with `replays` the replay page of every
     game the page names (`replays/<pool>/<task>.html`; without, only pages already there are
-    linked); PlotsError if matplotlib is missing, LeagueError if there is no such round."""
+    linked); with `luck` False its head-to-head edges raw (`arena.league.unadjusted`);
+    PlotsError if matplotlib is missing, LeagueError if there is no such round."""
     require_matplotlib()
     document = read_round(league, number)
+    if not luck:
+        document = without_luck(league, document, rated_from)
     number = int(document["round"])
     for entry in document["pools"]:
         # a pool's id names its files: a round folder may come from elsewhere

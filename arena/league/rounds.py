@@ -32,6 +32,7 @@ from arena.league.folder import (
     ready_deals,
 )
 from arena.league.submissions import Submission, read_submissions, unseen_in
+from arena.league.unadjusted import without_luck
 from arena.protocol.command import is_command
 from arena.ratings.comparison import Comparison, compare
 from arena.ratings.evidence import Evidence
@@ -364,9 +365,12 @@ def _frozen(value: Any) -> Any:
 
 
 def standings(league: League, number: int | None = None, fmt: str = "table",
-              variant: str | None = None) -> str:
-    """A round's standings (the latest with None), per game and variant."""
+              variant: str | None = None, luck: bool = True) -> str:
+    """A round's standings (the latest with None), per game and variant; with `luck` False
+    the head-to-head edges raw (`arena.league.unadjusted`)."""
     document = read_round(league, number)
+    if not luck:
+        document = without_luck(league, document, rated_from)
     head = f"{league.config.name}: round {document['round']}, {document['date']}"
     body = format_ratings(round_ratings(document), fmt, variant, float(document["fault_share"]))
     return body if ReportFormat.parse(fmt) in (ReportFormat.JSON, ReportFormat.CSV) else \
@@ -374,13 +378,15 @@ def standings(league: League, number: int | None = None, fmt: str = "table",
 
 
 def compare_rounds(league: League, before: int, after: int,
-                   anchors: Sequence[str] | None = None) -> Comparison:
+                   anchors: Sequence[str] | None = None, luck: bool = True) -> Comparison:
     """How the standings moved from round `before` to round `after`: who joined, left or
     changed code (another version), and which moves are significant, against `anchors`
     (None: the anchors of league.toml that play unchanged in both rounds, else the unchanged
     bots). The rounds are played on the league's deals; a round on other deals (its [deals]
-    changed) is said so."""
+    changed) is said so. With `luck` False, the changed edges are tested on the raw edges."""
     old, new = read_round(league, before), read_round(league, after)
+    if not luck:
+        old, new = without_luck(league, old, rated_from), without_luck(league, new, rated_from)
     return compare_documents(old, new, league.config.anchors if anchors is None else anchors,
                              strict=anchors is not None)
 

@@ -147,7 +147,7 @@ class PoolChange:
         """The line saying which edges are adjusted for luck (None where neither run's records
         carry any)."""
         if self.luck_before is None and self.luck_after is None:
-            return "; ".join(self.luck_notes) or None
+            return "; ".join(dict.fromkeys(self.luck_notes)) or None  # both runs may say it
         if self.luck_before == self.luck_after:
             return (f"edges adjusted for luck ({self.luck_after}) in both runs (see "
                     f"docs/ratings.md, Luck)")
@@ -460,10 +460,10 @@ def _edge_changes(old: PoolRatings | None, new: PoolRatings | None) -> tuple[Edg
         prior = was.get((now.bot, now.opponent))
         if prior is None or order[now.bot] > order[now.opponent]:
             continue
-        if now.deals < 2 or prior.deals < 2:
+        if now.freedom < 1 or prior.freedom < 1:
             continue
-        moved = welch_difference(now.edge, _edge_se(now), now.deals - 1, prior.edge,
-                                 _edge_se(prior), prior.deals - 1)
+        moved = welch_difference(now.edge, _edge_se(now), now.freedom, prior.edge,
+                                 _edge_se(prior), prior.freedom)
         if moved is not None and moved.significant:
             out.append(EdgeChange(now.bot, now.opponent, prior.edge, now.edge, moved.delta,
                                   moved.ci95, moved.df, moved.p_value))
@@ -471,8 +471,9 @@ def _edge_changes(old: PoolRatings | None, new: PoolRatings | None) -> tuple[Edg
 
 
 def _edge_se(pair: HeadToHead) -> float:
-    """The standard error of a pair's edge, from its 95% interval (two deals or more)."""
-    return pair.edge_ci95 / t_quantile(pair.deals - 1)
+    """The standard error of a pair's edge, from its 95% interval (one degree of freedom or
+    more)."""
+    return pair.edge_ci95 / t_quantile(pair.freedom)
 
 
 def _json(change: BotChange | EdgeChange) -> dict[str, Any]:

@@ -20,8 +20,9 @@ _RATING_CSV = ("game", "variant", "rank", "rank_label", "bot", "mu", "mu_ci95", 
 FAULT_SHARE = 0.25
 """A bot that faults in more than this share of its games is flagged in the ratings table."""
 _CROSS_CSV = ("game", "variant", "bot", "opponent", "games", "deals", "wins", "draws", "losses",
-              "edge", "edge_ci95", "p_value", "los", "significant", "luck_model")
-"""`luck_model`: the model the edge is adjusted for luck with; empty where it is raw."""
+              "edge", "edge_ci95", "p_value", "los", "significant", "edge_df", "luck_model")
+"""`edge_df`: the edge interval's degrees of freedom (deals - 1 raw, deals - 4 adjusted);
+`luck_model`: the model the edge is adjusted for luck with; empty where it is raw."""
 
 
 def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABLE,

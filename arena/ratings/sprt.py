@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.errors import ArenaError
-from arena.ratings.verdicts import Z95, paired_mean
+from arena.ratings.verdicts import Z95, PairedMean, paired_mean
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A pair's score for the first bot in each pentanomial cell: LL, LD+DL, LW+DD+WL, DW+WD, WW."""
@@ -254,7 +254,11 @@ class Margin:
 
 def margin_estimate(margins: Sequence[float]) -> Margin:
     """The mean of the pairs' margins with its Student's t interval."""
-    found = paired_mean(margins)
+    return margin_of(paired_mean(margins))
+
+
+def margin_of(found: PairedMean) -> Margin:
+    """A margin from a paired mean of the pairs' margins (raw, or adjusted for luck)."""
     if found.n < 2:
         return Margin(found.n, found.mean, -math.inf, math.inf)
     return Margin(found.n, found.mean, found.mean - found.ci95, found.mean + found.ci95)

@@ -92,6 +92,14 @@ class HeadToHead:
     """Likelihood of superiority from the decisive games: Phi((W - L) / sqrt(W + L))."""
     significant: bool
     """Whether the edge differs from 0 at 95%."""
+    edge_df: int | None = None
+    """Degrees of freedom of the edge's t interval: deals - 1 raw, deals - 4 adjusted for luck
+    (two folds, each with its own line: docs/ratings.md, Luck); None: deals - 1."""
+
+    @property
+    def freedom(self) -> int:
+        """The edge's degrees of freedom (`edge_df`, else deals - 1)."""
+        return self.deals - 1 if self.edge_df is None else self.edge_df
 
 
 @dataclass(frozen=True)
@@ -396,7 +404,7 @@ def _head_to_head(a: str, b: str, pair: _Pair, lucky: bool = False) -> HeadToHea
         edge = paired_mean(total / count for total, count, _ in pair.deals.values())
     return HeadToHead(a, b, pair.games, edge.n, pair.wins, pair.draws, pair.losses, edge.mean,
                       edge.ci95, edge.p_value, likelihood_of_superiority(pair.wins, pair.losses),
-                      edge.significant)
+                      edge.significant, edge.df)
 
 
 def json_row(row: BotRow | HeadToHead) -> dict[str, Any]:

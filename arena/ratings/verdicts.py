@@ -112,6 +112,8 @@ class PairedMean:
     """Half-width of the 95% interval (Student's t); 0 when n < 2."""
     se: float
     p_value: float
+    df: int | None = None
+    """Degrees of freedom of the t interval; None: n - 1."""
 
     @property
     def significant(self) -> bool:

@@ -32,6 +32,7 @@ from arena.ratings.sprt import (
     SprtState,
     Verdict,
     margin_estimate,
+    margin_of,
     pair_cell,
     sprt,
     sprt_scores,
@@ -109,11 +110,12 @@ class PairResults:
 
     def margin(self, lucky: bool = True) -> Margin:
         """The mean margin per deal pair with its interval: with `lucky` and luck to adjust
-        for, each pair's margin less a cross-fitted multiple of its luck."""
+        for, each pair's margin less a cross-fitted multiple of its luck (its interval counting
+        the slopes' error, as an edge's does)."""
         if not lucky or self.luck is None:
             return margin_estimate(self.margins)
         pairs = list(range(len(self.margins)))
-        return margin_estimate(cross_fitted(pairs, self.margins, self.luck).values)
+        return margin_of(cross_fitted(pairs, self.margins, self.luck).mean())
 
 
 NO_MARGIN = Margin(0, 0.0, float("-inf"), float("inf"))

@@ -513,7 +513,7 @@ def test_json_output_is_stable_and_rounded() -> None:
     assert zebra["bots"][0]["bot"] == "a"
     assert zebra["bots"][0]["mu"] == round(row(ratings, "a").mu, 6)
     assert {"bot", "opponent", "games", "deals", "wins", "draws", "losses", "edge", "edge_ci95",
-            "p_value", "los", "significant"} == set(zebra["crosstable"][0])
+            "p_value", "los", "significant", "edge_df"} == set(zebra["crosstable"][0])
     assert {"rank", "rank_label", "p_above_next", "mu_ci95", "beats_above"} <= set(
         zebra["bots"][0])
     assert format_ratings(rate(mixed()), "json") == text
@@ -669,6 +669,8 @@ def test_edges_of_a_pool_with_luck_are_adjusted_and_narrower() -> None:
     assert (doc["luck_model"], doc["luck_note"]) == (MODEL, None)
     cross = list(csv.DictReader(io.StringIO(format_crosstable(adjusted, "csv"))))
     assert cross[0]["luck_model"] == MODEL
+    deals = h2h(adjusted, "a", "b").deals
+    assert (cross[0]["edge_df"], h2h(raw, "a", "b").edge_df) == (str(deals - 4), None)
     assert json.loads(format_crosstable(adjusted, "json"))["pools"][0]["luck_model"] == MODEL
 
 

@@ -18,10 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.ratings.adjustment import predictable
+from arena.ratings.adjustment import cross_fitted, predictable
 from arena.ratings.sprt import SprtSettings, Verdict, margin_estimate, normal_llr, sprt
+from arena.ratings.verdicts import paired_mean
 from arena.tournament.duel import (
     CHUNK_PAIRS,
+    PairResults,
     duel_config,
     pair_counts,
     pair_results,
@@ -384,3 +386,19 @@ def test_luck_off_runs_the_pentanomial_test_and_says_so(tmp_path: Path) -> None:
         assert off["luck_note"].startswith("pair scores raw (--luck off); the games carry luck")
     bad = CliRunner().invoke(app, [*args, "--luck", "maybe"])
     assert bad.exit_code == 2
+
+
+def test_the_adjusted_margin_counts_the_slopes_error() -> None:
+    """The duel's luck-adjusted margin has an edge's interval (HC3, pairs less 4 degrees of
+    freedom), not a plain t interval over the adjusted values, which is too narrow."""
+    rng = random.Random(8)
+    luck = [rng.gauss(0.0, 2.0) for _ in range(40)]
+    margins = [0.5 + x + rng.gauss(0.0, 1.0) for x in luck]
+    found = PairResults((0, 0, 40, 0, 0), tuple(margins), 0, (0.5,) * 40, tuple(luck), "m/1")
+    adjusted = cross_fitted(list(range(40)), margins, luck)
+    expected = adjusted.mean()
+    margin = found.margin()
+    assert (margin.pairs, margin.mean) == (40, pytest.approx(expected.mean))
+    assert margin.high - margin.mean == pytest.approx(expected.ci95)
+    assert margin.high - margin.mean != pytest.approx(paired_mean(adjusted.values).ci95)
+    assert found.margin(False) == margin_estimate(margins)
