@@ -144,44 +144,57 @@ SHARED = re.compile(r"""scope=["'](class|module|package)["']""")
 """A fixture made once for more than one test (the `runner` of this file costs nothing)."""
 
 LONGEST: dict[str, float] = {
-    "tests/tournament/playing/test_ray_backend.py": 200,
-    "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow": 200,
-    "tests/league/test_ray.py": 170,
-    "tests/test_docs_examples.py": 175,
-    "tests/ratings/test_trust.py": 150,
-    "tests/tournament/test_run.py::test_a_killed_run_resumes": 90,
-    "tests/ratings/test_plots.py": 78,
-    "tests/tournament/records/test_replay.py": 76,
-    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games": 70,
-    "tests/test_output_digests.py::test_a_shipped_config_gives_the_same_outputs[cuckoo]": 69,
-    "tests/test_output_digests.py::test_a_shipped_config_gives_the_same_outputs[classroom]": 63,
-    "tests/test_output_digests.py::test_a_shipped_config_gives_the_same_outputs[cribbage-": 59,
-    "tests/tournament/test_stopping.py::test_a_resumed_run_stops_where_a_whole_run_stops": 50,
-    "tests/tournament/update/test_identity.py::test_deals_like_copies_the_key": 43,
-    "tests/test_output_digests.py::test_a_shipped_config_gives_the_same_outputs[animals]": 42,
-    "tests/tournament/test_run.py::test_sandboxed_bots_play_every_game": 35,
-    "tests/tournament/test_run.py::test_a_sandboxed_run_whose_key_is_gone": 35,
-    "tests/web/test_replay_page.py::test_every_label_on_the_board_is_a_players_word[animals": 37,
+    "tests/tournament/playing/test_ray_backend.py": 202,
+    "tests/test_docs_examples.py": 80,
+    "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end[an"
+    "imals": 72,
+    "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow": 60,
+    "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots": 58,
+    "tests/sandbox/test_kernel_promises.py::test_renicing_the_opponent_makes_it_time_out": 57,
+    "tests/ratings/test_trust.py": 49,
+    "tests/sandbox/test_sight.py::test_arena_run_its_config_check_and_replay": 49,
+    "tests/tournament/test_run.py::test_a_killed_run_resumes": 47,
+    "tests/sandbox/test_counters.py::test_in_process_the_counter_carries_notes": 44,
+    "tests/sandbox/test_counters.py::test_no_note_passes_between_sandboxed_games": 37,
+    "tests/tournament/test_duel.py::test_a_killed_duel_resumes": 37,
+    "tests/test_bot_imports.py::test_validate_a_bot_of_three_files": 36,
+    "tests/tournament/test_run.py::test_run_says_the_size_of_its_schedule": 36,
+    "tests/sandbox/test_kernel_promises.py::test_renicing_the_opponent_is_contained": 34,
+    "tests/sandbox/test_stand_in.py::test_a_killed_runner_leaves_no_bot_processes": 34,
+    "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it": 33,
+    "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number": 33,
+    "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under": 31,
+    "tests/tournament/test_run.py::test_ratings_and_compare_commands": 29,
+    "tests/sandbox/test_promises.py::test_arena_doctor_prints_every_promise": 29,
+    "tests/ratings/test_calibration.py::test_a_four_seat_pool": 29,
+    "tests/web/test_table_page.py::test_a_person_plays_a_whole_game_by_clicking": 28,
+    "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date": 28,
+    "tests/sandbox/test_view.py::test_a_league_bot_sees_no_other_version": 28,
+    "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 26,
+    "tests/rl/test_env.py::test_actions_encode_and_decode_both_ways_over_random_games[concentr"
+    "ation-checkerboard": 25,
+    "tests/test_cli_hostile_output.py::test_a_run_stores_a_bot_s_words_escaped": 24,
+    "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record": 24,
+    "tests/sandbox/test_validate.py::test_every_game_s_new_bot_scaffold_passes[concentration": 24,
+    "tests/sandbox/test_files.py::test_a_tournament_times_slow_start_and_end_out": 24,
+    "tests/ratings/test_comparison.py::test_without_the_code_a_bot_that_moved": 22,
+    "tests/sandbox/test_sight.py::test_arena_duel_keeps_the_other_bot": 22,
+    "tests/league/test_reports.py::test_the_page_links_only_to_replay_pages_that_exist": 22,
+    "tests/sandbox/test_stand_in.py::test_a_bot_s_threads_are_paused": 22,
+    "tests/sandbox/test_stand_in.py::test_a_bot_is_sent_end_only_if": 22,
+    "tests/test_levels.py::test_measure_plays_every_rotation": 21,
+    "tests/ratings/test_comparison.py::test_the_changed_edge_test_keeps_five_percent": 20,
     "tests/web/test_replay_page.py::test_a_seat_sees_on_its_board_every_card_it_saw_and_at_i"
-    "ts_decisions_its_moves[animals": 37,
-    "tests/rl/test_env.py::test_no_encoding_holds_a_card_the_seat_cannot_see[concentration-two-"
-    "decks": 35,
-    "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number": 35,
-    "tests/test_output_digests.py::test_a_shipped_config_gives_the_same_outputs[solitaire]": 35,
-    "tests/tournament/update/test_identity.py::test_a_bot_cannot_read_the_key": 32,
-    "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 32,
-    "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots": 31,
-    "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it": 29,
-    "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date": 26,
-    "tests/ratings/test_calibration.py::test_a_four_seat_pool": 27,
-    "tests/test_cli_play_faults.py::test_play_prints_the_fault_and_the_bot_s_output": 28,
-    "tests/web/test_table_page.py::test_a_person_plays_a_whole_game_by_clicking": 27,
-    "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record": 20,
+    "ts_decisions_its_moves[animals": 20,
+    "tests/rl/test_env.py::test_no_encoding_holds_a_card_the_seat_cannot_see[concentration-fo"
+    "ur-of-a-kind": 20,
+    "tests/test_output_digests.py::test_a_shipped_config_gives_the_same_outputs[quick]": 19,
 }
 """Seconds (wall, measured on a loaded machine: they count only as weights) of the longest
 units of work, a module that shares a fixture or one test (every case of a parametrized test,
 or those whose node id starts so): handed out first, so that none is left to run alone at the
-end. From `pytest --durations=60`; a unit not named here goes after them, in collection order."""
+end. From `pytest --durations=60` in a fresh clone (load average about 10), without the tests
+now under `slow`; a unit not named here goes after them, in collection order."""
 
 
 @functools.cache

@@ -79,6 +79,11 @@ def test_bot_api_lists_every_game_package() -> None:
         assert f"`from arena.games.{package.parent.name} import ...`" in text
 
 
+SLOW_WARNING = ("arena: warning: bot 1 (greedy) took 1.23 s over its decision 40 of seed 455, more "
+                "than the 1 s a move it would have sandboxed (arena validate's and play's "
+                "default; a tournament's is its config's [limits] move_seconds)")
+
+
 @pytest.mark.parametrize(("shown", "real", "expected"), [
     (["a", "b"], ["a", "b"], True),
     (["a", "b "], ["a", "b"], True),
@@ -94,6 +99,11 @@ def test_bot_api_lists_every_game_package() -> None:
     (["a", "b"], ["a", "arena: about 5 s to go at 40 games/s (timed on 48 games)", "b"], True),
     (["a", "arena: about 2 s to go at 140 games/s (timed on 144 games)", "b"], ["a", "b"], True),
     (["a", "b"], ["a", "arena: about 5 s to go at 40 games/s (timed on 48 games)", "c"], False),
+    # a quick bot's decision slowed down by a loaded machine, where the docs show no warning
+    (["a"], [SLOW_WARNING, "a"], True),
+    ([SLOW_WARNING, "a"], [SLOW_WARNING, "a"], True),
+    ([SLOW_WARNING, "a"], ["a"], False),
+    (["a"], [SLOW_WARNING, "b"], False),
 ])
 def test_matches(shown: list[str], real: list[str], expected: bool) -> None:
     assert script.matches(shown, real) is expected

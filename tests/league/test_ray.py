@@ -1,5 +1,10 @@
 """A league brought up to date on Ray: the same records and round as a local update, Ray started
-once for the whole update, and not at all when there is nothing to play."""
+once for the whole update, and not at all when there is nothing to play.
+
+On a real local Ray instance this is slow (`pytest -m slow`: the Ray backend on a real cluster
+beyond one run, see "Testing" in docs/architecture.md; the default run keeps a tournament's same
+records on Ray as locally); the default run checks the same update with a stand-in for Ray that
+is started and stopped as Ray is."""
 
 from __future__ import annotations
 
@@ -12,15 +17,42 @@ import pytest
 from arena.league.folder import League, new_league, parse_game
 from arena.league.rounds import read_round, update
 from arena.league.submissions import submit
+from arena.tournament.playing import ray_backend
 from arena.tournament.playing.runner import Backend
 from tests.helpers import run_records
 from tests.league.conftest import passing
+from tests.tournament.playing.test_ray_backend import FakeRay
 
-ray = pytest.importorskip("ray")
+real_ray = pytest.importorskip("ray")
 
 
+class StartedFakeRay(FakeRay):
+    """The stand-in for Ray, not running until `init` starts it, and stopped by `shutdown`."""
+
+    def __init__(self) -> None:
+        super().__init__(cpus=2)
+        self.running = False
+        self.init = self._init
+
+    def is_initialized(self) -> bool:
+        return self.running
+
+    def _init(self, **options: Any) -> None:
+        assert not self.running
+        self.running = True
+
+    def shutdown(self) -> None:
+        self.running = False
+
+
+@pytest.mark.parametrize("real", [pytest.param(True, marks=pytest.mark.slow), False],
+                         ids=["ray", "stand-in"])
 def test_a_league_updated_on_ray_equals_a_local_update(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       real: bool) -> None:
+    ray = real_ray if real else StartedFakeRay()
+    if not real:
+        monkeypatch.setattr(ray_backend, "load_ray", lambda: ray)
     if ray.is_initialized():  # pragma: no cover - another module's instance left running
         pytest.skip("a Ray instance is already running in this process")
     league = new_league(tmp_path / "L", [parse_game("concentration"), parse_game("dig")],

@@ -64,20 +64,30 @@ def test_every_message_of_every_game_is_one_line_of_json(game: str) -> None:
     assert kinds[0] == "start" and kinds[-1] == "end" and "act" in kinds
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
-def test_the_act_line_written_directly_is_the_act_message_encoded(game: str) -> None:
+LARGER = {("concentration", "two-decks"), ("concentration", "two-decks-jokers")}
+"""Presets whose views and events are another preset's (standard, jokers) on a larger layout:
+their games take seconds, so they are checked under `slow`."""
+
+
+def _presets() -> list[Any]:
+    """Every game and preset (their views and events differ), the larger layouts slow."""
+    return [pytest.param(game.name, preset, id=f"{game.name}-{preset}",
+                         marks=(pytest.mark.slow,) if (game.name, preset) in LARGER else ())
+            for game in all_games() for preset in game.presets]
+
+
+@pytest.mark.parametrize(("game", "preset"), _presets())
+def test_the_act_line_written_directly_is_the_act_message_encoded(game: str, preset: str) -> None:
     from arena.engine import find_game
 
-    found = find_game(game)
-    for preset in found.presets:  # every preset: their views and events differ
-        variant = found.variant(preset)
-        allowed = variant.params.players_allowed()
-        players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
-        bots = [Recorder() for _ in range(players)]
-        play_game(variant, bots, [f"s{i}" for i in range(players)], 2)
-        for bot in bots:
-            for written, encoded in bot.lines:
-                assert written == encoded
+    variant = find_game(game).variant(preset)
+    allowed = variant.params.players_allowed()
+    players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
+    bots = [Recorder() for _ in range(players)]
+    play_game(variant, bots, [f"s{i}" for i in range(players)], 2)
+    for bot in bots:
+        for written, encoded in bot.lines:
+            assert written == encoded
 
 
 @pytest.mark.parametrize(("data", "op", "problem"), [

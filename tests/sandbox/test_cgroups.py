@@ -585,8 +585,10 @@ LIMITS = Limits(move_seconds=1.0, game_seconds=20.0, overage_seconds=1.0, memory
 BOMB = Path(__file__).parent / "hostile" / "kernel.py"
 
 
-def _descendants() -> set[int]:
-    """The live processes descended from this one."""
+def _descendants(apart: set[int] | frozenset[int] = frozenset()) -> set[int]:
+    """The live processes descended from this one, but for those descended from a process of
+    `apart` (processes another test left running, such as a browser, which start processes of
+    their own whenever they like)."""
     parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -598,7 +600,8 @@ def _descendants() -> set[int]:
     found: set[int] = set()
     frontier = {os.getpid()}
     while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        frontier = {pid for pid, parent in parents.items()
+                    if parent in frontier and parent not in apart} - found
         found |= frontier
     return found
 
@@ -641,8 +644,10 @@ def test_a_fork_bomb_is_held_to_the_game_s_processes(tmp_path: Path, way: str) -
         assert stopped in said, said
         assert len(record.ranks) == 2 and record.turns > 0  # the game was played to its end
         assert [fault for fault in record.faults if fault.seat == 1] == []
-        assert wait_until(lambda: not _sleeping(marker), 2.0), "a bomb's process outlived it"
-        assert wait_until(lambda: _descendants() <= before, 2.0), _descendants() - before
+        # killed processes take their time to go on a loaded machine: limits no load reaches
+        assert wait_until(lambda: not _sleeping(marker), 30.0), "a bomb's process outlived it"
+        assert wait_until(lambda: _descendants(before) <= before, 30.0), \
+            _descendants(before) - before
     finally:
         for pid in _sleeping(marker):
             with contextlib.suppress(OSError):

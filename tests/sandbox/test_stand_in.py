@@ -454,15 +454,30 @@ def test_a_slow_move_is_paid_from_the_bank_before_it_is_fatal(tmp_path: Path) ->
     assert fault.decision >= 5  # a 0.6 s bank pays for about a dozen 0.05 s overruns
 
 
+_WAITED = re.compile(r"its decision (\d+) .*: act: no answer within ([0-9.e-]+) s \((?:its "
+                     r"([0-9.e-]+) s a move(?: plus ([0-9.e-]+) s left in its overage bank|; "
+                     r"its overage bank was spent)|what "
+                     r"was left of its [0-9.e-]+ s a game: ([0-9.e-]+) s)\)")
+"""A time-out's detail: the bot's decision, how long the arena waited, and what it says it
+waited for (its move's own limit plus what was left in its bank, or what was left of its game)."""
+
+
 @pytest.mark.parametrize("limits", [Limits(move_seconds=0.001, overage_seconds=0.04),
                                     Limits(game_seconds=0.05)],
                          ids=["move-and-bank", "game"])
 def test_short_limits_are_kept_to_the_millisecond(tmp_path: Path, limits: Limits) -> None:
-    """A bot taking 4 ms a move runs out of a 40 ms bank (or a 50 ms game) after some moves.
+    """A bot taking 4 ms a move runs out of a 40 ms bank (or a 50 ms game) after some moves
+    (about ten on an idle machine), and what the arena says of it holds whatever the load:
 
-    About ten moves on an idle machine; the test asks for more than two, so that a loaded
-    machine's slower sleeps still pass, while a limit kept to the tens of milliseconds (or a
-    bank not carried between moves) faults at once.
+    - each move drew on the bank (or the game) at least the 3 ms (4 ms) the bot surely slept
+      beyond its own limit, so what was left at the time-out is at most the bank less that
+      much a decision before it (a bank not carried between moves, or not drawn on, has more);
+    - the arena waited the move's own limit plus what was left (a limit that ignored the bank
+      faults at once), and the cut move lasted at least that long in the record's times (a
+      limit kept to the tens of milliseconds, rounded down, cuts it short).
+
+    A loaded machine only makes the moves slower, which these bounds allow (a fixed count of
+    moves before the time-out did not: at a load of 20 a 4 ms sleep takes over 20 ms).
     """
     bot = tmp_path / "steady.py"
     bot.write_text("import time\nfrom arena.api import Bot\n\n"
@@ -476,7 +491,22 @@ def test_short_limits_are_kept_to_the_millisecond(tmp_path: Path, limits: Limits
     finally:
         steady.close()
     (fault,) = record.faults
-    assert fault.kind is FaultKind.TIMEOUT and fault.decision > 2
+    assert fault.kind is FaultKind.TIMEOUT and fault.seat == 0
+    said = _WAITED.search(fault.detail)
+    assert said is not None, fault.detail
+    decision, waited = int(said[1]), float(said[2])
+    assert record.times is not None and len(record.times[0]) == decision
+    rounding = 0.001 * waited  # the detail gives 3 significant figures
+    if limits.overage_seconds:
+        own, left, pool = float(said[3]), float(said[4] or 0), limits.overage_seconds
+        assert own == limits.move_seconds
+        assert abs(waited - (own + left)) <= rounding + 1e-5, fault.detail
+    else:
+        own, left, pool = 0.0, float(said[5]), limits.game_seconds
+        assert abs(waited - left) <= rounding, fault.detail
+    assert pool is not None and left <= pool - (decision - 1) * (0.004 - own) + 1e-5, (
+        fault.detail, record.times[0])
+    assert record.times[0][-1] >= waited - rounding, (fault.detail, record.times[0])
 
 
 def test_output_goes_to_the_bots_log_truncated_at_the_cap(tmp_path: Path) -> None:
