@@ -99,9 +99,14 @@ def test_in_process_bots_print_on_stderr_never_into_json(runner: CliRunner, tmp_
     lines = result.stdout.splitlines()
     assert [json.loads(line)["seed"] for line in lines] == [0, 1]
     assert "x" * 99 + "\n" in result.stderr
-    (warning,) = [line for line in result.stderr.splitlines() if "warning" in line]
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    # once a seat: on a loaded machine greedy's quick decisions pass 5 ms as well, and it is
+    # warned about once too
+    (warning,) = [line for line in warnings if "seat 0" in line]
     assert re.match(r"arena: warning: seat 0 \(chatty:Chatty\) took [\d.]+ s over its "
                     r"decision \d+ of seed 0, more than the 0.005 s a move", warning), warning
+    assert all(re.match(r"arena: warning: seat 1 \(greedy\) took ", line)
+               for line in warnings if line != warning) and len(warnings) <= 2, warnings
 
 
 def test_play_gives_file_bots_the_default_limits_unless_asked_otherwise() -> None:
