@@ -47,10 +47,11 @@ class Isolation(enum.Enum):
     NONE = "none"
 
 
-BACKSTOP_SETUP_SECONDS = 30.0
+BACKSTOP_SETUP_SECONDS = 120.0
 """How long the arena waits for what is not a bot's thinking: its host process to hand over the
 first game process, a game process to have the bot loaded (imported and made) before its game
-starts, a game process to take a message."""
+starts, a game process to take a message. A backstop against a host that is stuck, not a limit:
+on two cores at a load of 10, beside a starting Ray cluster, a handover took over 30 s."""
 
 
 @dataclass(frozen=True)
