@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,14 @@ from arena.engine import Variant, find_game
 from arena.games.concentration import ConcentrationParams
 from arena.match import Watcher, play_game
 from arena.record import GameRecord
+
+# Python keeps compiled modules in __pycache__ unless the machine says not to. Where it does
+# (PYTHONDONTWRITEBYTECODE, as some containers set), every process the suite starts (xdist's
+# workers, `arena` commands, sandbox hosts) would compile the arena again: a fifth of the
+# suite's CPU. The suite runs as on a default install; the sandbox's tests of bots without a
+# cache set `sys.dont_write_bytecode` themselves.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 class RecordingBot(Bot):
