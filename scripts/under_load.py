@@ -15,6 +15,13 @@ code and the last line it printed (pytest's summary):
 With `--top-up`, only as many loops start as bring the machine's load average (what it already
 carries, from other work) up to `--load`: on a machine already loaded past it, none. The busy
 loops end with the script (they are its own children, ended by their ids).
+
+The loops run as other work on a machine does, in a session of their own. Where the kernel
+shares the CPU between sessions first (Linux's autogroup, on by default in most distributions:
+`/proc/sys/kernel/sched_autogroup_enabled`), the command then gets its session's share beside
+them, as it would beside another user's jobs. `--same-session` starts them in the command's own
+session instead, where every loop takes as much CPU as one of the suite's processes: a harsher
+load than other work gives.
 """
 
 from __future__ import annotations
@@ -51,9 +58,11 @@ class Run:
                 f"(least/mean/most), exit {self.code}: {self.last_line}")
 
 
-def busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
-    """Start `count` processes that compute without end."""
-    return [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL)
+def busy_loops(count: int, own_session: bool = True) -> list[subprocess.Popen[bytes]]:
+    """Start `count` processes that compute without end (in a session of their own, as other
+    work is, unless `own_session` is false)."""
+    return [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL,
+                             start_new_session=own_session)
             for _ in range(count)]
 
 
@@ -96,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top-up", action="store_true",
                         help="start only the loops that bring the load average up to --load")
     parser.add_argument("--runs", type=int, default=1, help="runs in a row (default 1)")
+    parser.add_argument("--same-session", action="store_true",
+                        help="start the loops in the command's own session (a harsher load)")
     parser.add_argument("--log", type=Path, help="a directory for each run's output")
     parser.add_argument("command", nargs="*", help="the command (after --; default: pytest)")
     args = parser.parse_args(argv)
@@ -104,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.log.mkdir(parents=True, exist_ok=True)
     already = os.getloadavg()[0]
     count = max(0, args.load - round(already)) if args.top_up else args.load
-    loops = busy_loops(count)
+    loops = busy_loops(count, own_session=not args.same_session)
     runs: list[Run] = []
     try:
         time.sleep(2.0)  # let the loops get going before the first run
@@ -116,7 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for loop in loops:
             loop.kill()
             loop.wait()
-    print(f"beside {count} busy loops (load average {already:.1f} before them; "
+    where = "the command's session" if args.same_session else "a session of their own"
+    print(f"beside {count} busy loops in {where} (load average {already:.1f} before them; "
           f"{os.cpu_count()} CPUs), `{' '.join(command)}`:")
     for number, run in enumerate(runs, 1):
         print("  " + run.summary(number))

@@ -4,28 +4,16 @@ docs show, and the generated sections of the docs are what the code makes them
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.helpers import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_script() -> ModuleType:
-    """scripts/docs_examples.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("docs_examples", REPO / "scripts" /
-                                                  "docs_examples.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
+script = load_script("docs_examples")
 EXAMPLES = script.examples()
 
 
