@@ -14,9 +14,9 @@ code and the last line it printed (pytest's summary):
 
 With `--top-up`, only as many loops start as bring the machine's load average (what it already
 carries, from other work) up to `--load`: on a machine already loaded past it, none. The busy
-loops end with the script (they are its own children, ended by their ids).
+loops end with the script (its own children, or their session's process group).
 
-The loops run as other work on a machine does, in a session of their own. Where the kernel
+The loops run as another user's jobs do, together in a session of their own. Where the kernel
 shares the CPU between sessions first (Linux's autogroup, on by default in most distributions:
 `/proc/sys/kernel/sched_autogroup_enabled`), the command then gets its session's share beside
 them, as it would beside another user's jobs. `--same-session` starts them in the command's own
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -58,12 +59,34 @@ class Run:
                 f"(least/mean/most), exit {self.code}: {self.last_line}")
 
 
+FORKED = "import os\nfor _ in range({more}):\n    if os.fork() == 0:\n        break\n" + BUSY
+"""One busy loop that forks `more` others first: all of them in its session."""
+
+
 def busy_loops(count: int, own_session: bool = True) -> list[subprocess.Popen[bytes]]:
-    """Start `count` processes that compute without end (in a session of their own, as other
-    work is, unless `own_session` is false)."""
-    return [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL,
-                             start_new_session=own_session)
+    """Start `count` processes that compute without end: together in one session of their own,
+    as another user's jobs are, or each in this one (`own_session` false). End them with
+    `end_loops`."""
+    if count <= 0:
+        return []
+    if own_session:
+        return [subprocess.Popen([sys.executable, "-c", FORKED.format(more=count - 1)],
+                                 stdin=subprocess.DEVNULL, start_new_session=True)]
+    return [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL)
             for _ in range(count)]
+
+
+def end_loops(loops: Sequence[subprocess.Popen[bytes]]) -> None:
+    """End the busy loops (a session's whole group, where they have one)."""
+    for loop in loops:
+        try:
+            if os.getpgid(loop.pid) == loop.pid:
+                os.killpg(loop.pid, signal.SIGKILL)
+            else:
+                loop.kill()
+        except ProcessLookupError:
+            pass
+        loop.wait()
 
 
 def run_once(command: Sequence[str], log: Path | None) -> Run:
@@ -124,9 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             runs.append(run_once(command, log))
             print(runs[-1].summary(number), flush=True)
     finally:
-        for loop in loops:
-            loop.kill()
-            loop.wait()
+        end_loops(loops)
     where = "the command's session" if args.same_session else "a session of their own"
     print(f"beside {count} busy loops in {where} (load average {already:.1f} before them; "
           f"{os.cpu_count()} CPUs), `{' '.join(command)}`:")

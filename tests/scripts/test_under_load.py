@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,21 +14,37 @@ from tests.helpers import load_script
 under_load = load_script("under_load")
 
 
+def _descendants(pid: int) -> set[int]:
+    """The processes under `pid` (its children, theirs, ...)."""
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").iterdir():
+            children = (task / "children").read_text().split()
+            found.update(int(child) for child in children)
+            todo.extend(int(child) for child in children)
+    return found
+
+
 @pytest.mark.parametrize("own_session", [True, False])
-def test_the_busy_loops_run_in_a_session_of_their_own_unless_asked_not_to(
+def test_the_busy_loops_run_together_in_a_session_of_their_own_unless_asked_not_to(
         own_session: bool) -> None:
-    loops = under_load.busy_loops(2, own_session=own_session)
+    loops = under_load.busy_loops(3, own_session=own_session)
     try:
-        sessions = {os.getsid(loop.pid) for loop in loops}
-        if own_session:
-            assert os.getsid(0) not in sessions
-            assert sessions == {loop.pid for loop in loops}
-        else:
-            assert sessions == {os.getsid(0)}
+        deadline = time.monotonic() + 30
+        pids = {loop.pid for loop in loops}
+        while own_session and len(pids) < 3 and time.monotonic() < deadline:
+            pids = {loops[0].pid} | _descendants(loops[0].pid)
+            time.sleep(0.05)
+        assert len(pids) == 3
+        sessions = {os.getsid(pid) for pid in pids}
+        # one session for all (one share of the CPU where the kernel shares it by session)
+        assert sessions == ({loops[0].pid} if own_session else {os.getsid(0)})
     finally:
-        for loop in loops:
-            loop.kill()
-            loop.wait()
+        under_load.end_loops(loops)
+    assert all(not Path(f"/proc/{pid}").exists() or "Z" in
+               Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+               for pid in pids)
 
 
 def test_a_run_reports_its_time_load_and_last_line(tmp_path: Path) -> None:
