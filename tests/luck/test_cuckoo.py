@@ -1,6 +1,6 @@
-"""Cuckoo's luck model: each deal's cards by their own rank and the dealer's draws, its means
-held to the mean over every card (the draws) and to an enumeration of small deals, mean zero,
-and the luck that explains the scores."""
+"""Cuckoo's luck model: each deal's cards by their own rank and place in the turn order, and the
+dealer's draws, its means held to the mean over every card (the draws, and each seat's card
+dealt), mean zero, and the luck that explains the scores."""
 
 from __future__ import annotations
 
@@ -14,7 +14,16 @@ import pytest
 from arena.cards import standard_deck
 from arena.engine import find_game
 from arena.games.cuckoo import CuckooState, Say
-from arena.games.cuckoo.luck import CuckooLuck, mean_paying_chance, paying_chance
+from arena.games.cuckoo.dealing import turn_order
+from arena.games.cuckoo.luck import (
+    CuckooLuck,
+    mean_paying_chance,
+    mean_placed_paying_chance,
+    paying_chance,
+    placed_paying_chance,
+)
+from arena.games.cuckoo.paying import PAYING
+from arena.luck.model import detached
 from tests.luck.helpers import (
     assert_mean_zero,
     audited_games,
@@ -33,9 +42,9 @@ def _a_deal(state: Any, action: Any) -> bool:
 
 
 @pytest.mark.parametrize("preset", ["standard", "one-chip", "ten-deals"])
-def test_every_preset_has_the_rank_model(preset: str) -> None:
+def test_every_preset_has_the_place_model(preset: str) -> None:
     model = GAME.luck_model(GAME.presets[preset], 6)
-    assert isinstance(model, CuckooLuck) and model.id == "cuckoo-rank/1"
+    assert isinstance(model, CuckooLuck) and model.id == "cuckoo-place/1"
 
 
 def test_the_mean_of_a_draw_is_the_engines_over_every_card_of_the_pack(
@@ -64,17 +73,50 @@ def test_the_mean_over_deals_is_the_mean_over_every_deal_of_a_small_table(seats:
     assert ace == 1.0 and king == pytest.approx(3 / 51 if seats == 2 else 3 * 2 / (51 * 50))
 
 
-def test_the_deal_is_valued_by_each_seats_own_rank() -> None:
+def test_the_deal_is_valued_by_each_seats_own_rank_and_place() -> None:
     model = CuckooLuck()
     state = GAME.new_state(GAME.presets["standard"], 6, random.Random(4))
     expected = model.expected(state, 0, Say.DEAL)
     state.apply(0, Say.DEAL)
     values = model.value(state)
-    for seat in range(6):
+    assert expected is not None
+    for place, seat in enumerate(state.order):
         rank = int(state.hands[seat].rank)
-        assert values[seat] == pytest.approx(1 + 3 - paying_chance(rank, 6))
-        assert expected is not None
-        assert expected[seat] == pytest.approx(1 + 3 - mean_paying_chance(6))
+        assert values[seat] == pytest.approx(1 + 3 - PAYING[6, place][rank - 1])
+        assert expected[seat] == pytest.approx(1 + 3 - sum(PAYING[6, place]) / 13)
+
+
+def test_the_table_covers_every_place_at_six_seats_or_fewer_and_falls_back_to_the_rank() -> None:
+    assert set(PAYING) == {(n, p) for n in range(2, 7) for p in range(n)}
+    assert all(len(row) == 13 and all(0 <= c <= 1 for c in row) for row in PAYING.values())
+    assert placed_paying_chance(1, 3, 7) == paying_chance(1, 7)
+    assert mean_placed_paying_chance(0, 9) == pytest.approx(mean_paying_chance(9))
+
+
+@pytest.mark.parametrize("preset, seats, deals", [("standard", 6, 0), ("standard", 6, 4),
+                                                  ("one-chip", 8, 3)])
+def test_the_mean_over_deals_is_each_seats_mean_over_every_card_of_the_pack(
+        preset: str, seats: int, deals: int) -> None:
+    """At a deal (the first, or a later one with another dealer and seats out), the model's
+    expectation equals, seat by seat, its value after the deal averaged over every card the
+    seat could be dealt (the value adds one term a seat, so this is the mean over deals)."""
+    state = GAME.new_state(GAME.presets[preset], seats, random.Random(seats + deals))
+    while state.deal_no < deals or state.phase.value != "deal":
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[0])
+    assert state.order == turn_order(state.dealer, state.active)
+    model = CuckooLuck()
+    expected = model.expected(state, state.dealer, Say.DEAL)
+    dealt = detached(state)
+    dealt.apply(state.dealer, Say.DEAL)
+    assert expected is not None
+    for seat in dealt.order:
+        total = 0.0
+        for card in standard_deck():
+            twin = detached(dealt)
+            twin.hands[seat] = card
+            total += model.value(twin)[seat]
+        assert expected[seat] == pytest.approx(total / 52, abs=1e-12), seat
 
 
 def test_exchanges_kings_and_standing_are_no_chance() -> None:

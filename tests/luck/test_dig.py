@@ -1,16 +1,21 @@
-"""Dig's luck model: the digs (and seat 0's dig at the deal) valued by cards in hand and eights
-held, its exact mean held to the engine's own digs over every depth, mean zero, and the luck that
+"""Dig's luck model: the digs (and seat 0's dig at the deal) valued by the expected final margin
+of the counts (cards and eights in hand, the stock), its exact mean held to the engine's own digs
+over every depth and to every place of the eights at the deal, mean zero, and the luck that
 explains the scores."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections import Counter
 
 import pytest
 
 from arena.engine import find_game
 from arena.games.dig import DigParams, DigState, stack_deck
-from arena.games.dig.luck import EIGHT, DigLuck
+from arena.games.dig.luck import DigLuck
+from arena.games.dig.margin import MARGIN, STOCK, Margin
 from arena.match import play_game
 from bots.algorithms.random_bot import RandomBot
 from tests.luck.helpers import (
@@ -26,9 +31,9 @@ GAME = find_game("dig")
 
 
 @pytest.mark.parametrize("preset", ["standard", "suit-only", "reshuffle"])
-def test_every_preset_has_the_count_model(preset: str) -> None:
+def test_every_preset_has_the_margin_model(preset: str) -> None:
     model = GAME.luck_model(GAME.presets[preset], 2)
-    assert isinstance(model, DigLuck) and model.id == "dig-count/1"
+    assert isinstance(model, DigLuck) and model.id == "dig-margin/1"
 
 
 @pytest.mark.parametrize("preset", ["standard", "suit-only", "reshuffle"])
@@ -54,19 +59,24 @@ def test_a_reshuffle_and_a_stock_with_nothing_to_play_are_valued_by_the_engine(
 
 def test_the_deal_counts_the_eights_and_seat_0s_first_dig() -> None:
     """Seat 0 holds no heart, king or eight under the king of hearts: it digs at once. The
-    deal's luck is the eights (seat 1 holds one) and that dig against its mean depth."""
+    deal's luck is the eights (seat 1 holds one) against their mean over deals, and that dig
+    against its mean over the depths and the kinds of card that stop it."""
     deck = stack_deck(("2C 3C 4C 5C 6C 7C 9D", "2H 3H 4H 5H 6H 7H 8C"), "KH",
                       ["9C", "10C", "AH"])
     params = DigParams()
     state = DigState(params, 2, random.Random(0), deck)
     assert [len(h) for h in state.hands] == [10, 7]  # 9C and 10C, then AH stops the dig
+    model = DigLuck(params)
     # the stock's 37 cards: 6 hearts (8H among them), 3 kings, 8D and 8S can be played
-    playable, eights = 6 + 3 + 2, 3
-    depth = (37 - playable) / (playable + 1) + 1
-    dealt = 0 + EIGHT * (0 - 1)
-    mean = 7 - (7 + depth) + EIGHT * (eights / playable - 1)
-    after = 7 - 10 + EIGHT * (0 - 1)
-    luck = DigLuck(params).deal_luck(state)
+    playable, eights, dead = 6 + 3 + 2, 3, 37 - 11
+    mean = 0.0
+    for j in range(dead + 1):  # j cards that cannot be played, then one that can
+        chance = math.prod((dead - i) / (37 - i) for i in range(j)) * playable / (37 - j)
+        for wild, share in ((1, eights / playable), (0, 1 - eights / playable)):
+            mean += chance * share * MARGIN(7 + j + 1, 7, wild, 1, 37 - j - 1)
+    dealt = MARGIN(7, 7, 0, 1, STOCK) - model.mean_hands()
+    after = MARGIN(10, 7, 0, 1, 34)
+    luck = model.deal_luck(state)
     assert luck == pytest.approx((dealt + after - mean, -(dealt + after - mean)))
 
 
@@ -74,7 +84,23 @@ def test_the_hands_eights_are_the_deals_luck_when_seat_0_can_play() -> None:
     deck = stack_deck(("8C 8D 2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H 7H 9H"), "KC")
     params = DigParams()
     state = DigState(params, 2, random.Random(0), deck)
-    assert DigLuck(params).deal_luck(state) == (2 * EIGHT, -2 * EIGHT)
+    model = DigLuck(params)
+    lead = MARGIN(7, 7, 2, 0, STOCK) - model.mean_hands()
+    assert model.deal_luck(state) == pytest.approx((lead, -lead))
+
+
+@pytest.mark.parametrize("margin", [MARGIN, Margin((0.5, 1, 3, 0, 0, 2, -1, 0, 0, 4, -6))])
+def test_the_hands_mean_is_the_mean_over_every_place_of_the_four_eights(
+        margin: Margin, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The four eights in every set of four of the 52 places (seat 0's hand the first seven,
+    seat 1's the next seven): the mean of seat 0's margin as dealt."""
+    model = DigLuck(DigParams())
+    monkeypatch.setattr(model, "margin", margin)
+    hands: Counter[tuple[int, int]] = Counter()
+    for places in itertools.combinations(range(52), 4):
+        hands[sum(p < 7 for p in places), sum(7 <= p < 14 for p in places)] += 1
+    total = sum(n * margin(7, 7, mine, theirs, STOCK) for (mine, theirs), n in hands.items())
+    assert model.mean_hands() == pytest.approx(total / hands.total(), abs=1e-12)
 
 
 def test_the_value_at_the_end_is_the_score() -> None:

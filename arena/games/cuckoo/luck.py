@@ -1,16 +1,19 @@
 """Cuckoo's luck model: each deal's cards, valued by the chance of paying that one's own rank
-gives, and the dealer's draw, valued by who then pays.
+and place give, and the dealer's draw, valued by who then pays.
 
 Two chance events in every deal. The deal itself: the pack is shuffled, so each seat's card is
 equally likely to be any of the 52. Its value for a seat still in is what its score would be
-after the deal, `deal + 1 + chips`, less the chance of paying a chip that its own rank gives when
-nobody changes (no other seat holds a lower rank: ``C(M - 1, n - 1) / C(51, n - 1)`` with ``M``
-cards of that rank or higher, ``n`` seats still in); its mean over deals is the mean over the 13
-ranks, exact. The dealer's draw: the card drawn is equally likely to be any card of the rest of
-the pack, which nobody has seen; after it the showdown settles who pays, so the value is the
-score after the deal (a seat out keeps the deal it dropped out in), and its mean over the rest
-of the pack is exact (taken over its ranks: who pays depends on nothing else). Between deals a
-seat's value is its score if the game stopped there. Exchanges and kings shown are no chance: the
+after the deal, `deal + 1 + chips`, less its chance of paying a chip given its own rank and its
+place in the turn order, as bundled bots play (a table made offline, `paying.py`; where it has
+no cell, the chance its rank gives when nobody changes, no other seat holding a lower rank:
+``C(M - 1, n - 1) / C(51, n - 1)`` with ``M`` cards of that rank or higher, ``n`` seats still
+in); its mean over deals is, seat by seat, the mean over the 13 ranks, exact (each seat's card
+is equally likely to be any of the pack, and the value adds one term a seat). The dealer's
+draw: the card drawn is equally likely to be any card of the rest of the pack, which nobody has
+seen; after it the showdown settles who pays, so the value is the score after the deal (a seat
+out keeps the deal it dropped out in), and its mean over the rest of the pack is exact (taken
+over its ranks: who pays depends on nothing else). Between deals a seat's value is its score if
+the game stopped there. Exchanges and kings shown are no chance: the
 cards were dealt already and their holders knew them.
 """
 
@@ -22,6 +25,8 @@ from collections import Counter
 
 from arena.api import Action
 from arena.cards import Rank
+from arena.games.cuckoo.dealing import turn_order
+from arena.games.cuckoo.paying import PAYING
 from arena.games.cuckoo.scoring import payers, survival_scores
 from arena.games.cuckoo.state import CuckooState
 from arena.games.cuckoo.table import Phase, Say
@@ -45,29 +50,45 @@ def mean_paying_chance(seats: int) -> float:
     return sum(paying_chance(rank, seats) for rank in range(1, 14)) / 13
 
 
+def placed_paying_chance(rank: int, place: int, seats: int) -> float:
+    """The chance that a seat dealt `rank` at `place` in the turn order (0 = the dealer's
+    left, the dealer last) among `seats` pays a chip in the deal, as bundled bots play
+    (`paying.PAYING`, made offline); the rank's own chance where the table has no cell."""
+    cells = PAYING.get((seats, place))
+    return paying_chance(rank, seats) if cells is None else cells[rank - 1]
+
+
+@functools.cache
+def mean_placed_paying_chance(place: int, seats: int) -> float:
+    """`placed_paying_chance` averaged over the rank dealt."""
+    return sum(placed_paying_chance(rank, place, seats) for rank in range(1, 14)) / 13
+
+
 class CuckooLuck(LuckModel[CuckooState]):
     """Luck of each deal's cards and of the dealer's draws."""
 
-    name = "cuckoo-rank"
+    name = "cuckoo-place"
     version = 1
 
     def value(self, state: CuckooState) -> Values:
-        """During a deal, a seat's score after it less its chance of paying (by its own rank);
-        between deals and at the end, the score if the game stopped there."""
+        """During a deal, a seat's score after it less its chance of paying (by its own rank
+        and its place in the turn order); between deals and at the end, the score if the game
+        stopped there."""
         if state.phase is not Phase.PLAY:
             return tuple(float(s) for s in
                          survival_scores(state.out_deal, state.chips, state.deal_no))
         seats = len(state.order)
-        return self._during(state, {s: paying_chance(int(state.hands[s].rank), seats)
-                                    for s in state.order})
+        return self._during(state, {
+            s: placed_paying_chance(int(state.hands[s].rank), place, seats)
+            for place, s in enumerate(state.order)})
 
     def expected(self, state: CuckooState, seat: int, action: Action) -> Values | None:
         """The mean value after a deal over every deal, or after a draw over the rest of the
         pack; None for every other action."""
         if state.phase is Phase.DEAL:
-            order = [s for s in range(state.seats) if s in state.active]
-            chance = mean_paying_chance(len(order))
-            return self._during(state, dict.fromkeys(order, chance))
+            order = turn_order(state.dealer, state.active)
+            return self._during(state, {s: mean_placed_paying_chance(place, len(order))
+                                        for place, s in enumerate(order)})
         if action != Say.DRAW:
             return None
         total = [0.0] * state.seats

@@ -1,25 +1,25 @@
-"""Dig's luck model: a count of the cards in hand and the eights held, and the digs that add to
-them.
+"""Dig's luck model: the final margin the counts of a state promise (cards and eights in each
+hand, the stock left), and the digs that change them.
 
 The chance after the deal is the stock: nobody has seen it, so given everything that happened
 its order is equally likely to be any (after a reshuffle too: the new stock's order is the deal's
 rng's). A dig turns up cards from its top until one can be played, so a dig's luck is the value
-after it less the mean over every order of the stock. The value of a seat (`value`) is its
-expected final score read as a simple count: the other's cards in hand less its own, plus
-`EIGHT` for each eight it holds less each the other holds; at the end, the score itself. Since it
-is linear in the cards dug and in whether the card that stops the dig is an eight, its mean over
-the stock's orders is the value at the mean depth, ``N / (A + 1)`` cards that cannot be played
-before one of the ``A`` that can (of ``N`` that cannot), an eight with chance ``e / A``
-(`expected`). `reveals` lists, for the reference, one order of the stock for each depth and kind
-of last card, with its chance.
+after it less the mean over every order of the stock. The value of a seat (`value`) is the final
+margin the seat to play can expect (`margin.MARGIN`, a closed form fitted offline), its negative
+for the other; at the end, the score itself. It depends on a dig only through the number of
+cards turned up before one that can be played and whether that one is an eight, so its mean
+over the stock's orders sums over every such number, with its chance, and both kinds of last
+card (`expected`, exact). `reveals` lists, for the reference, one order of the stock for each
+depth and kind of last card, with its chance.
 
-The deal is taken in two stages: the hands (each seat's eights less the other's, whose mean over
-deals is zero, the hands being alike), then seat 0's dig at once if it cannot play, valued like
-any other dig.
+The deal is taken in two stages: the hands (seat 0's margin as dealt, from the eights in each
+hand, less its mean over every place of the four eights in the pack), then seat 0's dig at once
+if it cannot play, valued like any other dig.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import MutableSequence
 from typing import Any
@@ -27,50 +27,63 @@ from typing import Any
 from arena.api import Action
 from arena.cards import Card, Rank, Suit, standard_deck
 from arena.games.dig import actions as act
+from arena.games.dig.margin import MARGIN, STOCK
 from arena.games.dig.matching import WILD, Target
 from arena.games.dig.state import DigState
 from arena.games.dig.table import Drew, Phase
-from arena.games.dig.variants import DigParams, StockOut
+from arena.games.dig.variants import HAND, DigParams, StockOut
 from arena.luck.model import Alternatives, LuckModel, Values, detached
-
-EIGHT = 3.0
-"""What an eight in hand is worth, in cards of the margin: a constant of the model, chosen once,
-offline, on deals no verdict judges (`python scripts/dig_luck_eight.py`: 0 to 4 on deals
-5,000,000 to 5,000,299 of dig-sharp against dig-simple; 3 left the least variance in the score
-less its luck). A new constant is a new version of the model."""
 
 
 class DigLuck(LuckModel[DigState]):
-    """Luck of the digs (and the deal), valued by cards in hand and eights held."""
+    """Luck of the digs (and the deal), valued by the margin the counts of a state promise."""
 
-    name = "dig-count"
+    name = "dig-margin"
     version = 1
 
     def __init__(self, params: DigParams) -> None:
         self.reshuffle = params.stock_out is StockOut.RESHUFFLE
+        self.margin = MARGIN
 
     def value(self, state: DigState) -> Values:
-        """The other's cards less one's own, and `EIGHT` an eight held more than the other;
-        the score once the game is over."""
+        """The expected final margin of the seat to play next (`margin`) for it, its negative
+        for the other; the score once the game is over."""
         if not state.to_act():
             return state.outcome().scores
+        mover = state.seat if state.phase is Phase.PLAY else 1 - state.seat
         hands = state.hands
-        return _count(len(hands[0]), len(hands[1]), _eights(hands[0]), _eights(hands[1]))
+        mine, theirs = hands[mover], hands[1 - mover]
+        return _values(mover, self.margin(len(mine), len(theirs), _eights(mine), _eights(theirs),
+                                          len(state.stock)))
 
     def deal_luck(self, state: DigState) -> Values:
-        """The hands' eights (mean zero over deals), then seat 0's dig if it could not play."""
+        """The hands' eights against their mean over deals, then seat 0's dig if it could not
+        play."""
         drawn = next((e.cards for e in state.log if isinstance(e, Drew)), ())
         hand = list(state.hands[0])
         for card in drawn:
             hand.remove(card)
         eights = (_eights(hand), _eights(state.hands[1]))
-        dealt = _count(len(hand), len(state.hands[1]), *eights)
+        dealt = _values(0, self.margin(HAND, HAND, eights[0], eights[1], STOCK))
+        mean = _values(0, self.mean_hands())
         if not drawn:
-            return dealt
+            return tuple(d - m for d, m in zip(dealt, mean, strict=True))
         stock = [*state.stock, *drawn]
-        mean = self._mean_dig(0, (len(hand), len(state.hands[1])), eights, stock, state.target)
+        dug = self._mean_dig(0, (len(hand), len(state.hands[1])), eights, stock, state.target)
         after = self.value(state)
-        return tuple(d + a - m for d, a, m in zip(dealt, after, mean, strict=True))
+        return tuple(d - m + a - g for d, m, a, g in zip(dealt, mean, after, dug, strict=True))
+
+    def mean_hands(self) -> float:
+        """Seat 0's margin as dealt, averaged over the deals' eights in the two hands (the
+        four eights among the 52 places, seven in each hand)."""
+        total = 0.0
+        for mine in range(EIGHTS + 1):
+            for theirs in range(EIGHTS + 1 - mine):
+                chance = (math.comb(HAND, mine) * math.comb(HAND, theirs)
+                          * math.comb(PACK - 2 * HAND, EIGHTS - mine - theirs)
+                          / math.comb(PACK, EIGHTS))
+                total += chance * self.margin(HAND, HAND, mine, theirs, STOCK)
+        return total
 
     def expected(self, state: DigState, seat: int, action: Action) -> Values | None:
         """The mean value after `action` over the stock's orders, when the next seat will have
@@ -123,25 +136,36 @@ class DigLuck(LuckModel[DigState]):
     def _mean_dig(self, digger: int, sizes: tuple[int, int], eights: tuple[int, int],
                   stock: list[Card], target: Target) -> Values:
         """The mean value once `digger` (with `sizes` and `eights` before) digs `stock` in a
-        random order until a card `target` accepts."""
+        random order until a card `target` accepts: over the number of cards dug before it
+        and whether it is an eight, each with its chance."""
         playable = [c for c in stock if target.accepts(c)]
-        depth = (len(stock) - len(playable)) / (len(playable) + 1) + 1
-        eight = _eights(playable) / len(playable)
-        grown = [float(sizes[0]), float(sizes[1])]
-        grown[digger] += depth
-        held = [float(eights[0]), float(eights[1])]
-        held[digger] += eight
-        return _count(grown[0], grown[1], held[0], held[1])
+        wild = _eights(playable) / len(playable)
+        size, other = sizes[digger], sizes[1 - digger]
+        mine, theirs = eights[digger], eights[1 - digger]
+        margin = self.margin
+        left, dead = len(stock), len(stock) - len(playable)
+        total, reach = 0.0, 1.0  # reach: the chance that the first j cards cannot be played
+        for j in range(dead + 1):
+            stops = reach * len(playable) / (left - j)
+            rest = left - j - 1
+            grown = size + j + 1
+            total += stops * (wild * margin(grown, other, mine + 1, theirs, rest)
+                              + (1 - wild) * margin(grown, other, mine, theirs, rest))
+            reach *= (dead - j) / (left - j)
+        return _values(digger, total)
 
 
-def _count(size0: float, size1: float, eights0: float, eights1: float) -> Values:
-    lead = size1 - size0 + EIGHT * (eights0 - eights1)
-    return (lead, -lead)
+def _values(seat: int, margin: float) -> Values:
+    """Each seat's value when `seat` expects to win by `margin` (the scores sum to zero)."""
+    return (margin, -margin) if seat == 0 else (-margin, margin)
 
 
 def _eights(cards: Any) -> int:
     return sum(1 for c in cards if c.rank is WILD)
 
+
+PACK = 52
+EIGHTS = 4
 
 _CARDS: dict[object, Card] = {str(card): card for card in standard_deck()}
 """Cards by their text, as plays name them (looked up: parsing is slow on the hot path)."""
