@@ -81,12 +81,16 @@ class ReplayResult:
         seats = ", ".join(f"{name} {_number(score)}" for name, score
                           in zip(r.get("seats", ()), r.get("scores", ()), strict=False))
         out = [f"{where}{r.get('game')} / {r.get('variant')}, seed {r.get('seed')}: {seats}"]
+        replaced = replaced_model(r, self.replayed)
+        note = ([f"  (its luck came from {replaced}, which {self.replayed.get('luck_model')} "
+                 f"has replaced: the luck is not compared)"] if replaced else [])
         if self.reproduced:
             return [escape(line) for line in
-                    (*out, "reproduced: the replay gives the recorded result")]
+                    (*out, "reproduced: the replay gives the recorded result", *note)]
         out.append("MISMATCH: the replay differs from the record")
         out += [f"  {d.field}: recorded {_short(d.recorded)}, replayed {_short(d.replayed)}"
                 for d in self.differences]
+        out += note
         if any(f.get("kind") == "timeout" for f in r.get("faults") or ()):
             out.append("  (the recorded game has a timeout: timing faults depend on the machine "
                        "and its load, so they need not reproduce)")
@@ -202,12 +206,20 @@ def differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tup
         a, b = recorded.get(name), replayed.get(name)
         if name == "faults":
             a, b = _fault_keys(a), _fault_keys(b)
-        elif (name == "teams" and not a and not b) or (
-                name in LUCK and not any(field in recorded for field in LUCK)):
+        elif (name == "teams" and not a and not b) or (name in LUCK and (
+                not any(field in recorded for field in LUCK)
+                or replaced_model(recorded, replayed))):
             continue
         if a != b:
             out.append(Difference(name, a, b))
     return tuple(out)
+
+
+def replaced_model(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> str | None:
+    """The luck model (name/version) the record's luck came from, where the game has replaced it
+    since (the replay's luck comes from another): its luck cannot be reproduced, only the game."""
+    before, now = recorded.get("luck_model"), replayed.get("luck_model")
+    return before if before and now and before != now else None
 
 
 def parse_label(label: str) -> tuple[str, tuple[tuple[str, str], ...]]:

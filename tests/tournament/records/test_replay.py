@@ -267,3 +267,22 @@ def test_replay_seat_on_the_command_line(run: Path) -> None:
                           (["--json"], "use it with --seat")):
         wrong = runner.invoke(app, ["replay", str(run), str(task), *args])
         assert wrong.exit_code == 2 and message in wrong.output
+
+
+def test_a_record_whose_luck_model_was_replaced_reproduces_its_game_and_says_so(
+        tmp_path: Path) -> None:
+    variant = find_game("dig").variant("standard")
+    bots = [resolve_bot("dig-sharp", "dig"), resolve_bot("dig-simple", "dig")]
+    record = json.loads(play_game(variant, [b.make() for b in bots], [b.name for b in bots],
+                                  3).to_line())
+    model = record["luck_model"]
+    # as a run of an earlier version recorded it: the same game, luck from the model before
+    older = _write(tmp_path / "older.json", dict(record, luck_model="dig-count/1",
+                                                 luck=[1.5, -1.5]))
+    result = replay_path(older)
+    assert result.reproduced
+    assert result.lines()[-1] == (f"  (its luck came from dig-count/1, which {model} has "
+                                  f"replaced: the luck is not compared)")
+    # the same model must still reproduce its luck
+    moved = _write(tmp_path / "moved.json", dict(record, luck=[1.5, -1.5]))
+    assert [d.field for d in replay_path(moved).differences] == ["luck"]
