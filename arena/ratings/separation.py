@@ -24,7 +24,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from arena.ratings.evidence import Evidence
+from arena.ratings.evidence import Evidence, faded_floor
+from arena.ratings.jackknife import jackknife_bounds
 from arena.ratings.pools import Match
 from arena.ratings.posterior import Posterior, posterior
 from arena.ratings.settings import TrueSkillSettings
@@ -84,9 +85,10 @@ def relative(ratings: Mapping[str, tuple[float, float]], bot: str) -> float:
 
 
 def widened(evidence: Evidence, bounds: Mapping[str, float]) -> Evidence:
-    """The evidence with each bounded bot's standard error relative to the pool raised to at
-    least its bound: a variance added along the bot's own direction, relative to the pool (the
-    bot less the pool's mean), in both the deal-clustered and the model's covariance."""
+    """The evidence with each bounded bot's standard error relative to the pool (as the
+    verdicts use it, `Evidence.sigma`) raised to at least its bound: a variance added along the
+    bot's own direction, relative to the pool (the bot less the pool's mean), in both the
+    deal-clustered and the model's covariance."""
     covariance, model = evidence.covariance.copy(), evidence.model.copy()
     k = len(evidence.bots)
     for bot, bound in sorted(bounds.items()):
@@ -95,7 +97,10 @@ def widened(evidence: Evidence, bounds: Mapping[str, float]) -> Evidence:
         i = evidence.bots.index(bot)
         direction = np.full(k, -1.0 / k)
         direction[i] += 1.0
-        now = max(float(covariance[i, i]), float(model[i, i]), 0.0)
+        # the variance the verdicts use (floored, the floor fading), which grows by what is
+        # added to both matrices alike
+        here, floor = float(covariance[i, i]), float(model[i, i])
+        now = max(here, faded_floor(here, floor, evidence.deals), 0.0)
         extra = (bound * bound - now) / (direction[i] ** 2)
         if extra > 0:
             added = extra * np.outer(direction, direction)
@@ -105,12 +110,13 @@ def widened(evidence: Evidence, bounds: Mapping[str, float]) -> Evidence:
 
 def at_the_edge(matches: Sequence[Match], found: Posterior, settings: TrueSkillSettings
                 ) -> tuple[Evidence | None, dict[str, Edge]]:
-    """The posterior's evidence with every bot at the edge bounded (`widened`), and those bots
-    with their edge (the evidence unchanged where there is none)."""
+    """The posterior's evidence with every bot at the edge bounded from one game, and every bot
+    near it by the jackknife over the deals that hold its games off the edge
+    (`arena.ratings.jackknife`), both by `widened`; and the bots at the edge with their edge."""
     edges = edge_bots(matches)
-    if not edges or found.evidence is None:
+    if found.evidence is None:
         return found.evidence, edges
-    bounds = {}
+    bounds = jackknife_bounds(matches, found.ratings, found.evidence.deals, settings)
     for bot, edge in sorted(edges.items()):
         other = posterior(one_game_otherwise(matches, bot, edge), settings)
         if bot in other.ratings and bot in found.ratings:
