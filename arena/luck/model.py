@@ -56,6 +56,9 @@ class LuckModel(ABC, Generic[S]):
 
     name: ClassVar[str]
     version: ClassVar[int]
+    replaces: ClassVar[tuple[str, ...]] = ()
+    """The ids of the models this one replaced: a record whose luck came from one of them is an
+    old run, whose game a replay reproduces but whose luck it cannot."""
 
     @property
     def id(self) -> str:

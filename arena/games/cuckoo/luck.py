@@ -69,6 +69,7 @@ class CuckooLuck(LuckModel[CuckooState]):
 
     name = "cuckoo-place"
     version = 1
+    replaces = ("cuckoo-rank/1",)
 
     def value(self, state: CuckooState) -> Values:
         """During a deal, a seat's score after it less its chance of paying (by its own rank

@@ -40,6 +40,7 @@ class DigLuck(LuckModel[DigState]):
 
     name = "dig-margin"
     version = 1
+    replaces = ("dig-count/1",)
 
     def __init__(self, params: DigParams) -> None:
         self.reshuffle = params.stock_out is StockOut.RESHUFFLE

@@ -68,6 +68,8 @@ class ReplayResult:
     recorded: Mapping[str, Any]
     replayed: Mapping[str, Any]
     differences: tuple[Difference, ...]
+    replaced: tuple[str, ...] = ()
+    """The luck models the game's has replaced (a record of one is not compared on its luck)."""
 
     @property
     def reproduced(self) -> bool:
@@ -81,7 +83,7 @@ class ReplayResult:
         seats = ", ".join(f"{name} {_number(score)}" for name, score
                           in zip(r.get("seats", ()), r.get("scores", ()), strict=False))
         out = [f"{where}{r.get('game')} / {r.get('variant')}, seed {r.get('seed')}: {seats}"]
-        replaced = replaced_model(r, self.replayed)
+        replaced = replaced_model(r, self.replaced)
         note = ([f"  (its luck came from {replaced}, which {self.replayed.get('luck_model')} "
                  f"has replaced: the luck is not compared)"] if replaced else [])
         if self.reproduced:
@@ -182,8 +184,11 @@ class Replayer:
                              self.player.sandboxing.key)
         again = json.loads(replayed.to_line())
         recorded = dict(record)
+        variant = self.player.variant(task)
+        model = variant.game.luck_model(variant.params, len(task.seats))
+        replaced = model.replaces if model is not None else ()
         return ReplayResult(record.get("task") if isinstance(record.get("task"), int) else None,
-                            recorded, again, differences(recorded, again))
+                            recorded, again, differences(recorded, again, replaced), replaced)
 
 
     def _check(self, name: str, game: str) -> None:
@@ -199,8 +204,10 @@ class Replayer:
         self._checked.add((name, game))
 
 
-def differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tuple[Difference, ...]:
-    """The compared fields on which two records differ (faults by seat and kind only)."""
+def differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any],
+                replaced: Sequence[str] = ()) -> tuple[Difference, ...]:
+    """The compared fields on which two records differ (faults by seat and kind only; the luck
+    not where it came from a model of `replaced`, which the game's has replaced)."""
     out = []
     for name in COMPARED:
         a, b = recorded.get(name), replayed.get(name)
@@ -208,18 +215,18 @@ def differences(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> tup
             a, b = _fault_keys(a), _fault_keys(b)
         elif (name == "teams" and not a and not b) or (name in LUCK and (
                 not any(field in recorded for field in LUCK)
-                or replaced_model(recorded, replayed))):
+                or replaced_model(recorded, replaced))):
             continue
         if a != b:
             out.append(Difference(name, a, b))
     return tuple(out)
 
 
-def replaced_model(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> str | None:
-    """The luck model (name/version) the record's luck came from, where the game has replaced it
-    since (the replay's luck comes from another): its luck cannot be reproduced, only the game."""
-    before, now = recorded.get("luck_model"), replayed.get("luck_model")
-    return before if before and now and before != now else None
+def replaced_model(recorded: Mapping[str, Any], replaced: Sequence[str]) -> str | None:
+    """The luck model the record's luck came from, where the game's model has replaced it since
+    (`LuckModel.replaces`): its luck cannot be reproduced, only its game."""
+    model = recorded.get("luck_model")
+    return model if isinstance(model, str) and model in replaced else None
 
 
 def parse_label(label: str) -> tuple[str, tuple[tuple[str, str], ...]]:
