@@ -14,13 +14,21 @@ code and the last line it printed (pytest's summary):
 
 With `--top-up`, only as many loops start as bring the machine's load average (what it already
 carries, from other work) up to `--load`: on a machine already loaded past it, none. The busy
-loops end with the script (they are its own children, ended by their ids).
+loops end with the script (its own children, or their session's process group).
+
+The loops run as another user's jobs do, together in a session of their own. Where the kernel
+shares the CPU between sessions first (Linux's autogroup, on by default in most distributions:
+`/proc/sys/kernel/sched_autogroup_enabled`), the command then gets its session's share beside
+them, as it would beside another user's jobs. `--same-session` starts them in the command's own
+session instead, where every loop takes as much CPU as one of the suite's processes: a harsher
+load than other work gives.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -51,10 +59,34 @@ class Run:
                 f"(least/mean/most), exit {self.code}: {self.last_line}")
 
 
-def busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
-    """Start `count` processes that compute without end."""
+FORKED = "import os\nfor _ in range({more}):\n    if os.fork() == 0:\n        break\n" + BUSY
+"""One busy loop that forks `more` others first: all of them in its session."""
+
+
+def busy_loops(count: int, own_session: bool = True) -> list[subprocess.Popen[bytes]]:
+    """Start `count` processes that compute without end: together in one session of their own,
+    as another user's jobs are, or each in this one (`own_session` false). End them with
+    `end_loops`."""
+    if count <= 0:
+        return []
+    if own_session:
+        return [subprocess.Popen([sys.executable, "-c", FORKED.format(more=count - 1)],
+                                 stdin=subprocess.DEVNULL, start_new_session=True)]
     return [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL)
             for _ in range(count)]
+
+
+def end_loops(loops: Sequence[subprocess.Popen[bytes]]) -> None:
+    """End the busy loops (a session's whole group, where they have one)."""
+    for loop in loops:
+        try:
+            if os.getpgid(loop.pid) == loop.pid:
+                os.killpg(loop.pid, signal.SIGKILL)
+            else:
+                loop.kill()
+        except ProcessLookupError:
+            pass
+        loop.wait()
 
 
 def run_once(command: Sequence[str], log: Path | None) -> Run:
@@ -96,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top-up", action="store_true",
                         help="start only the loops that bring the load average up to --load")
     parser.add_argument("--runs", type=int, default=1, help="runs in a row (default 1)")
+    parser.add_argument("--same-session", action="store_true",
+                        help="start the loops in the command's own session (a harsher load)")
     parser.add_argument("--log", type=Path, help="a directory for each run's output")
     parser.add_argument("command", nargs="*", help="the command (after --; default: pytest)")
     args = parser.parse_args(argv)
@@ -104,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.log.mkdir(parents=True, exist_ok=True)
     already = os.getloadavg()[0]
     count = max(0, args.load - round(already)) if args.top_up else args.load
-    loops = busy_loops(count)
+    loops = busy_loops(count, own_session=not args.same_session)
     runs: list[Run] = []
     try:
         time.sleep(2.0)  # let the loops get going before the first run
@@ -113,10 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             runs.append(run_once(command, log))
             print(runs[-1].summary(number), flush=True)
     finally:
-        for loop in loops:
-            loop.kill()
-            loop.wait()
-    print(f"beside {count} busy loops (load average {already:.1f} before them; "
+        end_loops(loops)
+    where = "the command's session" if args.same_session else "a session of their own"
+    print(f"beside {count} busy loops in {where} (load average {already:.1f} before them; "
           f"{os.cpu_count()} CPUs), `{' '.join(command)}`:")
     for number, run in enumerate(runs, 1):
         print("  " + run.summary(number))

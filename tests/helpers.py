@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -65,3 +68,16 @@ def said(result: object) -> str:
     except ValueError:  # stderr mixed into output
         err = ""
     return f"{out}\n{err}"
+
+
+def load_script(name: str) -> ModuleType:
+    """scripts/<name>.py as a module (scripts/ is not a package), imported once."""
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -4,38 +4,34 @@ docs show, and the generated sections of the docs are what the code makes them
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.helpers import load_script, slow_unless
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_script() -> ModuleType:
-    """scripts/docs_examples.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("docs_examples", REPO / "scripts" /
-                                                  "docs_examples.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
+script = load_script("docs_examples")
 EXAMPLES = script.examples()
 
 
+QUICK_DOCS = ("README.md", "docs/bot-api.md")
+"""Pages whose examples the default run checks (what a newcomer reads first); every page's,
+docs/cli.md's reference of every command among them, under slow."""
+
+
 @pytest.fixture(scope="module")
-def outputs() -> dict[object, list[str]]:
-    """The real output of every checked example, run a few at a time."""
-    return script.run_all(EXAMPLES)
+def outputs(request: pytest.FixtureRequest) -> dict[object, list[str]]:
+    """The real output of every example this run checks, run a few at a time."""
+    chosen = [item.callspec.params["example"] for item in request.session.items
+              if getattr(item, "originalname", "") == "test_example_prints_what_the_docs_show"]
+    return script.run_all(chosen)
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda example: example.label)
+@pytest.mark.parametrize("example", [
+    slow_unless(example.doc in QUICK_DOCS, example, id=example.label) for example in EXAMPLES])
 def test_example_prints_what_the_docs_show(example: object,
                                            outputs: dict[object, list[str]]) -> None:
     real = outputs[example]

@@ -8,26 +8,17 @@ processes of its own): the default run plays two small ones, the README's `quick
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("output_digests",
-                                                  ROOT / "scripts" / "output_digests.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-DIGESTS = _script()
+DIGESTS = load_script("output_digests")
 EXPECTED = json.loads(DIGESTS.EXPECTED.read_text(encoding="utf-8"))
 
 

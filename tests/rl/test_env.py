@@ -48,12 +48,13 @@ def _cases() -> list[tuple[str, str, int]]:
 
 
 def _case(name: str, preset: str, players: int) -> Any:
-    """A case; in the default run only if it is the fewest players of a preset, or the game's
-    default preset at its next sizes (not its largest table, LARGEST), so that every preset and
-    most sizes are encoded there: the whole product is slow (`pytest -m slow`)."""
+    """A case; in the default run only in the game's default preset, at its fewest players and
+    the next two sizes (not its largest table, LARGEST): every game's encoder is checked there,
+    and the whole product of presets and sizes, which differ in the layout's size only, is slow
+    (`pytest -m slow`)."""
     game = find_game(name)
     fewest = game.presets[preset].players_allowed().start
-    kept = players == fewest or (preset == game.default_preset and players <= fewest + 2)
+    kept = preset == game.default_preset and players <= fewest + 2
     return pytest.param(name, preset, players, id=f"{name}-{preset}-{players}p",
                         marks=() if kept else (pytest.mark.slow,))
 

@@ -94,7 +94,7 @@ def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
-    path = write_config(tmp_path, "killed", deals=60)
+    path = write_config(tmp_path, "killed", deals=20)  # 560 games; killed after some 30
     out = tmp_path / "run"
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--out", str(out),
                "--workers", "2", "--quiet"]

@@ -101,7 +101,9 @@ def test_a_budget_below_one_round_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
-@pytest.mark.parametrize("kept", [0, 7, 25])
+@pytest.mark.parametrize("kept", [
+    # cut mid-run in the default run; at its start and near its end, slow
+    pytest.param(0, marks=pytest.mark.slow), 7, pytest.param(25, marks=pytest.mark.slow)])
 def test_a_resumed_run_stops_where_a_whole_run_stops(tmp_path: Path, kept: int) -> None:
     config = config_of(tmp_path, ORDERED, 'stop = "confident"\nconfidence = 0.99')
     whole = run_until_confident(config, tmp_path / "whole", workers=2)

@@ -291,7 +291,15 @@ DEFAULTS = [(game.name, game.presets[0] if "standard" not in game.presets else "
             for game in all_games()]
 
 
-@pytest.mark.parametrize(("game", "preset"), DEFAULTS)
+BESIDE_THE_END = ("concentration", "cuckoo")
+"""Games whose pages the default run checks beyond playing them to their end (a two-seat game
+and one of many seats); the other games, slow: each game's page plays to its end in the
+default run."""
+
+
+@pytest.mark.parametrize(("game", "preset"), [
+    slow_unless(game in BESIDE_THE_END, game, preset, id=f"{game}-{preset}")
+    for game, preset in DEFAULTS])
 def test_a_seat_sees_on_its_board_every_card_it_saw_and_at_its_decisions_its_moves(
         browser: Browser, pages: Path, game: str, preset: str) -> None:
     check_seen_and_decisions(browser, pages, game, preset, every=False)
@@ -365,7 +373,8 @@ return Array.from(found);
 """
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
+@pytest.mark.parametrize("game", [slow_unless(game.name in BESIDE_THE_END, game.name,
+                                              id=game.name) for game in all_games()])
 def test_every_label_on_the_board_is_a_players_word(browser: Browser, pages: Path,
                                                     game: str) -> None:
     html, data, _, _ = built(game, DEFAULTS[[g for g, _ in DEFAULTS].index(game)][1])

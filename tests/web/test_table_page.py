@@ -21,6 +21,7 @@ from arena.match import play_game
 from arena.table.seat import PersonSeat, Table
 from arena.table.series import TableSeries
 from arena.table.server import TableServer
+from tests.helpers import slow_unless
 from tests.table.helpers import GAMES, Played, bot_spec, replayed
 from tests.web.conftest import Browser
 
@@ -79,7 +80,8 @@ def play_in_browser(browser: Browser, game: str, seed: int,
     return played, server, addresses, clicks
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [slow_unless(game in ("concentration", "cuckoo"), game, id=game)
+                                  for game in GAMES])
 def test_a_person_plays_a_whole_game_by_clicking_and_it_is_recorded_as_arena_play_does(
         browser: Browser, game: str) -> None:
     played, server, _, clicks = play_in_browser(browser, game, 11)
