@@ -57,6 +57,7 @@ from arena.tournament.rating import run_ratings
 from arena.tournament.records.results import DIGEST, GAMES, NUMBERS, RunDirectoryError
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.identity import (
+    CodeLook,
     bots_code,
     deals_of,
     first_change,
@@ -148,6 +149,7 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
     deals = ready_deals(league)
     real_folder(league.file(POOLS), make=True)
     subs = read_submissions(league)  # what is submitted during the update plays in the next
+    look = CodeLook()  # the bundled bots' package, which every pool plays, hashed once
     done = []
     for pool in league.config.pools:
         config = pool_config(league, pool, isolation, subs)
@@ -165,16 +167,18 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
 
         try:
             report = run_tournament(config, out, workers, False, on_progress, backend, address,
-                                    deals_like=deals, on_plan=planned, hidden=hidden)
+                                    deals_like=deals, on_plan=planned, hidden=hidden,
+                                    look=look)
             done.append(PoolUpdate(pool, names, report))
         except RunDirectoryError:
-            if not _changed(out, config, deals):
+            if not _changed(out, config, deals, look):
                 raise
             # the tournament cannot bring this run up to date: its games are archived and the
             # pool is played again on the same key and deals
             _archive(league, pool)
             report = run_tournament(config, out, workers, True, on_progress, backend, address,
-                                    deals_like=deals, on_plan=planned, hidden=hidden)
+                                    deals_like=deals, on_plan=planned, hidden=hidden,
+                                    look=look)
             done.append(PoolUpdate(pool, names, report, restarted=True))
     number, date, kept = _keep_round(league, done, subs)
     return UpdateReport(number, date, tuple(done), kept)
@@ -187,14 +191,15 @@ def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
                                else Path(b.spec.partition(".py")[0]).parent for b in config.bots))
 
 
-def _changed(out: Path, config: TournamentConfig, deals: Path) -> bool:
-    """Whether a pool's run was begun on another config or other code than `config`'s."""
+def _changed(out: Path, config: TournamentConfig, deals: Path, look: CodeLook) -> bool:
+    """Whether a pool's run was begun on another config or other code than `config`'s (the
+    code as the update's `look` finds it)."""
     try:
         digest = read_text(out / DIGEST, 1024).strip() if check_entry(out / DIGEST) else None
         if digest != config_digest(like_deals(config, deals_of(deals))):
             return True
         recorded = read_bots(out)
-        return recorded is not None and first_change(recorded, bots_code(config)) is not None
+        return recorded is not None and first_change(recorded, bots_code(config, look)) is not None
     except (OSError, UnsafeFileError, RunDirectoryError):
         return False
 

@@ -10,8 +10,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from statistics import NormalDist
+from typing import TYPE_CHECKING
 
-import mpmath
+if TYPE_CHECKING:  # mpmath is imported where a fractional df needs it (a Welch test)
+    import mpmath
 
 LEVEL = 0.95
 """The confidence of every interval and the level of every significance verdict."""
@@ -32,21 +35,121 @@ def normal_cdf(x: float) -> float:
 @cache
 def t_quantile(df: int, level: float = LEVEL) -> float:
     """The two-sided `level` quantile of Student's t with `df` degrees of freedom (normal for
-    df above 1,000, where the two differ by less than 0.1%)."""
+    df above 1,000, where the two differ by less than 0.1%): Newton's method on the closed-form
+    tail (`t_two_sided`), from the normal quantile."""
     if df < 1:
         raise ValueError("Student's t needs at least one degree of freedom")
     if df > 1000:
-        return Z95 if level == LEVEL else _normal_quantile((1 + level) / 2)
-    target = (1 + level) / 2
-    return float(mpmath.findroot(lambda t: _t_cdf(t, df) - target, _normal_quantile(target)))
+        return Z95 if level == LEVEL else NormalDist().inv_cdf((1 + level) / 2)
+    target = math.log1p(-level)  # the log of the two-sided tail to reach
+    # the density's constant, Gamma((df + 1) / 2) / (sqrt(df pi) Gamma(df / 2)), for the slope
+    constant = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    t, low, high = NormalDist().inv_cdf((1 + level) / 2), 0.0, math.inf
+    for _ in range(100):
+        p = t_two_sided(t, df)
+        if p > 1 - level:
+            low = t
+        else:
+            high = t
+        # Newton on log p(t), whose slope is -2 f(t) / p(t), f the density
+        slope = -2 * constant * math.exp(-(df + 1) / 2 * math.log1p(t * t / df)) / p
+        step = (math.log(p) - target) / slope
+        following = t - step
+        if not low < following < high:  # outside what is known of the root: halve instead
+            following = (low + high) / 2 if high < math.inf else 2 * t
+        if abs(following - t) <= 4 * math.ulp(t):
+            return following
+        t = following
+    return t
 
 
-def _normal_quantile(p: float) -> float:
-    return float(mpmath.sqrt(2) * mpmath.erfinv(2 * p - 1))
+def t_two_sided(t: float, df: int) -> float:
+    """P(|T| >= |t|) for Student's t on an integer number `df` of degrees of freedom, in
+    closed form: with theta = arctan(t / sqrt(df)), one minus the finite series in sin and cos
+    of theta of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4 (even df); in the tail, where
+    that difference would lose the digits of a small p-value, the continued fraction of the
+    incomplete beta function I_x(df/2, 1/2), x = cos^2 theta (26.5.8; Numerical Recipes'
+    betacf), whose leading factor is the first term that series leaves out."""
+    if df < 1:
+        raise ValueError("Student's t needs at least one degree of freedom")
+    t = abs(t)
+    if t == 0:
+        return 1.0
+    if math.isinf(t):
+        return 0.0
+    if df == 1:  # Cauchy: 1 - 2 theta / pi
+        return 2 / math.pi * math.atan2(1.0, t)
+    root = math.sqrt(df)
+    h = math.hypot(root, t)
+    sin, cos = t / h, root / h
+    x = df / (df + t * t) if t < 1e150 else 0.0  # cos^2 theta, to the last digit
+    half = df / 2
+    if x < (half + 1) / (half + 2.5):  # the tail: the continued fraction converges fast
+        if x == 0.0:
+            return 0.0
+        power = math.exp(-half * math.log1p(t * t / df))  # x^(df/2), without cos's rounding
+        return sin * power * _t_tail_factor(df) * _beta_fraction(half, 0.5, x)
+    terms = [1.0]
+    if df % 2 == 0:  # 26.7.4: sin theta (1 + 1/2 cos^2 + 1.3/(2.4) cos^4 + ...)
+        for k in range(1, df // 2):
+            terms.append(terms[-1] * x * (2 * k - 1) / (2 * k))
+        return 1 - sin * math.fsum(terms)
+    for k in range(1, (df - 1) // 2):  # 26.7.3: 2/pi (theta + sin cos (1 + 2/3 cos^2 + ...))
+        terms.append(terms[-1] * x * (2 * k) / (2 * k + 1))
+    central = 2 / math.pi * (math.atan2(t, root) + sin * cos * math.fsum(terms))
+    return 1 - central
 
 
-def _t_cdf(t: mpmath.mpf, df: int) -> mpmath.mpf:
-    """P(T <= t) for Student's t, through the regularised incomplete beta function."""
+@cache
+def _t_tail_factor(df: int) -> float:
+    """1 / (a B(a, 1/2)) for a = df / 2 over sin theta's factor: the coefficient of the first
+    term of 26.7.3/26.7.4's series that the sum leaves out, 1.3...(2n - 1) / (2.4...2n) for
+    df = 2n, and 2/pi cos theta 2.4...2n / (3.5...(2n + 1)) for df = 2n + 1 (cos theta is
+    kept in x^(df/2))."""
+    factor = 1.0
+    if df % 2 == 0:
+        for k in range(1, df // 2 + 1):
+            factor *= (2 * k - 1) / (2 * k)
+        return factor
+    for k in range(1, (df - 1) // 2 + 1):
+        factor *= (2 * k) / (2 * k + 1)
+    return 2 / math.pi * factor
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularised incomplete beta function I_x(a, b) = x^a
+    (1 - x)^b / (a B(a, b)) times this (Abramowitz & Stegun 26.5.8), by the modified Lentz
+    method (Numerical Recipes, 2nd ed., 6.4, betacf); it converges fast where x < (a + 1) /
+    (a + b + 2)."""
+    tiny = 1e-300
+    c = 1.0
+    d = 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 1000):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return h
+
+
+def _normal_quantile(p: float) -> mpmath.mpf:
+    import mpmath
+
+    return mpmath.sqrt(2) * mpmath.erfinv(2 * p - 1)
+
+
+def _t_cdf(t: mpmath.mpf, df: float) -> mpmath.mpf:
+    """P(T <= t) for Student's t on a real number of degrees of freedom, through the
+    regularised incomplete beta function (mpmath)."""
+    import mpmath
+
     x = df / (df + t * t)
     tail = mpmath.betainc(df / 2.0, 0.5, 0, x, regularized=True) / 2
     return 1 - tail if t > 0 else tail
@@ -62,7 +165,7 @@ def t_test_p(mean: float, se: float, df: int) -> float:
     t = abs(mean) / se
     if df > 1000:
         return math.erfc(t / math.sqrt(2.0))
-    return float(mpmath.betainc(df / 2.0, 0.5, 0, df / (df + t * t), regularized=True))
+    return t_two_sided(t, df)
 
 
 def likelihood_of_superiority(wins: int, losses: int) -> float:
@@ -91,7 +194,8 @@ def t_cdf(x: float, df: int | None) -> float:
         return normal_cdf(x)
     if df < 1:
         raise ValueError("Student's t needs at least one degree of freedom")
-    return float(_t_cdf(mpmath.mpf(x), df))
+    tail = t_two_sided(x, df) / 2
+    return 1 - tail if x > 0 else tail
 
 
 def probability_greater(difference: float, spread: float, df: int | None) -> float:
@@ -199,6 +303,8 @@ def welch_difference(after: float, after_se: float, after_df: int, before: float
     se = math.sqrt(a + b)
     delta = after - before
     t = abs(delta) / se
+    import mpmath
+
     p = float(mpmath.betainc(df / 2.0, 0.5, 0, df / (df + t * t), regularized=True))
     return WelchDifference(delta, se, df, p)
 
@@ -209,5 +315,7 @@ def _real_t_quantile(df: float) -> float:
     freedom."""
     if df > 1000:
         return Z95
+    import mpmath
+
     target = (1 + LEVEL) / 2
     return float(mpmath.findroot(lambda t: _t_cdf(t, df) - target, _normal_quantile(target)))

@@ -19,7 +19,7 @@ from arena.tournament.playing.tasks import Entrant, Sandboxing
 from arena.tournament.records.results import BOT_LOGS, BOTS, GAMES, LOG
 from arena.tournament.records.run_log import logging_to
 from arena.tournament.update.bring import UpToDate, bring_up_to_date, tell_holders
-from arena.tournament.update.identity import DealsLike, deals_of, like_deals
+from arena.tournament.update.identity import CodeLook, DealsLike, deals_of, like_deals
 from arena.tournament.update.reconcile import RunPlan
 
 log = logging.getLogger("arena")
@@ -51,7 +51,7 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
                    address: str | None = None, deals_like: Path | None = None,
                    yes: bool = False, until: int | None = None,
                    on_plan: Callable[[RunPlan], None] | None = None,
-                   hidden: tuple[Path, ...] = ()) -> RunReport:
+                   hidden: tuple[Path, ...] = (), look: CodeLook | None = None) -> RunReport:
     """Play every task of the config that `out` does not hold yet, appending records to it.
 
     Either backend writes the same records: resuming may switch between them. A run resumed
@@ -60,12 +60,13 @@ def run_tournament(config: TournamentConfig, out: Path, workers: int = 1, fresh:
     than MAX_GAMES games is refused before anything is written, unless `yes`. With `until`, only
     the tasks whose ids are below it are played (a sequential duel plays its schedule in chunks).
     `hidden`: more paths its sandboxed bots may not see (a league's other submissions).
+    `look`: the bots' code as found already by the runs it is played with (`CodeLook`).
     """
     earlier = deals_of(deals_like) if deals_like is not None else None
     if earlier is not None:
         config = like_deals(config, earlier)
     schedule = planned(config, yes)
-    ready = bring_up_to_date(config, out, schedule, fresh, earlier, until)
+    ready = bring_up_to_date(config, out, schedule, fresh, earlier, until, look)
     if on_plan is not None:
         on_plan(ready.plan)
     played = _play(config, ready, earlier, workers, on_progress, backend, address, hidden)

@@ -228,3 +228,32 @@ def test_an_unchanged_pool_keeps_its_ratings_and_a_changed_one_is_rated_afresh(
     rated.clear()
     assert update(league, isolation="none").kept_ratings == ("concentration-standard-2p",)
     assert rated == ["dig-standard-2p"]
+
+
+def test_the_bundled_bots_package_is_hashed_once_per_update(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pool plays bundled bots: their package's files are hashed once for the whole
+    update, not once a pool (benchmarks/bench_league.py's fixed cost), and recorded alike."""
+    from arena.tournament.update import identity
+
+    league = new_league(tmp_path / "L", [parse_game("concentration"), parse_game("dig")],
+                        deals=1)
+    for bot in ("greedy", "random", "dig-sharp"):
+        submit(league, bot, validator=passing)
+    hashed: list[tuple[Path, ...]] = []
+    real = identity._package_files
+
+    def counted(roots: tuple[Path, ...]) -> list[tuple[str, Path]]:
+        hashed.append(roots)
+        return real(roots)
+
+    monkeypatch.setattr(identity, "_package_files", counted)
+    update(league, isolation="none")
+    assert len(hashed) == 1
+    pools = ("concentration-standard-2p", "dig-standard-2p")
+    recorded = [json.loads((league.path / "pools" / p / "bots.json").read_text()) for p in pools]
+    assert recorded[0]["random"] == recorded[1]["random"]
+    submit(league, "tracker", validator=passing)  # hashes its code for the store
+    hashed.clear()
+    update(league, isolation="none")
+    assert len(hashed) == 1

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 
+import mpmath
 import pytest
 
 from arena.ratings.verdicts import (
@@ -15,6 +18,7 @@ from arena.ratings.verdicts import (
     normal_cdf,
     paired_mean,
     probability_above,
+    t_cdf,
     t_quantile,
     t_test_p,
     welch_difference,
@@ -97,3 +101,47 @@ def test_welch_s_difference_uses_the_satterthwaite_degrees_of_freedom() -> None:
     assert one is not None and one.df == pytest.approx(2)
     assert welch_difference(1.0, 0.0, 2, 0.0, 0.0, 2) is None
     assert welch_difference(1.0, 0.5, 0, 0.0, 0.5, 2) is None
+
+
+def _exact_two_sided(t: float, df: int) -> mpmath.mpf:
+    """P(|T| >= t) by mpmath at 40 digits: I_x(df/2, 1/2), x = df / (df + t^2)."""
+    with mpmath.workdps(40):
+        x = mpmath.mpf(df) / (df + mpmath.mpf(t) ** 2)
+        return mpmath.betainc(mpmath.mpf(df) / 2, mpmath.mpf(1) / 2, 0, x, regularized=True)
+
+
+DFS = (*range(1, 13), 29, 30, 99, 100, 499, 500, 999, 1000)
+T_VALUES = (0.0001, 0.004, 0.1, 0.7, 1.0, 1.3, 1.9, 2.6, 4.0, 9.0, 35.0, 400.0, 1e5, 1e12)
+
+
+@pytest.mark.parametrize("df", DFS)
+def test_t_p_values_and_distribution_equal_mpmath_s_to_twelve_digits(df: int) -> None:
+    """The closed-form t (A&S 26.7.3/26.7.4, the continued fraction in the tail) against
+    mpmath at 40 digits, relative error, far tails included (p down to 1e-290)."""
+    for t in T_VALUES:
+        exact = _exact_two_sided(t, df)
+        if exact < 1e-290:
+            continue
+        assert t_test_p(t, 1.0, df) == pytest.approx(float(exact), rel=1e-12, abs=0), t
+        assert t_test_p(-t, 1.0, df) == pytest.approx(float(exact), rel=1e-12, abs=0), t
+        assert t_cdf(-t, df) == pytest.approx(float(exact / 2), rel=1e-12, abs=0), t
+        assert t_cdf(t, df) == pytest.approx(float(1 - exact / 2), rel=1e-12, abs=0), t
+
+
+@pytest.mark.parametrize("df", DFS)
+def test_t_quantiles_equal_mpmath_s_to_twelve_digits(df: int) -> None:
+    """Each quantile's tail equals its level (mpmath at 40 digits), at 95% and farther out."""
+    for level in (0.5, 0.9, 0.95, 0.999, 0.999999):
+        tail = _exact_two_sided(t_quantile(df, level), df)
+        assert float(tail) == pytest.approx(1 - level, rel=1e-12)
+
+
+def test_integer_degrees_of_freedom_need_no_mpmath() -> None:
+    """A rating's p-values, quantiles and P(> next) (integer df) are computed without mpmath,
+    which took a quarter of a league update's rating; only a fractional df (Welch) uses it."""
+    code = ("import sys; from arena.ratings import verdicts as v; "
+            "v.t_test_p(1.5, 1.0, 7); v.t_quantile(3); v.t_quantile(40); v.t_cdf(-2.0, 12); "
+            "v.paired_mean([1.0, 2.0, 4.0]); print('mpmath' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"

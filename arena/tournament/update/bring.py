@@ -42,6 +42,7 @@ from arena.tournament.records.results import (
 )
 from arena.tournament.update.identity import (
     BotCode,
+    CodeLook,
     DealsLike,
     bots_code,
     read_bots,
@@ -84,10 +85,12 @@ class UpToDate:
 
 
 def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fresh: bool,
-                     earlier: DealsLike | None, until: int | None) -> UpToDate:
+                     earlier: DealsLike | None, until: int | None,
+                     look: CodeLook | None = None) -> UpToDate:
     """Prepare `out` for `config`'s `schedule` and match what it holds to it (see the module's
     docstring); refused with a `RunDirectoryError` where its games could not be kept or a
-    sandboxed bot could work its deals out."""
+    sandboxed bot could work its deals out. `look`: the bots' code as found already (one
+    league update's pools share it)."""
     sandboxed = any(b.isolation is Isolation.PROCESS for b in config.bots)
     if earlier is not None and sandboxed and not earlier.key:
         raise RunDirectoryError(
@@ -95,7 +98,7 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
             f"follow from its public seeds and a sandboxed bot could work them out; play these "
             f"bots in-process too (--isolation none, only for bots you trust), or leave out "
             f"--deals-like")
-    code = bots_code(config)
+    code = bots_code(config, look)
     digest = config_digest(config)
     resuming = not fresh and (out / DIGEST).is_file()
     run = RunDirectory.prepare(out, canonical_toml(config), digest, fresh, update=True)

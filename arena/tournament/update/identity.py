@@ -124,14 +124,26 @@ def bot_code(spec: str, others: Iterable[str] = (),
     return BotCode(spec, kind, hashed[roots], distribution, version)
 
 
-def bots_code(config: TournamentConfig) -> dict[str, BotCode]:
-    """The code of every bot of a config, by name, as it is now."""
+class CodeLook:
+    """What one look at bots' code has found so far, for every config it is asked about: the
+    files of each package hashed (by its folders) and each distribution's version (by its
+    top-level package). Shared by the runs of one league update, so that the bundled bots'
+    package, which every pool plays, is hashed once; the code is taken not to change while
+    one look lasts (an update's games are played on what it found)."""
+
+    def __init__(self) -> None:
+        self.hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] = {}
+        self.versions: dict[str, tuple[str, str]] = {}
+
+
+def bots_code(config: TournamentConfig, look: CodeLook | None = None) -> dict[str, BotCode]:
+    """The code of every bot of a config, by name, as it is now (as `look` found it already,
+    where it did: a package is hashed once in one look)."""
     specs = {b.name: b.spec for b in config.bots}
     providers = _providers(metadata_path())  # slow to find: once for all the bots
-    hashed: dict[tuple[Path, ...], tuple[tuple[str, str], ...]] = {}  # a package once
-    versions: dict[str, tuple[str, str]] = {}  # a distribution's version once
+    look = CodeLook() if look is None else look
     return {name: bot_code(spec, [s for other, s in specs.items() if other != name], providers,
-                           hashed, versions)
+                           look.hashed, look.versions)
             for name, spec in specs.items()}
 
 
