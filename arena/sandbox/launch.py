@@ -40,10 +40,16 @@ READY = b'["ready"]\n'
 GO = b"go\n"
 """The word to go, the line the arena sends just before `start`."""
 
-_WAITER = ("printf '[\"ready\"]\\n' || exit 0; read -r _ || exit 0; unset PWD; "
+_WAITER = ("printf '[\"ready\"]\\n' || exit 0; read -r _ || exit 0; unset PWD; code=0; "
            'if [ ! -e "$1" ]; then echo "$1: not found" >&2; code=127; '
            'elif [ -d "$1" ] || [ ! -x "$1" ]; then echo "$1: not executable" >&2; code=126; '
-           "else exec \"$@\"; fi; printf '[\"not run\",%d]\\n' $code; exit $code")
+           # a script whose interpreter is missing: exec would end this shell before it said so
+           "else first=''; IFS= read -r first < \"$1\" || true; case $first in '#!'*) "
+           'at=${first#??}; while [ "${at# }" != "$at" ]; do at=${at# }; done; at=${at%% *}; '
+           'if [ ! -x "$at" ]; then echo "$1: its interpreter $at: not found" >&2; code=127; '
+           'fi;; esac; fi; '
+           'if [ $code = 0 ]; then exec "$@"; fi; '
+           "printf '[\"not run\",%d]\\n' $code; exit $code")
 """Its script (POSIX sh): say it is ready, wait for the word to go (end, if the game ends first:
 its input closed), then become the program; or, if the program has gone or is no longer
 executable, say so (`NOT_RUN`, with the shell's exit code, 127 or 126; the reason in the bot's
