@@ -92,8 +92,9 @@ def jackknife_bounds(matches: Sequence[Match], ratings: Mapping[str, tuple[float
     if not near or deals < 2:
         return {}
     squares = dict.fromkeys(near, 0.0)
+    labels = [deal_label(match.deal) for match in matches]
     for label in chosen_deals(near):
-        rest = [m for m in matches if deal_label(m.deal) != label]
+        rest = [m for m, own in zip(matches, labels, strict=True) if own != label]
         refit = posterior(rest, settings).ratings
         common = [b for b in sorted(ratings) if b in refit]
         before, after = _relative(ratings, common), _relative(refit, common)

@@ -180,11 +180,11 @@ class Replayer:
         bots = [self.player.bot(name, task.game).make() for name in task.seats]
         if tap is not None:
             tap(bots)
-        replayed = play_game(self.player.variant(task), bots, task.seats, task.seed, watcher,
+        variant = self.player.variant(task)
+        replayed = play_game(variant, bots, task.seats, task.seed, watcher,
                              self.player.sandboxing.key)
         again = json.loads(replayed.to_line())
         recorded = dict(record)
-        variant = self.player.variant(task)
         model = variant.game.luck_model(variant.params, len(task.seats))
         replaced = model.replaces if model is not None else ()
         return ReplayResult(record.get("task") if isinstance(record.get("task"), int) else None,
