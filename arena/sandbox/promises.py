@@ -33,7 +33,7 @@ from arena.sandbox.pledges import (
     UNSEEN,
     WRITES,
 )
-from arena.sandbox.probes import ProbeResult, probed, probes_summary
+from arena.sandbox.probes import ProbeResult, probed, probes_summary, setting
 
 
 class Holder(enum.Enum):
@@ -205,13 +205,20 @@ EXCLUSIONS = (
 _SHOWN = {STOPPED: "stopped", THROUGH: "GOT THROUGH", UNKNOWN: "not told"}
 
 
+_FACTS: dict[tuple[str, ...], dict[str, Any]] = {}
+
+
 def promised_here(game: str) -> tuple[str, bool]:
     """The promises on this machine in one line (`promises_summary`), asked of a game process of
-    `game`, with what the doctor's attacks found (`probes_summary`, made once per process); and
-    whether the kernel keeps every promise and every attack was stopped (False, with why, if no
-    game process could be had)."""
+    `game`, with what the doctor's attacks found (`probes_summary`); and whether the kernel keeps
+    every promise and every attack was stopped (False, with why, if no game process could be
+    had). Both are made once per process for each setting of the sandbox (`probes.setting`):
+    every run a process starts logs them, and each costs bot hosts of its own."""
     try:
-        facts = confinement_facts(game)
+        key = setting(game)
+        if key not in _FACTS:
+            _FACTS[key] = confinement_facts(game)
+        facts = _FACTS[key]
     except BotFault as fault:
         return f"could not say how a game process is confined ({fault.detail})", False
     try:
