@@ -188,7 +188,7 @@ def test_identical_bots_among_fills_do_not_accept_h1(tmp_path: Path, seed: int) 
 def test_a_duel_of_sandboxed_bots_deals_every_chunk_with_its_key(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     used = KeysUsed(monkeypatch)
-    config = duel_config("random", "random", "concentration", max_games=2 * CHUNK_PAIRS + 4,
+    config = duel_config("greedy", "greedy", "concentration", max_games=2 * CHUNK_PAIRS + 4,
                          isolation="process")
     report = run_duel(config, SprtSettings(0, 20), tmp_path / "d")
     assert report.state.games > 2 * CHUNK_PAIRS  # more than one chunk, each a resumed run
