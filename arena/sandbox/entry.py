@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.api import Bot
-from arena.errors import BotSpecError
+from arena.errors import ArenaError, BotSpecError
 from arena.loader import bot_file, display_name, is_bundled, resolve_bot
 from arena.record import BotFault
 from arena.sandbox.program import ProgramBot
@@ -31,8 +31,15 @@ def probe(spec: str, game: str, limits: Limits | None = None,
     `arena.sandbox.unseen_by`): None if it loads and plays `game`, else the problem (one line
     naming the spec).
 
-    The arena process itself never imports an untrusted bot.
+    The arena process itself never imports an untrusted bot. A bundled one it checks itself:
+    trusted code, which the host that plays it imports before any game, out of the sandbox too.
     """
+    if is_bundled(spec):
+        try:
+            resolve_bot(spec, game)
+        except ArenaError as exc:
+            return str(exc)
+        return None
     return _problem(BotHost(spec, game, limits or Limits(memory_mb=None), private=private), spec,
                     keep=False)
 
@@ -104,9 +111,10 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
     if trusted:  # its host imports it before it forks a game: a spec that fails would end it
         resolve_bot(spec, game)
     host = BotHost(spec, game, limits, log, trusted=trusted, echo=echo, private=private)
-    problem = _problem(host, spec, keep=True)  # one host, not one to check and one to play
-    if problem is not None:
-        raise BotSpecError(problem)
+    if not trusted:  # one host, not one to check it and one to play
+        problem = _problem(host, spec, keep=True)
+        if problem is not None:
+            raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), host)
 
 

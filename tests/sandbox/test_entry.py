@@ -63,3 +63,18 @@ def test_a_bad_bot_file_is_one_line_naming_it_and_its_host_ends(tmp_path: Path,
     assert str(raised.value).startswith(f"bot spec '{path}:Nope': ")
     assert "\n" not in str(raised.value)
     assert len(hosts) == 1 and hosts[0]._process is None  # closed
+
+
+def test_a_bundled_bot_is_probed_here_and_any_other_in_a_sandbox(tmp_path: Path,
+                                                                  hosts: list[BotHost]) -> None:
+    # a tournament's config check and a replay probe every sandboxed bot: a bundled one is
+    # trusted code its host imports unconfined anyway, so no host is started to check it
+    assert entry.probe("greedy", "concentration") is None
+    assert entry.probe("greedy:nope=1", "concentration") == (
+        "bot spec 'greedy:nope=1': GreedyBot has no parameter 'nope' (parameters: none)")
+    assert hosts == []
+    path = tmp_path / "first.py"
+    path.write_text("from arena.api import Bot\n\n\nclass First(Bot):\n"
+                    "    def act(self, obs):\n        return obs.legal[0]\n")
+    assert entry.probe(f"{path}:First", "concentration") is None
+    assert len(hosts) == 1 and hosts[0]._process is None  # checked in a sandbox, and ended
