@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,11 +37,21 @@ FEW = 3
 """A bot is near its edge when its games off that edge lie in at most 1/FEW of its deals."""
 
 
-def off_edge_deals(matches: Sequence[Match]) -> dict[str, tuple[DealLabel, ...]]:
-    """Per bot near an edge, the deals (sorted) that hold its games off that edge: it is alone
-    last (or first) in every game of all but at most a third of its deals, and not in every
-    game of all (those are bounded by `separation.one_game_otherwise`). Matches without a deal
-    are left out (each is a deal of its own, and not a deal to refit)."""
+@dataclass(frozen=True)
+class NearEdge:
+    """A bot near its edge: the edge ('last' or 'first'), the deals (sorted) that hold its
+    games off it, and how many deals it played."""
+
+    edge: str
+    off: tuple[DealLabel, ...]
+    deals: int
+
+
+def near_edges(matches: Sequence[Match]) -> dict[str, NearEdge]:
+    """The bots near an edge: alone last (or first) in every game of all but at most a third of
+    their deals, and not in every game of all (those are bounded by
+    `separation.one_game_otherwise`). Matches without a deal are left out (each is a deal of
+    its own, and not a deal to refit)."""
     deals: dict[str, set[DealLabel]] = {}
     off: dict[tuple[str, bool], set[DealLabel]] = {}
     for match in matches:
@@ -60,8 +71,13 @@ def off_edge_deals(matches: Sequence[Match]) -> dict[str, tuple[DealLabel, ...]]
         for last in (True, False):
             found = off.get((bot, last), set())
             if found and FEW * len(found) <= len(held):
-                out[bot] = tuple(sorted(found))
+                out[bot] = NearEdge("last" if last else "first", tuple(sorted(found)), len(held))
     return out
+
+
+def off_edge_deals(matches: Sequence[Match]) -> dict[str, tuple[DealLabel, ...]]:
+    """Per bot near an edge (`near_edges`), the deals (sorted) that hold its games off it."""
+    return {bot: near.off for bot, near in near_edges(matches).items()}
 
 
 def chosen_deals(near: Mapping[str, Sequence[DealLabel]]) -> list[DealLabel]:
@@ -84,11 +100,13 @@ def _relative(ratings: Mapping[str, tuple[float, float]], bots: Sequence[str]) -
 
 
 def jackknife_bounds(matches: Sequence[Match], ratings: Mapping[str, tuple[float, float]],
-                     deals: int, settings: TrueSkillSettings) -> dict[str, float]:
+                     deals: int, settings: TrueSkillSettings,
+                     near: Mapping[str, Sequence[DealLabel]] | None = None) -> dict[str, float]:
     """Per bot near an edge, √((G - 1)/G · Σ_d move_d²) over the chosen deals (`chosen_deals`),
     move_d its rating relative to the pool when deal d is left out and the posterior refitted,
-    less its rating in `ratings` (the full posterior's), G = `deals`."""
-    near = off_edge_deals(matches)
+    less its rating in `ratings` (the full posterior's), G = `deals`; `near`: the matches'
+    `off_edge_deals` if already found."""
+    near = off_edge_deals(matches) if near is None else near
     if not near or deals < 2:
         return {}
     squares = dict.fromkeys(near, 0.0)
