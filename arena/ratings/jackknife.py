@@ -37,6 +37,27 @@ FEW = 3
 """A bot is near its edge when its games off that edge lie in at most 1/FEW of its deals."""
 
 
+def alone_at_an_end(match: Match) -> dict[str, tuple[bool, bool]]:
+    """Per bot of a match with other bots: whether it was alone in last place, and whether
+    alone in first (its clones may share its place); {} for a match of one bot."""
+    bots, ranks = match.bots, match.ranks
+    if len(set(bots)) == len(bots):  # one seat each: alone at an end is a rank no other holds
+        if len(bots) < 2:
+            return {}
+        high, low = max(ranks), min(ranks)
+        one_high, one_low = ranks.count(high) == 1, ranks.count(low) == 1
+        return {b: (r == high and one_high, r == low and one_low)
+                for b, r in zip(bots, ranks, strict=True)}
+    if len(set(bots)) < 2:
+        return {}
+    out = {}
+    for bot in set(bots):
+        own = [r for b, r in zip(bots, ranks, strict=True) if b == bot]
+        others = [r for b, r in zip(bots, ranks, strict=True) if b != bot]
+        out[bot] = (min(own) > max(others), max(own) < min(others))
+    return out
+
+
 @dataclass(frozen=True)
 class NearEdge:
     """A bot near its edge: the edge ('last' or 'first'), the deals (sorted) that hold its
@@ -56,15 +77,13 @@ def near_edges(matches: Sequence[Match]) -> dict[str, NearEdge]:
     off: dict[tuple[str, bool], set[DealLabel]] = {}
     for match in matches:
         label = deal_label(match.deal)
-        if label is None or len(set(match.bots)) < 2:
+        if label is None:
             continue
-        for bot in set(match.bots):
-            own = [r for b, r in zip(match.bots, match.ranks, strict=True) if b == bot]
-            others = [r for b, r in zip(match.bots, match.ranks, strict=True) if b != bot]
+        for bot, (last, first) in alone_at_an_end(match).items():
             deals.setdefault(bot, set()).add(label)
-            if not min(own) > max(others):
+            if not last:
                 off.setdefault((bot, True), set()).add(label)
-            if not max(own) < min(others):
+            if not first:
                 off.setdefault((bot, False), set()).add(label)
     out = {}
     for bot, held in sorted(deals.items()):

@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 
 from arena.ratings.evidence import Evidence, faded_floor
-from arena.ratings.jackknife import NearEdge, jackknife_bounds, near_edges
+from arena.ratings.jackknife import NearEdge, alone_at_an_end, jackknife_bounds, near_edges
 from arena.ratings.pools import Match
 from arena.ratings.posterior import Posterior, posterior
 from arena.ratings.settings import TrueSkillSettings
@@ -44,13 +44,9 @@ def edge_bots(matches: Sequence[Match]) -> dict[str, Edge]:
     last: dict[str, bool] = {}
     first: dict[str, bool] = {}
     for match in matches:
-        if len(set(match.bots)) < 2:
-            continue
-        for bot in set(match.bots):
-            own = [r for b, r in zip(match.bots, match.ranks, strict=True) if b == bot]
-            others = [r for b, r in zip(match.bots, match.ranks, strict=True) if b != bot]
-            last[bot] = last.get(bot, True) and min(own) > max(others)
-            first[bot] = first.get(bot, True) and max(own) < min(others)
+        for bot, (alone_last, alone_first) in alone_at_an_end(match).items():
+            last[bot] = last.get(bot, True) and alone_last
+            first[bot] = first.get(bot, True) and alone_first
     out = {bot: Edge.LAST for bot, all_last in last.items() if all_last}
     out.update({bot: Edge.FIRST for bot, all_first in first.items() if all_first})
     return out
