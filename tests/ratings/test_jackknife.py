@@ -20,8 +20,9 @@ from arena.ratings.pools import rating_pools
 from arena.ratings.posterior import posterior
 from arena.ratings.separation import widened
 from arena.ratings.settings import TrueSkillSettings
-from arena.ratings.tables import intervals, rate
+from arena.ratings.tables import Ratings, intervals, rate
 from arena.ratings.verdicts import t_quantile
+from arena.viewer.report_page import PoolSection, ReportPage, report_html
 
 DEALS = 30
 
@@ -79,6 +80,26 @@ def test_a_bot_off_last_in_one_deal_gets_at_least_the_jackknife_s_interval() -> 
     doc = json.loads(format_ratings(ratings, "json"))["pools"][0]
     (row,) = [r for r in doc["bots"] if r["bot"] == "w"]
     assert row["mu_ci95"] == pytest.approx(w.mu_ci95, abs=1e-6)
+
+
+def test_the_table_says_which_bots_are_near_their_edge_and_why() -> None:
+    """w is last in every game but those of 2 of its 30 deals: the text table names it in a
+    line of its own and says why its interval is as wide as it is (as it does for a bot at the
+    edge), the JSON lists it under near_edges, the report page marks it; a bot off its edge
+    in many deals is not named."""
+    (pool,) = rate(near_last((2, 9))).pools
+    assert pool.near_edges == (("w", "last", 2, DEALS),)
+    text = format_ratings(Ratings((pool,)), "table")
+    line = next(t for t in text.splitlines() if t.startswith("w finished"))
+    assert line.startswith(f"w finished last in every game but those of 2 of its {DEALS} deals: ")
+    assert "leaving one of them out" in line and "bots near the edge" in line
+    doc = json.loads(format_ratings(Ratings((pool,)), "json"))["pools"][0]
+    assert doc["near_edges"] == [["w", "last", 2, DEALS]] and doc["edges"] == []
+    html = report_html(ReportPage("t", "intro", (PoolSection(pool),)))
+    assert 'title="last in every game but those of 2 of its 30 deals' in html
+    (many,) = rate(near_last(tuple(range(0, DEALS, 2)))).pools
+    assert many.near_edges == ()
+    assert "every game but" not in format_ratings(Ratings((many,)), "table")
 
 
 def test_the_bounds_are_the_jackknife_over_the_deals_off_the_edge() -> None:

@@ -168,7 +168,7 @@ def test_the_table_is_the_posterior_of_all_matches_at_once() -> None:
     ratings = rate(records)
     (pool,) = rating_pools(records)
     found = posterior(pool.matches, TrueSkillSettings())
-    evidence, _ = at_the_edge(pool.matches, found, TrueSkillSettings())
+    evidence, _, _ = at_the_edge(pool.matches, found, TrueSkillSettings())
     assert evidence is not None
     for bot in "abc":
         assert row(ratings, bot).mu == pytest.approx(found.ratings[bot][0])
@@ -516,7 +516,8 @@ def test_json_output_is_stable_and_rounded() -> None:
         (p["game"], p["variant"]) for p in doc["pools"])
     zebra = next(p for p in doc["pools"] if p["variant"] == "zebra")
     assert set(zebra) == {"game", "variant", "matches", "skipped", "bots", "crosstable",
-                          "deals", "sweeps", "converged", "edges", "luck_model", "luck_note"}
+                          "deals", "sweeps", "converged", "edges", "near_edges", "luck_model",
+                          "luck_note"}
     assert zebra["converged"] is True
     assert zebra["bots"][0]["bot"] == "a"
     assert zebra["bots"][0]["mu"] == round(row(ratings, "a").mu, 6)
