@@ -42,10 +42,9 @@ def test_sweep_of_a_missing_folder_does_nothing(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="process names need Linux")
 def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
     host = BotHost("greedy", "concentration", Limits(), trusted=True)
+    handover = host.new_game()
     try:
-        handover = host.new_game()
-        sock, game = handover.sock, handover.group
-        sock.close()
+        game = handover.group
         assert host._process is not None
         pid = host._process.pid
         forker = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
@@ -55,7 +54,8 @@ def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
                          for p in (pid, forker, game)]) != wanted and time.monotonic() < deadline:
             time.sleep(0.01)
         assert names == wanted
-    finally:
+    finally:  # only now: a game process whose socket is closed ends, and once its forker has
+        handover.sock.close()  # reaped it (as it forks the next), it has no name to read
         host.close()
 
 
