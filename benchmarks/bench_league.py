@@ -71,7 +71,7 @@ def trusted(spec: str, game: str, kept: object = ()) -> tuple[bool, list[str]]:
 
 HEADERS = ["week", "games", "update played", "its games", "update CPU s",
            "full replay CPU s", "time ratio CPU", "time ratio wall",
-           "its games' CPU"]
+           "its games' CPU", "CPU ratio, games as replayed"]
 HEADERS_NOTE = """\
 Each week is measured --repeats times, the update and the full replay side by side (their order
 alternating), each in a process of its own forked from the same state (the league as the week
@@ -87,8 +87,12 @@ is the update's time were it exactly in proportion to its games; 1.00 is in prop
 CPU ratio weighs the games by their CPU seconds in the replay, timed game by game in the
 measuring process (one worker, no sandbox; else by their durations, which are wall seconds a
 busy machine stretches game by game). its games' CPU: those games' CPU seconds in the update
-over the same games' in the replay (the play alone; 1.00: played alike). Shown as the median
-of the repetitions' ratios [lowest-highest]. Only the update and the replay are timed, not the
+over the same games' in the replay (the play alone; 1.00: played alike). CPU ratio, games as
+replayed: the CPU ratio with the update's games counted at the CPU seconds the same games took
+in the replay (a common-games control: what the games cost is not the update's doing, and
+playing one game twice varies by tens of percent on a loaded machine), so that it measures
+the update's own cost beside its games. Shown as the median of the repetitions' ratios
+[lowest-highest]. Only the update and the replay are timed, not the
 benchmark's reading of their records. The update's fixed cost (reading, planning, rating the
 pools that changed, writing the round) is the row with no change."""
 
@@ -281,7 +285,7 @@ def week(league: League, label: str, workers: int, isolation: str | None,
     update(league, workers, None, isolation)  # the league itself, for the next week
     shutil.rmtree(kept, ignore_errors=True)
     played, total, _ = updates[0].value
-    cpu, wall, plays = [], [], []
+    cpu, wall, plays, as_replayed = [], [], [], []
     for u, r in zip(updates, replays, strict=True):
         games = _by_pool(r.value, r.games)  # the CPU ratio on the games' CPU seconds if known
         cpu.append(_ratio(u.cpu, r.cpu, played, u.value[2], games or r.value))
@@ -289,11 +293,13 @@ def week(league: League, label: str, workers: int, isolation: str | None,
         same = [i for found in u.value[2].values() for i in found]
         if games is not None and same and all(i in u.games for i in same):
             plays.append(sum(u.games[i] for i in same) / sum(r.games[i] for i in same))
+            own = u.cpu - sum(u.games[i] for i in same) + sum(r.games[i] for i in same)
+            as_replayed.append(_ratio(own, r.cpu, played, u.value[2], games))
     return [label, f"{total:,}", f"{played:,}", its_games(league, bot),
             f"{statistics.median(u.cpu for u in updates):.2f}",
             f"{statistics.median(r.cpu for r in replays):.2f}",
             _spread(cpu) if played else "-",
-            _spread(wall) if played else "-", _spread(plays)]
+            _spread(wall) if played else "-", _spread(plays), _spread(as_replayed)]
 
 
 def teacher(folder: Path, deals: int, workers: int, isolation: str | None,

@@ -153,82 +153,77 @@ SHARED = re.compile(r"""scope=["'](class|module|package)["']""")
 """A fixture made once for more than one test (the `runner` of this file costs nothing)."""
 
 LONGEST: dict[str, float] = {
-    "tests/ratings/test_trust.py": 32,
-    "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end[an"
-    "imals-standard]": 26,
-    "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots_deals_every_chunk_with_its_k"
-    "ey": 24,
-    "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for_go"
-    "od": 16,
-    "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow_from_what_its_"
-    "seat_knows_alone[one-game]": 16,
-    "tests/tournament/test_run.py::test_a_sandboxed_run_whose_key_is_gone_is_not_resumed_witho"
-    "ut_one[an empty key]": 15,
-    "tests/tournament/playing/test_ray_backend.py::test_ray_and_local_give_the_same_records_an"
-    "d_ratings[stand-in]": 14,
-    "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 13,
-    "tests/sandbox/test_sight.py::test_arena_run_its_config_check_and_replay_keep_the_run_and_"
-    "the_others_out_of_view": 12,
-    "tests/tournament/test_run.py::test_a_killed_run_resumes_without_losing_or_repeating_a_gam"
-    "e": 12,
-    "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end[di"
-    "g-standard]": 11,
+    "tests/tournament/records/test_replay.py": 30,
+    "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end"
+    "[animals-standard]": 29,
+    "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for"
+    "_good": 24,
+    "tests/ratings/test_plots.py": 24,
+    "tests/luck/test_animals.py::test_the_luck_has_mean_zero": 23,
+    "tests/ratings/test_trust.py": 22,
+    "tests/tournament/test_run.py::test_a_killed_run_resumes_without_losing_or_repeating_a_"
+    "game": 21,
+    "tests/sandbox/test_validate.py::test_every_game_s_new_bot_scaffold_passes[concentration]": 20,
+    "tests/tournament/test_run.py::test_ratings_and_compare_commands": 20,
+    "tests/luck/test_dig.py": 19,
+    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[3]": 17,
+    "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 17,
+    "tests/web/test_table_page.py::test_a_person_plays_a_whole_game_by_clicking_and_it_is_r"
+    "ecorded_as_arena_play_does[concentration]": 17,
+    "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record_"
+    "as_in_process[concentration-forgetful]": 16,
+    "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date_"
+    "plays_each_missing_game_once": 16,
+    "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow_from_what_i"
+    "ts_seat_knows_alone[one-game]": 15,
+    "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 14,
+    "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_game"
+    "s_when_a_sandboxed_bot_joins": 14,
+    "tests/tournament/test_stopping.py::test_a_resumed_run_stops_where_a_whole_run_stops[7]": 14,
+    "tests/test_author_loop.py::test_the_authors_loop": 13,
+    "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under_300_kb_an"
+    "d_two_decks_under_1_mb": 13,
+    "tests/sandbox/test_kernel_promises.py::test_renicing_the_opponent_makes_it_time_out_in"
+    "_process": 12,
+    "tests/tournament/update/test_reconcile.py::test_any_sequence_of_changes_leaves_the_rec"
+    "ords_of_one_fresh_run": 12,
+    "tests/tournament/test_run.py::test_run_says_the_size_of_its_schedule_on_stderr": 12,
+    "tests/ratings/test_comparison.py::test_without_the_code_a_bot_that_moved_is_left_out_o"
+    "f_the_reference": 11,
+    "tests/test_levels.py::test_every_level_is_a_bundled_bot_that_plays_the_game[cribbage-s"
+    "quare-expert]": 11,
+    "tests/sandbox/test_sight.py::test_arena_run_its_config_check_and_replay_keep_the_run_a"
+    "nd_the_others_out_of_view": 11,
     "tests/web/test_table_page.py::test_a_click_that_is_no_legal_move_says_why_in_words": 11,
-    "tests/sandbox/test_validate.py::test_every_game_s_new_bot_scaffold_passes[concentration]": 11,
-    "tests/sandbox/test_kernel_promises.py::test_renicing_the_opponent_makes_it_time_out_in_pr"
-    "ocess": 11,
     "tests/ratings/test_calibration.py::test_a_four_seat_pool_in_every_seat_order_converges": 10,
-    "tests/tournament/test_run.py::test_ratings_are_recomputed_from_the_run_records": 10,
-    "tests/tournament/test_stopping.py::test_a_resumed_run_stops_where_a_whole_run_stops[7]": 10,
-    "tests/web/test_table_page.py::test_a_person_plays_a_whole_game_by_clicking_and_it_is_reco"
-    "rded_as_arena_play_does[concentration]": 10,
-    "tests/tournament/test_run.py::test_sandboxed_bots_play_every_game_with_the_run_s_key[chun"
-    "ks]": 10,
-    "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 10,
-    "tests/tournament/test_run.py::test_sandboxed_bots_play_every_game_with_the_run_s_key[conf"
-    "ident]": 9,
-    "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under_300_kb_and_t"
-    "wo_decks_under_1_mb": 9,
-    "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date_pla"
-    "ys_each_missing_game_once": 9,
-    "tests/tournament/test_run.py::test_sandboxed_bots_play_every_game_with_the_run_s_key[deal"
-    "s-like]": 9,
-    "tests/tournament/test_run.py::test_a_sandboxed_run_whose_key_is_gone_is_not_resumed_witho"
-    "ut_one[no key]": 9,
-    "tests/test_cli.py::test_replay_and_report_warn_of_changed_code": 9,
-    "tests/ratings/test_plots.py::test_a_report_draws_every_pool": 8,
-    "tests/tournament/records/test_replay.py::test_a_changed_record_is_a_mismatch": 8,
-    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[3]": 8,
-    "tests/luck/test_animals.py::test_the_luck_has_mean_zero": 8,
-    "tests/tournament/update/test_identity.py::test_deals_like_copies_the_key_of_a_sandboxed_r"
-    "un": 8,
-    "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_games_w"
-    "hen_a_sandboxed_bot_joins": 8,
+    "tests/tournament/update/test_identity.py::test_deals_like_copies_the_key_of_a_sandboxe"
+    "d_run": 10,
+    "tests/league/test_reports.py::test_the_page_links_only_to_replay_pages_that_exist": 10,
+    "tests/test_docs_examples.py": 10,
+    "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots_deals_every_chunk_with_it"
+    "s_key": 10,
+    "tests/tournament/playing/test_ray_backend.py": 9,
+    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[2]": 9,
+    "tests/sandbox/test_stand_in.py::test_a_bot_s_threads_are_paused_while_another_bot_thinks": 9,
+    "tests/sandbox/test_promises.py::test_arena_doctor_prints_every_promise": 8,
     "tests/sandbox/test_stand_in.py::test_a_killed_runner_leaves_no_bot_processes": 8,
-    "tests/tournament/update/test_reconcile.py::test_any_sequence_of_changes_leaves_the_record"
-    "s_of_one_fresh_run": 8,
-    "tests/tournament/test_run.py::test_run_says_the_size_of_its_schedule_on_stderr": 7,
-    "tests/sandbox/test_promises.py::test_arena_doctor_prints_every_promise": 7,
-    "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record_as_"
-    "in_process[concentration-forgetful]": 7,
-    "tests/test_levels.py::test_every_level_is_a_bundled_bot_that_plays_the_game[cribbage-squa"
-    "re-expert]": 7,
-    "tests/test_author_loop.py::test_the_authors_loop": 7,
-    "tests/sandbox/test_stand_in.py::test_a_bot_s_threads_are_paused_while_another_bot_thinks": 7,
-    "tests/test_newbot.py::test_the_template_is_no_copy_of_a_bundled_bot[paved-with-gold]": 7,
-    "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end[fr"
-    "ogs-in-the-pond-standard]": 7,
-    "tests/sandbox/test_counters.py::test_no_note_passes_between_sandboxed_games_through_the_i"
-    "node_counter": 7,
-    "tests/sandbox/test_files.py::test_a_tournament_times_slow_start_and_end_out_as_its_config"
-    "_says": 7,
-    "tests/sandbox/test_view.py::test_a_run_s_games_see_no_run_directory_nor_the_machine_s_sys": 7,
+    "tests/test_cli_hostile_output.py::test_a_run_stores_a_bot_s_words_escaped": 8,
+    "tests/tournament/test_run.py::test_sandboxed_bots_play_every_game_with_the_run_s_key[c"
+    "onfident]": 7,
+    "tests/tournament/test_run.py::test_one_and_two_workers_give_the_same_records_and_ratings": 7,
+    "tests/luck/test_concentration.py": 7,
+    "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end"
+    "[dig-standard]": 7,
+    "tests/games/test_cribbage_square.py::test_every_legal_placement_keeps_the_square_possi"
+    "ble_and_no_other_is_refused": 7,
+    "tests/web/test_replay_page.py::test_the_narration_is_the_whole_game_so_far_and_a_line_"
+    "takes_you_to_its_step": 7,
 }
 """Seconds (wall, measured on a loaded machine: they count only as weights) of the longest
 units of work, a module that shares a fixture or one test (every case of a parametrized test,
 or those whose node id starts so): handed out first, so that none is left to run alone at the
-end. From `pytest --durations=60` in a fresh clone (load average 13 to 21, from other work),
-without the tests now under `slow`; a unit not named here goes after them, in collection order."""
+end. From each test's wall time in a run of the default suite in this checkout (load average
+about 8, from other work); a unit not named here goes after them, in collection order."""
 
 
 @functools.cache

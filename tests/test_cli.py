@@ -12,17 +12,23 @@ from typer.testing import CliRunner, Result
 
 from arena.cli import app
 from arena.games.concentration import PRESETS
-from tests.helpers import run
+from tests.helpers import load_script, run
 
 RECORD_KEYS = ["game", "variant", "seed", "seats", "scores", "ranks", "order", "turns", "faults",
                "final"]
 
 
+SLOW_DECISION = load_script("docs_examples").SLOW
+"""The warning that a bot's decision took longer than a sandboxed move may: on a loaded machine
+even a quick bot's may (time limits are wall-clock time), so it is no fault of the command's."""
+
+
 def ok(runner: CliRunner, *args: str) -> Result:
-    """Invoke the app and check it succeeded quietly on stderr."""
+    """Invoke the app and check it succeeded quietly on stderr (but for a slow decision's
+    warning, which depends on the machine's load, not on the command)."""
     result = run(runner, *args)
     assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    assert result.stderr == ""
+    assert [line for line in result.stderr.splitlines() if not SLOW_DECISION.fullmatch(line)] == []
     return result
 
 

@@ -66,6 +66,8 @@ def format_ratings(ratings: Ratings, fmt: ReportFormat | str = ReportFormat.TABL
             lines += ["", unconverged_text(pool)]
         if pool.edges:
             lines += ["", edge_text(pool)]
+        if pool.near_edges:
+            lines += ["", near_edge_text(pool)]
         contrary = [(r.bot, above) for r in pool.bots for above in r.beats_above]
         if contrary:
             pairs = ", ".join(f"{bot} over {above}" for bot, above in contrary)
@@ -116,6 +118,16 @@ def edge_text(pool: PoolRatings) -> str:
     return ("; ".join(parts) + ": such games say only that a bot is below (above) the others, "
             "not by how much, so its interval is at least as wide as one game ending "
             "otherwise would move it (see docs/ratings.md, bots at the edge)")
+
+
+def near_edge_text(pool: PoolRatings) -> str:
+    """The line naming the bots that finished last (or first) in every game but those of a few
+    deals, and why their intervals are as wide as they are."""
+    parts = [f"{bot} finished {where} in every game but those of {off} of its {deals:,} deals"
+             for bot, where, off, deals in pool.near_edges]
+    return ("; ".join(parts) + ": its rating rests on those few deals, so its interval is at "
+            "least as wide as leaving one of them out moves it (see docs/ratings.md, bots near "
+            "the edge)")
 
 
 def unconverged_text(pool: PoolRatings) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,32 +37,66 @@ FEW = 3
 """A bot is near its edge when its games off that edge lie in at most 1/FEW of its deals."""
 
 
-def off_edge_deals(matches: Sequence[Match]) -> dict[str, tuple[DealLabel, ...]]:
-    """Per bot near an edge, the deals (sorted) that hold its games off that edge: it is alone
-    last (or first) in every game of all but at most a third of its deals, and not in every
-    game of all (those are bounded by `separation.one_game_otherwise`). Matches without a deal
-    are left out (each is a deal of its own, and not a deal to refit)."""
+def alone_at_an_end(match: Match) -> dict[str, tuple[bool, bool]]:
+    """Per bot of a match with other bots: whether it was alone in last place, and whether
+    alone in first (its clones may share its place); {} for a match of one bot."""
+    bots, ranks = match.bots, match.ranks
+    if len(set(bots)) == len(bots):  # one seat each: alone at an end is a rank no other holds
+        if len(bots) < 2:
+            return {}
+        high, low = max(ranks), min(ranks)
+        one_high, one_low = ranks.count(high) == 1, ranks.count(low) == 1
+        return {b: (r == high and one_high, r == low and one_low)
+                for b, r in zip(bots, ranks, strict=True)}
+    if len(set(bots)) < 2:
+        return {}
+    out = {}
+    for bot in set(bots):
+        own = [r for b, r in zip(bots, ranks, strict=True) if b == bot]
+        others = [r for b, r in zip(bots, ranks, strict=True) if b != bot]
+        out[bot] = (min(own) > max(others), max(own) < min(others))
+    return out
+
+
+@dataclass(frozen=True)
+class NearEdge:
+    """A bot near its edge: the edge ('last' or 'first'), the deals (sorted) that hold its
+    games off it, and how many deals it played."""
+
+    edge: str
+    off: tuple[DealLabel, ...]
+    deals: int
+
+
+def near_edges(matches: Sequence[Match]) -> dict[str, NearEdge]:
+    """The bots near an edge: alone last (or first) in every game of all but at most a third of
+    their deals, and not in every game of all (those are bounded by
+    `separation.one_game_otherwise`). Matches without a deal are left out (each is a deal of
+    its own, and not a deal to refit)."""
     deals: dict[str, set[DealLabel]] = {}
     off: dict[tuple[str, bool], set[DealLabel]] = {}
     for match in matches:
         label = deal_label(match.deal)
-        if label is None or len(set(match.bots)) < 2:
+        if label is None:
             continue
-        for bot in set(match.bots):
-            own = [r for b, r in zip(match.bots, match.ranks, strict=True) if b == bot]
-            others = [r for b, r in zip(match.bots, match.ranks, strict=True) if b != bot]
+        for bot, (last, first) in alone_at_an_end(match).items():
             deals.setdefault(bot, set()).add(label)
-            if not min(own) > max(others):
+            if not last:
                 off.setdefault((bot, True), set()).add(label)
-            if not max(own) < min(others):
+            if not first:
                 off.setdefault((bot, False), set()).add(label)
     out = {}
     for bot, held in sorted(deals.items()):
         for last in (True, False):
             found = off.get((bot, last), set())
             if found and FEW * len(found) <= len(held):
-                out[bot] = tuple(sorted(found))
+                out[bot] = NearEdge("last" if last else "first", tuple(sorted(found)), len(held))
     return out
+
+
+def off_edge_deals(matches: Sequence[Match]) -> dict[str, tuple[DealLabel, ...]]:
+    """Per bot near an edge (`near_edges`), the deals (sorted) that hold its games off it."""
+    return {bot: near.off for bot, near in near_edges(matches).items()}
 
 
 def chosen_deals(near: Mapping[str, Sequence[DealLabel]]) -> list[DealLabel]:
@@ -84,11 +119,13 @@ def _relative(ratings: Mapping[str, tuple[float, float]], bots: Sequence[str]) -
 
 
 def jackknife_bounds(matches: Sequence[Match], ratings: Mapping[str, tuple[float, float]],
-                     deals: int, settings: TrueSkillSettings) -> dict[str, float]:
+                     deals: int, settings: TrueSkillSettings,
+                     near: Mapping[str, Sequence[DealLabel]] | None = None) -> dict[str, float]:
     """Per bot near an edge, √((G - 1)/G · Σ_d move_d²) over the chosen deals (`chosen_deals`),
     move_d its rating relative to the pool when deal d is left out and the posterior refitted,
-    less its rating in `ratings` (the full posterior's), G = `deals`."""
-    near = off_edge_deals(matches)
+    less its rating in `ratings` (the full posterior's), G = `deals`; `near`: the matches'
+    `off_edge_deals` if already found."""
+    near = off_edge_deals(matches) if near is None else near
     if not near or deals < 2:
         return {}
     squares = dict.fromkeys(near, 0.0)

@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 
 from arena.ratings.evidence import Evidence, faded_floor
-from arena.ratings.jackknife import jackknife_bounds
+from arena.ratings.jackknife import NearEdge, alone_at_an_end, jackknife_bounds, near_edges
 from arena.ratings.pools import Match
 from arena.ratings.posterior import Posterior, posterior
 from arena.ratings.settings import TrueSkillSettings
@@ -44,13 +44,9 @@ def edge_bots(matches: Sequence[Match]) -> dict[str, Edge]:
     last: dict[str, bool] = {}
     first: dict[str, bool] = {}
     for match in matches:
-        if len(set(match.bots)) < 2:
-            continue
-        for bot in set(match.bots):
-            own = [r for b, r in zip(match.bots, match.ranks, strict=True) if b == bot]
-            others = [r for b, r in zip(match.bots, match.ranks, strict=True) if b != bot]
-            last[bot] = last.get(bot, True) and min(own) > max(others)
-            first[bot] = first.get(bot, True) and max(own) < min(others)
+        for bot, (alone_last, alone_first) in alone_at_an_end(match).items():
+            last[bot] = last.get(bot, True) and alone_last
+            first[bot] = first.get(bot, True) and alone_first
     out = {bot: Edge.LAST for bot, all_last in last.items() if all_last}
     out.update({bot: Edge.FIRST for bot, all_first in first.items() if all_first})
     return out
@@ -109,16 +105,19 @@ def widened(evidence: Evidence, bounds: Mapping[str, float]) -> Evidence:
 
 
 def at_the_edge(matches: Sequence[Match], found: Posterior, settings: TrueSkillSettings
-                ) -> tuple[Evidence | None, dict[str, Edge]]:
+                ) -> tuple[Evidence | None, dict[str, Edge], dict[str, NearEdge]]:
     """The posterior's evidence with every bot at the edge bounded from one game, and every bot
     near it by the jackknife over the deals that hold its games off the edge
-    (`arena.ratings.jackknife`), both by `widened`; and the bots at the edge with their edge."""
+    (`arena.ratings.jackknife`), both by `widened`; the bots at the edge with their edge, and
+    those near it."""
     edges = edge_bots(matches)
+    near = near_edges(matches)
     if found.evidence is None:
-        return found.evidence, edges
-    bounds = jackknife_bounds(matches, found.ratings, found.evidence.deals, settings)
+        return found.evidence, edges, near
+    bounds = jackknife_bounds(matches, found.ratings, found.evidence.deals, settings,
+                              {bot: n.off for bot, n in near.items()})
     for bot, edge in sorted(edges.items()):
         other = posterior(one_game_otherwise(matches, bot, edge), settings)
         if bot in other.ratings and bot in found.ratings:
             bounds[bot] = abs(relative(other.ratings, bot) - relative(found.ratings, bot))
-    return widened(found.evidence, bounds), edges
+    return widened(found.evidence, bounds), edges, near

@@ -124,6 +124,10 @@ class PoolRatings:
     edges: tuple[tuple[str, str], ...] = ()
     """The bots that finished last (or first) in every game they played, with 'last' or
     'first': their intervals are bounded from one game (`arena.ratings.separation`)."""
+    near_edges: tuple[tuple[str, str, int, int], ...] = ()
+    """The bots near their edge (bot, 'last' or 'first', the deals that hold its games off that
+    edge, its deals): their intervals are at least the jackknife over those deals
+    (`arena.ratings.jackknife`)."""
     luck_model: str | None = None
     """The luck model ('name/version') the head-to-head edges are adjusted with; None: raw."""
     luck_note: str | None = None
@@ -168,6 +172,7 @@ class Ratings:
                            "converged": p.converged,
                            "luck_model": p.luck_model, "luck_note": p.luck_note,
                            "edges": [list(e) for e in p.edges],
+                           "near_edges": [list(e) for e in p.near_edges],
                            "bots": [json_row(r) for r in p.bots],
                            "crosstable": [json_row(h) for h in p.crosstable]}
                           for p in self.pools]}
@@ -258,7 +263,7 @@ def intervals(matches: list[Match], settings: TrueSkillSettings
     matches shows them (`BotRow.mu`, `BotRow.mu_ci95`), without the rest of the table."""
     settings.validate()
     found = posterior(matches, settings)
-    evidence, _ = at_the_edge(matches, found, settings)
+    evidence, _, _ = at_the_edge(matches, found, settings)
     ratings = dict(found.ratings)
     for match in matches:
         for bot in match.bots:
@@ -276,7 +281,7 @@ def _quantile(evidence: Evidence | None) -> float:
 def _rate_pool(game: str, variant: str, matches: list[Match],
                settings: TrueSkillSettings, lucky: bool = False) -> PoolRatings:
     found = posterior(matches, settings)
-    evidence, edges = at_the_edge(matches, found, settings)
+    evidence, edges, near = at_the_edge(matches, found, settings)
     ratings = dict(found.ratings)
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     pairs: dict[tuple[str, str], _Pair] = defaultdict(_Pair)
@@ -293,7 +298,9 @@ def _rate_pool(game: str, variant: str, matches: list[Match],
     deals = evidence.deals if evidence is not None else 0
     return PoolRatings(game, variant, len(matches), found.skipped, bot_rows, cross, deals,
                        found.sweeps, found.converged, evidence,
-                       tuple((bot, edges[bot].value) for bot in rows if bot in edges))
+                       tuple((bot, edges[bot].value) for bot in rows if bot in edges),
+                       near_edges=tuple((bot, near[bot].edge, len(near[bot].off), near[bot].deals)
+                                        for bot in rows if bot in near))
 
 
 def _bot_rows(rows: list[str], ratings: Mapping[str, tuple[float, float]],

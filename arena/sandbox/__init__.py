@@ -33,30 +33,68 @@ sandbox maintainers' own:
 - `validate`: `arena validate`, a sandboxed battery for a submitted bot.
 """
 
-from arena.sandbox.entry import SandboxedSpec, confinement_facts, probe, sandboxed
-from arena.sandbox.host import die_with_parent
-from arena.sandbox.probes import ProbeResult, probes_summary, run_probes
-from arena.sandbox.promises import (
-    Holder,
-    Promise,
-    assess_promises,
-    confinement_problems,
-    promised_here,
-    promises_report,
-    promises_summary,
-)
-from arena.sandbox.sight import unseen_by
-from arena.sandbox.stand_in import (
-    BACKSTOP_GAME_SECONDS,
-    BACKSTOP_SETUP_SECONDS,
-    DEFAULT_LIMITS,
-    TURNS,
-    BotHost,
-    Isolation,
-    Limits,
-    SandboxedBot,
-)
-from arena.sandbox.validate import Verdict, validate_bot
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time each is imported when first asked for
+    from arena.sandbox.entry import SandboxedSpec, confinement_facts, probe, sandboxed
+    from arena.sandbox.host import die_with_parent
+    from arena.sandbox.probes import ProbeResult, probes_summary, run_probes
+    from arena.sandbox.promises import (
+        Holder,
+        Promise,
+        assess_promises,
+        confinement_problems,
+        promised_here,
+        promises_report,
+        promises_summary,
+    )
+    from arena.sandbox.sight import unseen_by
+    from arena.sandbox.stand_in import (
+        BACKSTOP_GAME_SECONDS,
+        BACKSTOP_SETUP_SECONDS,
+        DEFAULT_LIMITS,
+        TURNS,
+        BotHost,
+        Isolation,
+        Limits,
+        SandboxedBot,
+    )
+    from arena.sandbox.validate import Verdict, validate_bot
+
+_HOMES = {
+    "BACKSTOP_GAME_SECONDS": "arena.sandbox.stand_in",
+    "BACKSTOP_SETUP_SECONDS": "arena.sandbox.stand_in",
+    "BotHost": "arena.sandbox.stand_in",
+    "DEFAULT_LIMITS": "arena.sandbox.stand_in",
+    "Holder": "arena.sandbox.promises",
+    "Isolation": "arena.sandbox.stand_in",
+    "Limits": "arena.sandbox.stand_in",
+    "ProbeResult": "arena.sandbox.probes",
+    "Promise": "arena.sandbox.promises",
+    "SandboxedBot": "arena.sandbox.stand_in",
+    "SandboxedSpec": "arena.sandbox.entry",
+    "TURNS": "arena.sandbox.stand_in",
+    "Verdict": "arena.sandbox.validate",
+    "assess_promises": "arena.sandbox.promises",
+    "confinement_facts": "arena.sandbox.entry",
+    "confinement_problems": "arena.sandbox.promises",
+    "die_with_parent": "arena.sandbox.host",
+    "probe": "arena.sandbox.entry",
+    "probes_summary": "arena.sandbox.probes",
+    "promised_here": "arena.sandbox.promises",
+    "promises_report": "arena.sandbox.promises",
+    "promises_summary": "arena.sandbox.promises",
+    "run_probes": "arena.sandbox.probes",
+    "sandboxed": "arena.sandbox.entry",
+    "unseen_by": "arena.sandbox.sight",
+    "validate_bot": "arena.sandbox.validate",
+}
+"""Where each name of the front door lives. They are imported when first asked for, so that a
+bot's host process (`python -m arena.sandbox`, which imports this package first) imports only
+the modules it uses."""
 
 __all__ = [
     "BACKSTOP_GAME_SECONDS",
@@ -86,3 +124,12 @@ __all__ = [
     "unseen_by",
     "validate_bot",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the front door, imported from its module the first time it is asked for."""
+    if name in _HOMES:
+        value = getattr(importlib.import_module(_HOMES[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.api import Bot
-from arena.errors import BotSpecError
-from arena.loader import bot_file, display_name, is_bundled
+from arena.errors import ArenaError, BotSpecError
+from arena.loader import bot_file, display_name, is_bundled, resolve_bot
 from arena.record import BotFault
 from arena.sandbox.program import ProgramBot
 from arena.sandbox.stand_in import BotHost, Limits, SandboxedBot
@@ -31,12 +31,28 @@ def probe(spec: str, game: str, limits: Limits | None = None,
     `arena.sandbox.unseen_by`): None if it loads and plays `game`, else the problem (one line
     naming the spec).
 
-    The arena process itself never imports an untrusted bot.
+    The arena process itself never imports an untrusted bot. A bundled one it checks itself:
+    trusted code, which the host that plays it imports before any game, out of the sandbox too.
     """
-    host = BotHost(spec, game, limits or Limits(memory_mb=None), private=private)
+    if is_bundled(spec):
+        try:
+            resolve_bot(spec, game)
+        except ArenaError as exc:
+            return str(exc)
+        return None
+    return _problem(BotHost(spec, game, limits or Limits(memory_mb=None), private=private), spec,
+                    keep=False)
+
+
+def _problem(host: BotHost, spec: str, keep: bool) -> str | None:
+    """Ask `host`'s first game process whether its bot loads and plays the host's game (in a
+    game process of its own, ended after: the host's next one plays): None if it does, else the
+    problem, one line naming `spec` as the user wrote it. The host is closed after, unless it
+    passed and `keep`."""
     try:
-        _ask_alone(host, "probe")  # loading is not thinking
+        _ask(host, "probe")  # loading is not thinking
     except BotFault as fault:
+        host.close()
         problem = fault.detail.removeprefix("probe raised ").removeprefix("BotSpecError: ")
         problem = problem.removeprefix("start: ")  # a program's, from its game process
         problem = problem.replace(host.spec, spec.strip())  # the file as the user named it
@@ -44,12 +60,17 @@ def probe(spec: str, game: str, limits: Limits | None = None,
         if given is not None and made is not None:
             problem = problem.replace(str(made), str(given))
         return problem if problem.startswith("bot spec ") else f"bot spec {spec!r}: {problem}"
+    except BaseException:
+        host.close()
+        raise
+    if not keep:
+        host.close()
     return None
 
 
-def _ask_alone(host: BotHost, op: str) -> list[Any]:
+def _ask(host: BotHost, op: str) -> list[Any]:
     """Ask a fresh game process of `host` one question (`op`, within the setup backstop), then
-    end it and the host: the answer. A program's game process answers only that it is ready
+    end that game process: the answer. A program's game process answers only that it is ready
     (or why it cannot be: BotFault), which is a probe's answer."""
     bot = stand_in_for(host)
     try:
@@ -62,7 +83,6 @@ def _ask_alone(host: BotHost, op: str) -> list[Any]:
     finally:
         with contextlib.suppress(Exception):
             bot.close()
-        host.close()
 
 
 @dataclass
@@ -83,19 +103,27 @@ class SandboxedSpec:
 
 def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
               echo: str | None = None, private: Sequence[Path] = ()) -> SandboxedSpec:
-    """A sandboxed bot entry for a spec, checked inside a sandbox first (BotSpecError if bad);
-    its games (and the check) may not see `private` (see `arena.sandbox.unseen_by`). What its
-    games print goes to `log`, and to stderr after the prefix `echo` if given."""
-    problem = probe(spec, game, limits, private)
-    if problem is not None:
-        raise BotSpecError(problem)
-    return SandboxedSpec(display_name(spec), BotHost(spec, game, limits, log,
-                                                      trusted=is_bundled(spec), echo=echo,
-                                                      private=private))
+    """A sandboxed bot entry for a spec, checked first (BotSpecError if bad): a bundled bot here,
+    as the arena imports it anyway; any other by the first game process of the host that is to
+    play its games, which keeps `private` out of its view (see `arena.sandbox.unseen_by`). What
+    its games print goes to `log`, and to stderr after the prefix `echo` if given."""
+    trusted = is_bundled(spec)
+    if trusted:  # its host imports it before it forks a game: a spec that fails would end it
+        resolve_bot(spec, game)
+    host = BotHost(spec, game, limits, log, trusted=trusted, echo=echo, private=private)
+    if not trusted:  # one host, not one to check it and one to play
+        problem = _problem(host, spec, keep=True)
+        if problem is not None:
+            raise BotSpecError(problem)
+    return SandboxedSpec(display_name(spec), host)
 
 
 def confinement_facts(game: str = "concentration") -> dict[str, Any]:
     """How a sandboxed game process is confined on this machine, as one reports it from inside
     (see `arena.sandbox.promises`); raises BotFault if no game process could be had."""
-    reply = _ask_alone(BotHost("random", game, Limits()), "facts")
+    host = BotHost("random", game, Limits())
+    try:
+        reply = _ask(host, "facts")
+    finally:
+        host.close()
     return reply[1] if len(reply) > 1 and isinstance(reply[1], dict) else {}

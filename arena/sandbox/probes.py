@@ -324,11 +324,17 @@ def probes_summary(results: Sequence[ProbeResult]) -> str:
 _CACHE: dict[tuple[str, ...], tuple[ProbeResult, ...]] = {}
 
 
+def setting(game: str) -> tuple[str, ...]:
+    """A game with the sandbox's setting in this process (the arena's environment variables that
+    turn its mechanisms off): what a game process's confinement depends on here."""
+    return (game, *(f"{name}={value}" for name, value in sorted(os.environ.items())
+                    if name.startswith("ARENA_SANDBOX_")))
+
+
 def probed(game: str, fresh: bool = False) -> tuple[ProbeResult, ...]:
-    """`run_probes(game)`, made once per process for each setting of the sandbox (the arena's
-    environment variables that turn its mechanisms off), unless `fresh`."""
-    key = (game, *(f"{name}={value}" for name, value in sorted(os.environ.items())
-                   if name.startswith("ARENA_SANDBOX_")))
+    """`run_probes(game)`, made once per process for each setting of the sandbox (`setting`),
+    unless `fresh`."""
+    key = setting(game)
     if fresh or key not in _CACHE:
         _CACHE[key] = run_probes(game)
     return _CACHE[key]

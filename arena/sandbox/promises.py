@@ -33,7 +33,7 @@ from arena.sandbox.pledges import (
     UNSEEN,
     WRITES,
 )
-from arena.sandbox.probes import ProbeResult, probed, probes_summary
+from arena.sandbox.probes import ProbeResult, probed, probes_summary, setting
 
 
 class Holder(enum.Enum):
@@ -205,13 +205,26 @@ EXCLUSIONS = (
 _SHOWN = {STOPPED: "stopped", THROUGH: "GOT THROUGH", UNKNOWN: "not told"}
 
 
+_FACTS: dict[tuple[str, ...], dict[str, Any]] = {}
+
+
+def confined_here(game: str) -> dict[str, Any]:
+    """`confinement_facts(game)`, asked once per process for each setting of the sandbox
+    (`probes.setting`), as the doctor's attacks are made: every run and every validation a
+    process starts says them, and each ask costs a bot host of its own."""
+    key = setting(game)
+    if key not in _FACTS:
+        _FACTS[key] = confinement_facts(game)
+    return _FACTS[key]
+
+
 def promised_here(game: str) -> tuple[str, bool]:
     """The promises on this machine in one line (`promises_summary`), asked of a game process of
-    `game`, with what the doctor's attacks found (`probes_summary`, made once per process); and
-    whether the kernel keeps every promise and every attack was stopped (False, with why, if no
-    game process could be had)."""
+    `game` (`confined_here`), with what the doctor's attacks found (`probes_summary`, made once
+    per process too); and whether the kernel keeps every promise and every attack was stopped
+    (False, with why, if no game process could be had)."""
     try:
-        facts = confinement_facts(game)
+        facts = confined_here(game)
     except BotFault as fault:
         return f"could not say how a game process is confined ({fault.detail})", False
     try:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from arena.api import Bot
 from arena.engine import Variant, find_game
-from arena.errors import ArenaError
-from arena.loader import BotSpec, display_name, is_bundled, registered_bots, resolve_bot
+from arena.errors import ArenaError, BotSpecError
+from arena.loader import BotSpec, registered_bots, resolve_bot
 from arena.record import Fault
-from arena.sandbox.entry import SandboxedSpec, confinement_facts, probe
-from arena.sandbox.promises import promised_here, promises_summary
+from arena.sandbox.entry import SandboxedSpec, sandboxed
+from arena.sandbox.promises import confined_here, promised_here, promises_summary
 from arena.sandbox.sight import unseen_by
-from arena.sandbox.stand_in import DEFAULT_LIMITS, BotHost, Limits, SandboxedBot
+from arena.sandbox.stand_in import DEFAULT_LIMITS, Limits, SandboxedBot
 from arena.session import play_series
 
 
@@ -84,15 +84,13 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
     sizes = _table_sizes(found.name, chosen, players)
     # as for every command (`unseen_by`): its opponents are bundled, public, so nothing is hidden
     private = unseen_by(spec, [spec], kept)
-    problem = probe(spec, found.name, limits, private)
-    if problem is not None:
-        return Verdict(False, 0, (f"FAIL: the bot does not load: {problem}",))
+    try:  # checked by the host that then plays it (see `sandboxed`)
+        candidate = _Timed(sandboxed(spec, found.name, limits, private=private))
+    except BotSpecError as exc:
+        return Verdict(False, 0, (f"FAIL: the bot does not load: {exc}",))
     opponents = _opponents(found.name)
     if quick:
         opponents, games = [*opponents[:1], opponents[-1]], 1
-    # loaded once already (`probe`): its entry needs no second look
-    candidate = _Timed(SandboxedSpec(display_name(spec), BotHost(
-        spec, found.name, limits, trusted=is_bundled(spec), private=private)))
     cells: list[Cell] = []
     played = 0
     failure: str | None = None
@@ -125,7 +123,7 @@ def validate_bot(spec: str, game: str, games: int = 2, limits: Limits = DEFAULT_
     table = _table(cells)
     if failure:
         return Verdict(False, played, (failure, *table), tuple(cells))
-    sandbox = (promises_summary(confinement_facts(found.name))
+    sandbox = (promises_summary(confined_here(found.name))
                + "; the doctor's attacks not tried (--quick: `arena doctor` tries them)"
                if quick else promised_here(found.name)[0])
     return Verdict(True, played, (

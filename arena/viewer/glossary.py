@@ -52,6 +52,10 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
                                         "played: its games say it is below (above) the others, "
                                         "not by how much, so its interval is set as wide as "
                                         "one game ending otherwise would move its rating."),
+    ("last (first) in every game but those of a few deals, ≈↓ ≈↑",
+     "A bot that finished last (or first) in every game but those of at most a third of its "
+     "deals: its rating rests on those few deals, so its interval is set at least as wide as "
+     "leaving one of them out moves its rating."),
     ("progression", "The ratings as the deals were played: after the first n deals, each bot's "
                     "rating and interval. It ends on the table."),
     ("history, scale", "Each bot's rating round by round. Every round is put on the latest "

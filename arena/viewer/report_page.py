@@ -231,6 +231,12 @@ def _ratings_table(pool: PoolRatings, names: Mapping[str, str], fault_share: flo
             marks += (f' <span class="flag" title="{edge} in every game it played: its interval '
                       'is as wide as one game ending otherwise would move it">'
                       f'{"↓" if edge == "last" else "↑"}</span>')
+        near = next((n for n in pool.near_edges if n[0] == r.bot), None)
+        if near is not None:
+            _, where, off, deals = near
+            marks += (f' <span class="flag" title="{where} in every game but those of {off} of '
+                      f'its {deals} deals: its interval is as wide as leaving one of them out '
+                      f'would move it">{"≈↓" if where == "last" else "≈↑"}</span>')
         title = (f"rank {r.rank_label}: shared with the bots it cannot be told apart from at "
                  "95%" if shared[r.rank] > 1 else f"rank {r.rank}")
         out.append(

@@ -20,18 +20,19 @@ from arena.ratings.pools import rating_pools
 from arena.ratings.posterior import posterior
 from arena.ratings.separation import widened
 from arena.ratings.settings import TrueSkillSettings
-from arena.ratings.tables import intervals, rate
+from arena.ratings.tables import Ratings, intervals, rate
 from arena.ratings.verdicts import t_quantile
+from arena.viewer.report_page import PoolSection, ReportPage, report_html
 
 DEALS = 30
 
 
-def near_last(off: tuple[int, ...], seed: int = 11) -> list[dict[str, Any]]:
-    """Three bots of close skill and `w`, last in every three-seat game on DEALS deals but one
+def near_last(off: tuple[int, ...], seed: int = 11, deals: int = DEALS) -> list[dict[str, Any]]:
+    """Three bots of close skill and `w`, last in every three-seat game on `deals` deals but one
     game of each deal in `off`, where it swaps places with the seat above it."""
     rng = random.Random(seed)
     out = []
-    for deal in range(DEALS):
+    for deal in range(deals):
         tables = [t for t in itertools.permutations(("a", "b", "c", "w"), 3) if "w" in t]
         for n, order in enumerate(tables):
             perf = {bot: rng.gauss(0, 1) for bot in order if bot != "w"}
@@ -49,35 +50,56 @@ def relative(ratings: dict[str, tuple[float, float]], bot: str) -> float:
     return ratings[bot][0] - float(np.mean([mu for mu, _ in ratings.values()]))
 
 
-def refitted(records: list[dict[str, Any]], off: tuple[int, ...]) -> float:
-    """The jackknife of w over the deals in `off`, computed here by hand."""
+def refitted(records: list[dict[str, Any]], off: tuple[int, ...], deals: int = DEALS) -> float:
+    """The jackknife of w over the deals in `off` (of `deals`), computed here by hand."""
     settings = TrueSkillSettings()
     full = relative(posterior(rating_pools(records)[0].matches, settings).ratings, "w")
     total = 0.0
     for deal in off:
         (pool,) = rating_pools([r for r in records if r["seed"] != deal])
         total += (relative(posterior(pool.matches, settings).ratings, "w") - full) ** 2
-    return math.sqrt((DEALS - 1) / DEALS * total)
+    return math.sqrt((deals - 1) / deals * total)
 
 
 def test_a_bot_off_last_in_one_deal_gets_at_least_the_jackknife_s_interval() -> None:
-    """Off last in one game of one deal of 30: the deal-clustered covariance sees that game's
+    """Off last in one game of one deal of 12: the deal-clustered covariance sees that game's
     linearized influence and understates what leaving the deal out moves (goldfish-small in
     Memorandum really played: A/A z spread 1.54-1.69). Its sigma is now at least the jackknife,
     and the table, the history's intervals and the JSON say the same."""
-    records = near_last((4,))
-    bound = refitted(records, (4,))
+    deals = 12  # any number of deals where one is at most a third (four ratings of them below)
+    records = near_last((4,), deals=deals)
+    bound = refitted(records, (4,), deals)
     ratings = rate(records)
     (pool,) = ratings.pools
     w = next(r for r in pool.bots if r.bot == "w")
     assert w.sigma >= bound * (1 - 1e-9)
-    assert w.mu_ci95 == pytest.approx(t_quantile(DEALS - 1) * w.sigma)
+    assert w.mu_ci95 == pytest.approx(t_quantile(deals - 1) * w.sigma)
     assert pool.edges == ()  # not at the edge: off it once
     history = intervals(rating_pools(records)[0].matches, TrueSkillSettings())
     assert history["w"] == pytest.approx((w.mu, w.mu_ci95))
     doc = json.loads(format_ratings(ratings, "json"))["pools"][0]
     (row,) = [r for r in doc["bots"] if r["bot"] == "w"]
     assert row["mu_ci95"] == pytest.approx(w.mu_ci95, abs=1e-6)
+
+
+def test_the_table_says_which_bots_are_near_their_edge_and_why() -> None:
+    """w is last in every game but those of 2 of its 30 deals: the text table names it in a
+    line of its own and says why its interval is as wide as it is (as it does for a bot at the
+    edge), the JSON lists it under near_edges, the report page marks it; a bot off its edge
+    in many deals is not named."""
+    (pool,) = rate(near_last((2, 9))).pools
+    assert pool.near_edges == (("w", "last", 2, DEALS),)
+    text = format_ratings(Ratings((pool,)), "table")
+    line = next(t for t in text.splitlines() if t.startswith("w finished"))
+    assert line.startswith(f"w finished last in every game but those of 2 of its {DEALS} deals: ")
+    assert "leaving one of them out" in line and "bots near the edge" in line
+    doc = json.loads(format_ratings(Ratings((pool,)), "json"))["pools"][0]
+    assert doc["near_edges"] == [["w", "last", 2, DEALS]] and doc["edges"] == []
+    html = report_html(ReportPage("t", "intro", (PoolSection(pool),)))
+    assert 'title="last in every game but those of 2 of its 30 deals' in html
+    (many,) = rate(near_last(tuple(range(0, DEALS, 2)))).pools
+    assert many.near_edges == ()
+    assert "every game but" not in format_ratings(Ratings((many,)), "table")
 
 
 def test_the_bounds_are_the_jackknife_over_the_deals_off_the_edge() -> None:

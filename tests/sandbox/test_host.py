@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -40,10 +42,9 @@ def test_sweep_of_a_missing_folder_does_nothing(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="process names need Linux")
 def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
     host = BotHost("greedy", "concentration", Limits(), trusted=True)
+    handover = host.new_game()
     try:
-        handover = host.new_game()
-        sock, game = handover.sock, handover.group
-        sock.close()
+        game = handover.group
         assert host._process is not None
         pid = host._process.pid
         forker = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
@@ -53,7 +54,8 @@ def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
                          for p in (pid, forker, game)]) != wanted and time.monotonic() < deadline:
             time.sleep(0.01)
         assert names == wanted
-    finally:
+    finally:  # only now: a game process whose socket is closed ends, and once its forker has
+        handover.sock.close()  # reaped it (as it forks the next), it has no name to read
         host.close()
 
 
@@ -63,3 +65,25 @@ def test_a_game_process_that_has_no_group_yet_is_killed_all_the_same() -> None:
     _kill(sleeper.pid)
     assert sleeper.wait(timeout=5) == -signal.SIGKILL
     _kill(sleeper.pid)  # gone (and reaped): nothing to do, nothing raised
+
+
+def test_a_host_imports_none_of_the_arena_side_of_the_sandbox() -> None:
+    # every bot's host is a fresh Python: what it imports, it pays for at every start
+    shown = subprocess.run(
+        [sys.executable, "-c", "import sys, arena.sandbox.host; "
+                               "print(' '.join(m for m in sys.modules if m.startswith('arena.')))"],
+        capture_output=True, text=True, check=True).stdout.split()
+    assert "arena.sandbox.host" in shown
+    arena_side = {"entry", "stand_in", "program", "validate", "probes", "promises", "sight"}
+    assert not arena_side & {name.removeprefix("arena.sandbox.") for name in shown}
+
+
+def test_the_front_door_names_every_name_from_its_module() -> None:
+    import arena.sandbox as front
+
+    for name in front.__all__:
+        value = getattr(front, name)
+        home = importlib.import_module(front._HOMES[name])
+        assert value is getattr(home, name), name
+    with pytest.raises(AttributeError):
+        front.no_such_name  # noqa: B018

@@ -332,11 +332,12 @@ def test_renicing_the_opponent_makes_it_time_out_in_process(
     thinker = sandboxed(spec("Thinker"), "concentration", RENICE_LIMITS, tmp_path / "t.log")
     # the game processes of this test only (they descend from this process): a game's command
     # line names neither its bot nor its folders, and other tests' games run beside this one
-    renicer = resolve_bot(spec("Renicer", near="", marker=marker, within=os.getpid()))
+    renicer = resolve_bot(spec("Renicer", near="", marker=marker, within=os.getpid())).make()
     try:
-        record = play_game(variant, [renicer.make(), thinker.make()], ["renicer", "thinker"], 3)
+        record = play_game(variant, [renicer, thinker.make()], ["renicer", "thinker"], 3)
     finally:
         thinker.close()
+        renicer.close()  # its spinners, which would spin on for their 10 s after the game
     assert _timeouts(record, 1), record.faults
 
 

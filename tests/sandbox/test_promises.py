@@ -152,3 +152,25 @@ def test_a_run_with_sandboxed_bots_logs_what_keeps_the_promises(tmp_path: Path,
     logged = (tmp_path / "run" / "log.txt").read_text()
     assert f"sandbox: {promises_summary(confinement_facts())}; " in logged
     assert "attacks of `arena doctor`" in logged
+
+
+def test_a_process_asks_a_game_process_how_it_is_confined_once_per_setting(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.sandbox import entry, promises
+
+    asked: list[str] = []
+    real = entry.confinement_facts
+
+    def counted(game: str = "concentration") -> dict[str, object]:
+        asked.append(game)
+        return real(game)
+
+    monkeypatch.setattr(promises, "confinement_facts", counted)
+    monkeypatch.setattr(promises, "_FACTS", {})
+    monkeypatch.setattr(promises, "probed", lambda game: ())  # the attacks: cached on their own
+    first = promises.promised_here("concentration")
+    assert promises.promised_here("concentration") == first
+    assert asked == ["concentration"]
+    monkeypatch.setenv("ARENA_SANDBOX_SECCOMP", "0")  # another setting: asked again
+    promises.promised_here("concentration")
+    assert asked == ["concentration", "concentration"]

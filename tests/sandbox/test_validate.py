@@ -108,3 +108,25 @@ def test_a_table_size_no_preset_seats_is_refused_before_anything_is_played(
     assert refused.stderr.strip().splitlines() == [
         "arena: error: --players 3: no preset checked seats 3 players (concentration: duel 2 "
         "players)"]
+
+
+def test_a_bot_is_checked_and_played_by_one_host(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.sandbox import entry, promises
+
+    started: list[str] = []
+
+    class Counted(entry.BotHost):  # type: ignore[name-defined,misc]
+        def __init__(self, spec: str, *args: object, **kwargs: object) -> None:
+            super().__init__(spec, *args, **kwargs)  # type: ignore[arg-type]
+            started.append(spec)
+
+    monkeypatch.setattr(entry, "BotHost", Counted)
+    monkeypatch.setattr(promises, "_FACTS", {})
+    path = write_bot("scaffold", "concentration", tmp_path)
+    spec = f"{path}:{class_name('scaffold')}"
+    assert validate_bot(spec, "concentration", quick=True).passed
+    # the bot's host, and one that says how a game is confined (a game process of `random`)
+    assert len(started) == 2 and started[-1] == "random", started
+    assert validate_bot(spec, "concentration", quick=True).passed
+    assert len(started) == 3  # the bot's only: how a game is confined is asked once a process

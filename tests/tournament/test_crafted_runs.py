@@ -24,6 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.helpers import run as invoke
+from tests.helpers import slow_unless
 
 CONFIG = """
 name = "crafted"
@@ -296,7 +297,13 @@ CASE_ONLY = {"key_shared_elsewhere": {"deals-like", "ratings", "compare"}}
 changes its deals: its games would no longer replay)."""
 
 
-def _pairs() -> Iterator[tuple[str, str]]:
+DRAWN = "bots_link"
+"""The one crafted directory the default run draws the PNG report of: where `arena report`
+refuses none, it reads what the other commands read and then draws the plots (about a CPU-second
+each); the rest are drawn in `pytest -m slow`."""
+
+
+def _pairs() -> Iterator[object]:
     for case in CASES:
         for command in COMMANDS:
             if command in ONLY and case not in ONLY[command]:
@@ -305,7 +312,8 @@ def _pairs() -> Iterator[tuple[str, str]]:
                 continue
             if command == "duel" and case in {"deep_config", "huge_count"}:
                 continue  # a duel makes its config; it reads none
-            yield case, command
+            drawn = command == "report" and command not in REFUSED[case]
+            yield slow_unless(not drawn or case == DRAWN, case, command, id=f"{case}-{command}")
 
 
 def _snapshot(folder: Path) -> dict[str, object]:

@@ -180,35 +180,36 @@ def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:
     assert json.loads((out / "ratings.json").read_text()) == json.loads(ratings_json(out))
 
 
-@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json"])
-def test_ratings_and_compare_commands(tmp_path: Path, fmt: str) -> None:
+def test_ratings_and_compare_commands(tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path))
     run_tournament(config, tmp_path / "a")
     run_tournament(load_config(write_config(tmp_path, extra="tracker")), tmp_path / "b")
-    ratings = CliRunner().invoke(app, ["ratings", str(tmp_path / "a"), "--variant", "zebra",
-                                       "--format", fmt])
-    assert ratings.exit_code == 0, ratings.output
-    assert "standard" not in ratings.stdout.replace("forgetful", "").replace("standard error", "")
-    compared = CliRunner().invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "b"),
-                                        "--format", fmt])
-    assert compared.exit_code == 0, compared.output
-    assert "tracker" in compared.stdout and "forgetful" in compared.stdout
+    for fmt in ("table", "markdown", "csv", "json"):  # the same two runs read in every format
+        ratings = CliRunner().invoke(app, ["ratings", str(tmp_path / "a"), "--variant", "zebra",
+                                           "--format", fmt])
+        assert ratings.exit_code == 0, (fmt, ratings.output)
+        shown = ratings.stdout.replace("forgetful", "").replace("standard error", "")
+        assert "standard" not in shown, fmt
+        compared = CliRunner().invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "b"),
+                                            "--format", fmt])
+        assert compared.exit_code == 0, (fmt, compared.output)
+        assert "tracker" in compared.stdout and "forgetful" in compared.stdout, fmt
 
 
-@pytest.mark.parametrize("args, message", [
-    (["ratings", "{tmp}/nothing"], "not a run directory"),
-    (["ratings", "{run}", "--variant", "zebr"], "zebr"),
-    (["compare", "{run}", "{tmp}/nothing"], "not a run directory"),
-    (["run", "{tmp}/missing.toml"], "missing.toml"),
-])
-def test_bad_input_to_tournament_commands(tmp_path: Path, args: list[str], message: str) -> None:
+def test_bad_input_to_tournament_commands(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run_tournament(load_config(write_config(tmp_path)), run)
-    argv = [a.format(tmp=tmp_path, run=run) for a in args]
-    result = CliRunner().invoke(app, argv)
-    assert result.exit_code == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("arena: error:") and message in lines[0]
+    for args, message in [  # each refused on the same run
+            (["ratings", "{tmp}/nothing"], "not a run directory"),
+            (["ratings", "{run}", "--variant", "zebr"], "zebr"),
+            (["compare", "{run}", "{tmp}/nothing"], "not a run directory"),
+            (["run", "{tmp}/missing.toml"], "missing.toml")]:
+        argv = [a.format(tmp=tmp_path, run=run) for a in args]
+        result = CliRunner().invoke(app, argv)
+        assert result.exit_code == 2, (argv, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("arena: error:") and message in lines[0], (
+            argv, lines)
 
 
 def test_ratings_are_recomputed_from_the_run_records(tmp_path: Path) -> None:
