@@ -59,17 +59,42 @@ def test_one_and_two_workers_reach_the_same_verdict(tmp_path: Path) -> None:
     assert one.state.verdict is Verdict.H1 and one.state.games > 2 * CHUNK_PAIRS
 
 
+HOLDING = '''
+import os
+import time
+
+from bots.concentration.greedy import GreedyBot
+
+
+class Holding(GreedyBot):
+    """Greedy; where HOLD_AFTER is set, it holds the game after that many in its process for
+    good (a duel that cannot end before it is killed, however fast)."""
+
+    started = 0
+
+    def start(self, info):
+        Holding.started += 1
+        if Holding.started == int(os.environ.get("HOLD_AFTER", "0") or -1):
+            time.sleep(3600)
+        super().start(info)
+'''
+
+
 def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     out = tmp_path / "killed"
-    command = [sys.executable, "-m", "arena.cli", "duel", "tracker", "greedy", "--game",
+    (tmp_path / "holding.py").write_text(HOLDING)
+    holding = f"{tmp_path}/holding.py:Holding"
+    command = [sys.executable, "-m", "arena.cli", "duel", "tracker", holding, "--game",
                "concentration", "--elo0", "0", "--elo1", "20", "--max-games", "4000", "--out",
-               str(out), "--workers", "2", "-q", "--json"]
+               str(out), "--workers", "2", "-q", "--json", "--isolation", "none"]
+    # each worker holds its 15th game: the 128 games the duel plays to its verdict are never
+    # all played, however late the poll below looks
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "15"})
     games = out / GAMES
     deadline = time.monotonic() + 60
-    # about 30 of the 128 games the duel plays to its verdict: killed inside its first chunk
-    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 20_000):
+    # killed inside its first chunk, some 15 games in
+    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 10_000):
         time.sleep(0.02)
     os.killpg(child.pid, signal.SIGKILL)
     child.wait()
