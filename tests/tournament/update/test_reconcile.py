@@ -272,6 +272,27 @@ def test_a_run_brought_up_to_date_by_an_earlier_version_is_read_as_it_is(
     same_as_fresh(run, full, tmp_path)
 
 
+HOLDING = '''
+import os
+import time
+
+from bots.concentration.optimal import OptimalBot
+
+
+class Holding(OptimalBot):
+    """Optimal; where HOLD_AFTER is set, it holds the game after that many in its process for
+    good (an update that cannot end before it is killed, however fast)."""
+
+    started = 0
+
+    def start(self, info):
+        Holding.started += 1
+        if Holding.started == int(os.environ.get("HOLD_AFTER", "0") or -1):
+            time.sleep(3600)
+        super().start(info)
+'''
+
+
 def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
         tmp_path: Path) -> None:
     bots = [("greedy", "greedy"), ("random", "random")]
@@ -280,12 +301,15 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
     kept = len(by_identity(run))
     uninterrupted = tmp_path / "uninterrupted"
     shutil.copytree(run, uninterrupted)
-    bots.append(("optimal", "optimal"))
+    (tmp_path / "holding.py").write_text(HOLDING)
+    bots.append(("optimal", f"{tmp_path}/holding.py:Holding"))  # in-process (`write`)
     config = write(tmp_path, bots, deals=40, variants=("standard", "zebra"))
     command = [sys.executable, "-m", "arena.cli", "run", str(config), "--out", str(run),
                "--workers", "2", "--quiet"]
+    # each worker holds its 40th game of the new bot: the update never ends on its own, however
+    # late the poll below looks
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "40"})
     games = run / GAMES
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(games.read_bytes().splitlines()) < kept + 40:
