@@ -81,3 +81,18 @@ def load_script(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def holding(module: str, name: str) -> str:
+    """The source of a bot file: bot class `name` of `module` (a bundled bot's), which holds
+    its process's game for good at its HOLD_AFTER-th game where that variable is set: a run
+    started with it in a child's environment cannot end before the test kills it part way,
+    however late the test looks (its in-process rerun, without the variable, plays on)."""
+    return (f"import os\nimport time\n\nfrom {module} import {name}\n\n\n"
+            f"class Holding({name}):\n"
+            f"    started = 0\n\n"
+            f"    def start(self, info):\n"
+            f"        Holding.started += 1\n"
+            f"        if Holding.started == int(os.environ.get('HOLD_AFTER', '0') or -1):\n"
+            f"            time.sleep(3600)\n"
+            f"        super().start(info)\n")

@@ -32,7 +32,7 @@ from arena.tournament.duel import (
 from arena.tournament.planning.canonical import canonical_toml
 from arena.tournament.planning.plan import schedule_of
 from arena.tournament.records.results import GAMES, RunDirectory
-from tests.helpers import KeysUsed
+from tests.helpers import KeysUsed, holding
 
 
 def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
@@ -59,32 +59,11 @@ def test_one_and_two_workers_reach_the_same_verdict(tmp_path: Path) -> None:
     assert one.state.verdict is Verdict.H1 and one.state.games > 2 * CHUNK_PAIRS
 
 
-HOLDING = '''
-import os
-import time
-
-from bots.concentration.greedy import GreedyBot
-
-
-class Holding(GreedyBot):
-    """Greedy; where HOLD_AFTER is set, it holds the game after that many in its process for
-    good (a duel that cannot end before it is killed, however fast)."""
-
-    started = 0
-
-    def start(self, info):
-        Holding.started += 1
-        if Holding.started == int(os.environ.get("HOLD_AFTER", "0") or -1):
-            time.sleep(3600)
-        super().start(info)
-'''
-
-
 def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     out = tmp_path / "killed"
-    (tmp_path / "holding.py").write_text(HOLDING)
-    holding = f"{tmp_path}/holding.py:Holding"
-    command = [sys.executable, "-m", "arena.cli", "duel", "tracker", holding, "--game",
+    (tmp_path / "holding.py").write_text(holding("bots.concentration.greedy", "GreedyBot"))
+    held = f"{tmp_path}/holding.py:Holding"
+    command = [sys.executable, "-m", "arena.cli", "duel", "tracker", held, "--game",
                "concentration", "--elo0", "0", "--elo1", "20", "--max-games", "4000", "--out",
                str(out), "--workers", "2", "-q", "--json", "--isolation", "none"]
     # each worker holds its 15th game: the 128 games the duel plays to its verdict are never

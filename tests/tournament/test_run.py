@@ -22,7 +22,7 @@ from arena.tournament.rating import run_ratings, write_ratings
 from arena.tournament.records.results import GAMES, KEY, RunDirectory, RunDirectoryError
 from arena.tournament.run import run_tournament
 from arena.tournament.stopping import run_until_confident
-from tests.helpers import KeysUsed, run_records
+from tests.helpers import KeysUsed, holding, run_records
 
 CONFIG = """
 name = "{name}"
@@ -93,40 +93,18 @@ def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -
     assert ratings_json(tmp_path / "one") == ratings_json(tmp_path / "two")
 
 
-HOLDING = '''
-import os
-import time
-
-from arena.api import Bot
-
-
-class Holding(Bot):
-    """The first legal move; where HOLD_AFTER is set, it holds a process's game for good after
-    that many decisions in it (a run that cannot end before it is killed, however fast)."""
-
-    games = ("concentration",)
-    made = 0
-
-    def act(self, obs):
-        Holding.made += 1
-        if Holding.made == int(os.environ.get("HOLD_AFTER", "0") or -1):
-            time.sleep(3600)
-        return obs.legal[0]
-'''
-
-
 def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
-    (tmp_path / "holding.py").write_text(HOLDING)
+    (tmp_path / "holding.py").write_text(holding("bots.concentration.greedy", "GreedyBot"))
     path = write_config(tmp_path, "killed", deals=20)  # 560 games
     path.write_text(path.read_text().replace(  # in-process, where the environment reaches it
         'spec = "forgetful"', f'spec = "{tmp_path}/holding.py:Holding"\nisolation = "none"'))
     out = tmp_path / "run"
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--out", str(out),
                "--workers", "2", "--quiet"]
-    # each of the two workers holds its game after 1,500 of the bot's decisions (about 60 of
-    # its games), so the run is killed part way whenever the poll below gets to look
+    # each of the two workers holds its 40th game of the file bot, so the run is killed part
+    # way whenever the poll below gets to look
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "1500"})
+                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "40"})
     games = out / GAMES
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 20_000):

@@ -38,6 +38,7 @@ from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update import reconcile as update
 from arena.tournament.update.bring import draw_salt
 from arena.tournament.update.identity import bots_code, write_bots
+from tests.helpers import holding
 
 FILE_BOT = '''
 from bots.algorithms.random_bot import RandomBot
@@ -272,27 +273,6 @@ def test_a_run_brought_up_to_date_by_an_earlier_version_is_read_as_it_is(
     same_as_fresh(run, full, tmp_path)
 
 
-HOLDING = '''
-import os
-import time
-
-from bots.concentration.optimal import OptimalBot
-
-
-class Holding(OptimalBot):
-    """Optimal; where HOLD_AFTER is set, it holds the game after that many in its process for
-    good (an update that cannot end before it is killed, however fast)."""
-
-    started = 0
-
-    def start(self, info):
-        Holding.started += 1
-        if Holding.started == int(os.environ.get("HOLD_AFTER", "0") or -1):
-            time.sleep(3600)
-        super().start(info)
-'''
-
-
 def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
         tmp_path: Path) -> None:
     bots = [("greedy", "greedy"), ("random", "random")]
@@ -301,7 +281,7 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
     kept = len(by_identity(run))
     uninterrupted = tmp_path / "uninterrupted"
     shutil.copytree(run, uninterrupted)
-    (tmp_path / "holding.py").write_text(HOLDING)
+    (tmp_path / "holding.py").write_text(holding("bots.concentration.optimal", "OptimalBot"))
     bots.append(("optimal", f"{tmp_path}/holding.py:Holding"))  # in-process (`write`)
     config = write(tmp_path, bots, deals=40, variants=("standard", "zebra"))
     command = [sys.executable, "-m", "arena.cli", "run", str(config), "--out", str(run),
