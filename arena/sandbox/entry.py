@@ -27,9 +27,9 @@ def stand_in_for(host: BotHost) -> SandboxedBot:
 
 def probe(spec: str, game: str, limits: Limits | None = None,
           private: Sequence[Path] = ()) -> str | None:
-    """Resolve a bot spec inside a sandbox, which keeps `private` out of its view (see
-    `arena.sandbox.unseen_by`): None if it loads and plays `game`, else the problem (one line
-    naming the spec).
+    """Check a bot spec: an untrusted one inside a sandbox, which keeps `private` out of its
+    view (see `arena.sandbox.unseen_by`): None if it loads and plays `game`, else the problem
+    (one line naming the spec).
 
     The arena process itself never imports an untrusted bot. A bundled one it checks itself:
     trusted code, which the host that plays it imports before any game, out of the sandbox too.
