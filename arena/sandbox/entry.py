@@ -108,13 +108,13 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
     play its games, which keeps `private` out of its view (see `arena.sandbox.unseen_by`). What
     its games print goes to `log`, and to stderr after the prefix `echo` if given."""
     trusted = is_bundled(spec)
-    if trusted:  # its host imports it before it forks a game: a spec that fails would end it
-        resolve_bot(spec, game)
+    problem = probe(spec, game) if trusted else None  # checked here, as `probe` says
+    if problem is not None:
+        raise BotSpecError(problem)
     host = BotHost(spec, game, limits, log, trusted=trusted, echo=echo, private=private)
-    if not trusted:  # one host, not one to check it and one to play
-        problem = _problem(host, spec, keep=True)
-        if problem is not None:
-            raise BotSpecError(problem)
+    problem = None if trusted else _problem(host, spec, keep=True)  # one host, not one to
+    if problem is not None:  # check it and one to play
+        raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), host)
 
 
