@@ -14,6 +14,7 @@ import pytest
 
 from arena.sandbox import namespaces
 from arena.sandbox.probes import marked_processes
+from arena.sandbox.stand_in import BotHost
 
 
 def _kernel_at_least(major: int, minor: int) -> bool:
@@ -88,3 +89,18 @@ def idmapped_mounts(folder: str) -> bool:
         finally:
             os._exit(code)
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
+def counted_hosts(monkeypatch: pytest.MonkeyPatch) -> list[BotHost]:
+    """Every host `arena.sandbox.entry` makes from now on (for this test), in order."""
+    from arena.sandbox import entry
+
+    made: list[BotHost] = []
+
+    class Counted(BotHost):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(entry, "BotHost", Counted)
+    return made

@@ -13,20 +13,13 @@ from arena.loader import resolve_bot
 from arena.match import play_game
 from arena.sandbox import entry
 from arena.sandbox.stand_in import BotHost, Limits
+from tests.sandbox.support import counted_hosts
 
 
 @pytest.fixture
 def hosts(monkeypatch: pytest.MonkeyPatch) -> list[BotHost]:
     """Every host `entry` starts, in order."""
-    started: list[BotHost] = []
-
-    class Counted(BotHost):
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-            started.append(self)
-
-    monkeypatch.setattr(entry, "BotHost", Counted)
-    return started
+    return counted_hosts(monkeypatch)
 
 
 def test_a_bot_file_is_checked_and_played_by_one_host(tmp_path: Path,

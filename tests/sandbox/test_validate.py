@@ -12,6 +12,7 @@ from arena.newbot import class_name, write_bot
 from arena.sandbox import confinement_facts, promises_summary
 from arena.sandbox.validate import validate_bot
 from tests.helpers import run, slow_unless
+from tests.sandbox.support import counted_hosts
 
 HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
 
@@ -112,21 +113,15 @@ def test_a_table_size_no_preset_seats_is_refused_before_anything_is_played(
 
 def test_a_bot_is_checked_and_played_by_one_host(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.sandbox import entry, promises
+    from arena.sandbox import promises
 
-    started: list[str] = []
-
-    class Counted(entry.BotHost):  # type: ignore[name-defined,misc]
-        def __init__(self, spec: str, *args: object, **kwargs: object) -> None:
-            super().__init__(spec, *args, **kwargs)  # type: ignore[arg-type]
-            started.append(spec)
-
-    monkeypatch.setattr(entry, "BotHost", Counted)
+    hosts = counted_hosts(monkeypatch)
     monkeypatch.setattr(promises, "_FACTS", {})
     path = write_bot("scaffold", "concentration", tmp_path)
     spec = f"{path}:{class_name('scaffold')}"
     assert validate_bot(spec, "concentration", quick=True).passed
     # the bot's host, and one that says how a game is confined (a game process of `random`)
+    started = [host.spec for host in hosts]
     assert len(started) == 2 and started[-1] == "random", started
     assert validate_bot(spec, "concentration", quick=True).passed
-    assert len(started) == 3  # the bot's only: how a game is confined is asked once a process
+    assert len(hosts) == 3  # the bot's only: how a game is confined is asked once a process
