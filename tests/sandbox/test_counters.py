@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.sandbox.support import needs_namespaces
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -34,6 +36,8 @@ def _decoded(notes: list[tuple[int, int]]) -> int:
     return sum(got == sent for (_, sent), (got, _) in itertools.pairwise(notes))
 
 
+@pytest.mark.slow  # the attack's control, which shows it works where nothing stops it; the
+# default run keeps the test that the sandbox stops it (see "Testing" in docs/architecture.md)
 def test_in_process_the_counter_carries_notes() -> None:
     # The control: the channel works where nothing stops it. The counter is the machine's, so
     # pipes made meanwhile by other processes (other test processes, a browser) can only spoil

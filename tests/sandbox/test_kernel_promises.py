@@ -322,6 +322,8 @@ def _timeouts(record: GameRecord, seat: int) -> list[str]:
             if fault.seat == seat and fault.kind is FaultKind.TIMEOUT]
 
 
+@pytest.mark.slow  # the attack's control, which shows it works where nothing stops it; the
+# default run keeps the test that the sandbox stops it (see "Testing" in docs/architecture.md)
 def test_renicing_the_opponent_makes_it_time_out_in_process(
         tmp_path: Path, marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An opponent set to nice 19 and SCHED_IDLE, with every CPU kept busy, times out (where
@@ -484,6 +486,8 @@ def _flooded(said: str) -> int:
     return int(found[-1]) if found else 0
 
 
+@pytest.mark.slow  # the attack's control, which shows it works where nothing stops it; the
+# default run keeps the test that the sandbox stops it (see "Testing" in docs/architecture.md)
 @pytest.mark.parametrize("way", ["one", "many"])
 def test_a_child_floods_the_disk_in_process(ram_folder: Path, way: str,
                                             capfd: pytest.CaptureFixture[str]) -> None:

@@ -40,6 +40,8 @@ def _in_process(*request: object) -> tuple[str, str]:
     return outcome, detail
 
 
+@pytest.mark.slow  # the attack's control, which shows it works where nothing stops it; the
+# default run keeps the test that the sandbox stops it (see "Testing" in docs/architecture.md)
 def test_the_doctor_s_attacks_are_real_in_process(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a sandbox each attack gets through: the probes can tell."""
