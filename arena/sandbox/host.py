@@ -242,8 +242,9 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
     die_with_parent()
     name_process("arena-forker")
     confinement = _confine(settings, trial)
-    record, ended, clone = _RECORD.pack, _ended, namespaces.clone_game
+    record, finished, clone = _RECORD.pack, _finished, namespaces.clone_game
     flags = confinement.game_flags
+    forked: list[int] = []  # the game processes not reaped yet, oldest first
     with contextlib.suppress(OSError):  # the host then needs no folder per game
         requests.sendall(record(b"C", int(confinement.per_game), 0))
     while True:
@@ -263,10 +264,11 @@ def _forker(spec: BotSpec | None, settings: dict[str, Any], rehearsal: bytes,
         for fd in fds:
             os.close(fd)
         with contextlib.suppress(OSError):
-            requests.sendall(record(b"F", pid, 0) + ended(record, block=False))
+            requests.sendall(record(b"F", pid, 0) + finished(record, forked))
+        forked.append(pid)
     # the host is going (it has killed every game process): report the last ones as they end
     with contextlib.suppress(OSError):
-        requests.sendall(ended(record, block=True) or b"")
+        requests.sendall(_ended(record) or b"")
 
 
 def _cpus() -> set[int] | None:
@@ -289,15 +291,34 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _ended(record: Any, block: bool) -> bytes:
-    """Collect the game processes that have ended (all of them, if `block`): their records."""
+def _finished(record: Any, forked: list[int]) -> bytes:
+    """Collect the game processes that have ended, but the newest of `forked` (taking them out
+    of it): their records.
+
+    The forker is asked for a game process when the arena takes the one before, so the newest
+    of `forked` is the game being played: if it has ended, it is left a zombie until the next
+    request (when the arena has taken the game after it, and so is done with it), so that the
+    arena can read how it ended in /proc however late it looks (`stand_in.how_it_ended`; a
+    bot that ends itself at once ended before the forker got here on a loaded machine)."""
+    out = b""
+    for pid in forked[:-1]:
+        try:
+            reaped, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            reaped, status = pid, 0
+        if reaped:
+            forked.remove(pid)
+            out += record(b"E", pid, status)
+    return out
+
+
+def _ended(record: Any) -> bytes:
+    """Wait for every game process to end (the host is going): their records."""
     out = b""
     while True:
         try:
-            pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+            pid, status = os.waitpid(-1, 0)
         except ChildProcessError:
-            return out
-        if not pid:
             return out
         out += record(b"E", pid, status)
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import BotHost, Limits
-from arena.sandbox.host import HOME_PREFIX, _kill, sweep
+from arena.sandbox.host import _RECORD, HOME_PREFIX, _finished, _kill, sweep
+from arena.sandbox.stand_in import how_it_ended
 
 
 def test_sweep_removes_only_what_killed_hosts_of_this_user_left(tmp_path: Path) -> None:
@@ -87,3 +88,34 @@ def test_the_front_door_names_every_name_from_its_module() -> None:
         assert value is getattr(home, name), name
     with pytest.raises(AttributeError):
         front.no_such_name  # noqa: B018
+
+
+def _zombie(code: int) -> int:
+    """A child process that has exited with `code` and is not reaped yet."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(code)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                return pid
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not exit")
+
+
+def test_the_game_being_played_is_left_for_the_arena_to_read_however_late_it_looks() -> None:
+    """The forker reaps the games that have ended when it forks the next, but not the newest
+    (the one the arena has just taken): a bot that ends itself at once may be gone before the
+    forker gets there, and the arena reads how it ended from /proc only after that (under load,
+    the fault said only "a crash, os._exit, a signal or the memory limit")."""
+    before, playing = _zombie(3), _zombie(4)
+    forked = [before, playing]
+    try:
+        assert _finished(_RECORD.pack, forked) == _RECORD.pack(b"E", before, 3 << 8)
+        assert forked == [playing]
+        assert how_it_ended(playing) == "it exited with code 4"  # still there to be read
+        assert _finished(_RECORD.pack, forked) == b"" and forked == [playing]
+    finally:
+        for pid in forked:
+            os.waitpid(pid, 0)
