@@ -530,10 +530,17 @@ def chain(pi: np.ndarray, tau: np.ndarray, tie: np.ndarray, beta2: float,
 
     The factor graph and schedule are trueskill's: performances, their differences between
     adjacent ranks with a truncation factor each, swept forward then backward until no
-    truncation message moves by more than GAME_MIN_DELTA, at most GAME_ITERATIONS times."""
-    rows, n = pi.shape
-    if n == 2:
+    truncation message moves by more than GAME_MIN_DELTA, at most GAME_ITERATIONS times.
+    Each row is rated on its own (rows may be stacked: the same messages)."""
+    if pi.shape[1] == 2:
         return _chain_of_two(pi, tau, tie, beta2, margin)
+    return chain_loop(pi, tau, tie, beta2, margin)
+
+
+def chain_loop(pi: np.ndarray, tau: np.ndarray, tie: np.ndarray, beta2: float,
+               margin: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`chain` for any number of seats, by trueskill's schedule of sweeps."""
+    rows, n = pi.shape
     k = n - 1
     with np.errstate(all="ignore"):
         # one array per seat or per difference (row j = seat or difference j), each contiguous
