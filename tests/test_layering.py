@@ -7,7 +7,9 @@ under `if TYPE_CHECKING:`, since each is a dependency a reader must follow."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
+from collections import UserDict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,7 +126,20 @@ def _known(target: str) -> str | None:
     return None
 
 
-GRAPH: dict[str, set[str]] = {name: set(imports(name, path)) for name, path in MODULES.items()}
+class _Graph(UserDict[str, set[str]]):
+    """Each module and the modules it imports, read when a test first asks (a second of parsing
+    every file, not done at collection, which every test process does)."""
+
+    def __init__(self) -> None:  # no UserDict.__init__: `data` is made on first use
+        pass
+
+    @functools.cached_property
+    def data(self) -> dict[str, set[str]]:  # type: ignore[override]
+        """The graph itself."""
+        return {name: set(imports(name, path)) for name, path in MODULES.items()}
+
+
+GRAPH = _Graph()
 
 
 def room(name: str) -> str:

@@ -104,3 +104,9 @@ def counted_hosts(monkeypatch: pytest.MonkeyPatch) -> list[BotHost]:
 
     monkeypatch.setattr(entry, "BotHost", Counted)
     return made
+
+
+attack_control = pytest.mark.slow
+"""The mark of an attack's control, a test that shows the attack works where nothing stops it
+(in process): under `pytest -m slow`, since it checks the attack, not the product; the default
+run keeps the test that the sandbox stops it (see "Testing" in docs/architecture.md)."""

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.sandbox.support import needs_namespaces
+from tests.sandbox.support import attack_control, needs_namespaces
 
 HOSTILE = Path(__file__).parent / "hostile"
 GAMES = 8
@@ -34,6 +34,7 @@ def _decoded(notes: list[tuple[int, int]]) -> int:
     return sum(got == sent for (_, sent), (got, _) in itertools.pairwise(notes))
 
 
+@attack_control
 def test_in_process_the_counter_carries_notes() -> None:
     # The control: the channel works where nothing stops it. The counter is the machine's, so
     # pipes made meanwhile by other processes (other test processes, a browser) can only spoil

@@ -61,26 +61,32 @@ print(json.dumps(report))
 
 
 def _interpreters() -> list[str]:
-    """This interpreter, and the CPython 3.12 and 3.13 ones this machine has that run."""
+    """This interpreter, and the CPython 3.12 and 3.13 ones this machine has (whether they run is
+    asked by the test, not at collection, which every test process does)."""
     found = [sys.executable]
     root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
     candidates = [shutil.which(f"python3.{minor}") for minor in (12, 13)]
     candidates += sorted(glob.glob(f"{root}/versions/3.1[23].*/bin/python"))
     for path in candidates:
-        if path is None or os.path.realpath(path) in map(os.path.realpath, found):
-            continue
-        try:
-            runs = subprocess.run([path, "-c", "pass"], capture_output=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if runs.returncode == 0:
+        if path is not None and os.path.realpath(path) not in map(os.path.realpath, found):
             found.append(path)
     return found
+
+
+def _runs(python: str) -> bool:
+    """Whether an interpreter starts and exits cleanly."""
+    try:
+        ran = subprocess.run([python, "-c", "pass"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return ran.returncode == 0
 
 
 @pytest.mark.parametrize("python", _interpreters())
 def test_what_is_made_immortal_keeps_its_count_and_resources_are_still_freed(
         python: str, tmp_path: Path) -> None:
+    if python != sys.executable and not _runs(python):
+        pytest.skip(f"{python} does not run here")
     script = tmp_path / "check.py"
     script.write_text(CHECK)
     ran = subprocess.run([python, str(script), arena.sandbox.immortal.__file__],

@@ -29,7 +29,7 @@ from arena.match import play_game
 from arena.record import FaultKind, GameRecord
 from arena.sandbox import BotHost, Limits, SandboxedBot, sandboxed
 from arena.sandbox.cgroups import find_hierarchies
-from tests.sandbox.support import NAMESPACES, cpu_ns, marked
+from tests.sandbox.support import NAMESPACES, attack_control, cpu_ns, marked
 
 KERNEL = Path(__file__).parent / "hostile" / "kernel.py"
 # the attacks are made in `start`, which may take its time (a flood, under load): they are not
@@ -322,6 +322,7 @@ def _timeouts(record: GameRecord, seat: int) -> list[str]:
             if fault.seat == seat and fault.kind is FaultKind.TIMEOUT]
 
 
+@attack_control
 def test_renicing_the_opponent_makes_it_time_out_in_process(
         tmp_path: Path, marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An opponent set to nice 19 and SCHED_IDLE, with every CPU kept busy, times out (where
@@ -484,6 +485,7 @@ def _flooded(said: str) -> int:
     return int(found[-1]) if found else 0
 
 
+@attack_control
 @pytest.mark.parametrize("way", ["one", "many"])
 def test_a_child_floods_the_disk_in_process(ram_folder: Path, way: str,
                                             capfd: pytest.CaptureFixture[str]) -> None:

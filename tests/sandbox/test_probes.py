@@ -17,7 +17,7 @@ from arena.sandbox import TURNS, run_probes
 from arena.sandbox.attacks import STOPPED, THROUGH, ProbeBot
 from arena.sandbox.probes import CANARY, ProbeResult, probes_summary
 from tests.helpers import run
-from tests.sandbox.support import needs_namespaces
+from tests.sandbox.support import attack_control, needs_namespaces
 
 
 def _in_process(*request: object) -> tuple[str, str]:
@@ -40,6 +40,7 @@ def _in_process(*request: object) -> tuple[str, str]:
     return outcome, detail
 
 
+@attack_control
 def test_the_doctor_s_attacks_are_real_in_process(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a sandbox each attack gets through: the probes can tell."""

@@ -61,10 +61,11 @@ def test_one_and_two_workers_reach_the_same_verdict(tmp_path: Path) -> None:
 
 def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     out = tmp_path / "killed"
-    (tmp_path / "holding.py").write_text(holding("bots.concentration.greedy", "GreedyBot"))
+    # Dig: its games take a few milliseconds, a tenth of Concentration's
+    (tmp_path / "holding.py").write_text(holding("bots.dig.heuristic", "DigSimpleBot"))
     held = f"{tmp_path}/holding.py:Holding"
-    command = [sys.executable, "-m", "arena.cli", "duel", "tracker", held, "--game",
-               "concentration", "--elo0", "0", "--elo1", "20", "--max-games", "4000", "--out",
+    command = [sys.executable, "-m", "arena.cli", "duel", "dig-sharp", held, "--game",
+               "dig", "--elo0", "0", "--elo1", "20", "--max-games", "4000", "--out",
                str(out), "--workers", "2", "-q", "--json", "--isolation", "none"]
     # each worker holds its 15th game: the 128 games the duel plays to its verdict are never
     # all played, however late the poll below looks
@@ -80,8 +81,11 @@ def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     partial = len(games.read_text().splitlines())
     assert partial > 0
     resumed = CliRunner().invoke(app, command[3:])
+    # the same duel, uninterrupted, on one worker (every other option as the killed one's: a
+    # sandboxed bot, for one, would have the run dealt with a key of its own)
     whole = CliRunner().invoke(app, [*command[3:command.index("--out") + 1],
-                                     str(tmp_path / "whole"), "--workers", "1", "-q", "--json"])
+                                     str(tmp_path / "whole"), "--workers", "1",
+                                     *command[command.index("--workers") + 2:]])
     assert resumed.exit_code == whole.exit_code == 0, resumed.output
     assert json.loads(resumed.stdout) == json.loads(whole.stdout)
     assert partial < json.loads(whole.stdout)["games"], "the duel should have been killed part way"

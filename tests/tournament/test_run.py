@@ -95,19 +95,19 @@ def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -
 
 def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
     (tmp_path / "holding.py").write_text(holding("bots.concentration.greedy", "GreedyBot"))
-    path = write_config(tmp_path, "killed", deals=20)  # 560 games
+    path = write_config(tmp_path, "killed", deals=6)  # 168 games, 78 of them the file bot's
     path.write_text(path.read_text().replace(  # in-process, where the environment reaches it
         'spec = "forgetful"', f'spec = "{tmp_path}/holding.py:Holding"\nisolation = "none"'))
     out = tmp_path / "run"
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--out", str(out),
                "--workers", "2", "--quiet"]
-    # each of the two workers holds its 40th game of the file bot, so the run is killed part
+    # each of the two workers holds its 15th game of the file bot, so the run is killed part
     # way whenever the poll below gets to look
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "40"})
+                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "15"})
     games = out / GAMES
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 20_000):
+    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 10_000):
         time.sleep(0.02)
     os.killpg(child.pid, signal.SIGKILL)  # the runner and its workers, mid-run
     child.wait()

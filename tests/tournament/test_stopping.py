@@ -4,6 +4,7 @@ says why it stopped."""
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def test_a_resumed_run_stops_where_a_whole_run_stops(tmp_path: Path, kept: int) 
     config = config_of(tmp_path, ORDERED, 'stop = "confident"\nconfidence = 0.99')
     whole = run_until_confident(config, tmp_path / "whole", workers=2)
     cut = tmp_path / "cut"
-    run_until_confident(config, cut)
+    shutil.copytree(tmp_path / "whole", cut)  # then cut back to its first `kept` games
     lines = (cut / GAMES).read_text().splitlines(keepends=True)
     (cut / GAMES).write_text("".join(lines[:kept]) + lines[kept][:20])  # a half-written line
     resumed = run_until_confident(config, cut, workers=2)

@@ -100,12 +100,12 @@ def leaks(data: dict[str, Any], sight: Sight) -> list[str]:
 
 def built(game: str, preset: str, seed: int = 3) -> tuple[str, dict[str, Any], dict[str, Any],
                                                             Sight]:
-    """One short game between the game's strongest bundled bots: its page, data, record and
-    what each seat could see."""
+    """One short game between the game's hard bundled bots: its page, data, record and what
+    each seat could see. (Not the experts: some of them search, seconds of CPU a game, and what
+    a page shows depends on the game's events, not on how well its bots play.)"""
     variant = find_game(game).variant(preset, {})
     seats = table_size(variant, 0)
-    quick = game in ("cribbage-square", "paved-with-gold")  # their experts think 40-100 ms
-    spec = level_spec(game, "hard" if quick else "expert")
+    spec = level_spec(game, "hard")
     sight = Sight()
     played = play_game(variant, [resolve_bot(spec, game).make() for _ in range(seats)],
                        [f"{spec}[{s}]" for s in range(seats)], seed, sight)

@@ -3,6 +3,7 @@ gauntlet tables."""
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import subprocess
@@ -210,13 +211,19 @@ def test_a_round_robin_count_needs_no_table_list() -> None:
 
 
 FIELD = [f"c{i:02d}" for i in range(30)]
-CUCKOO = sampled_tables(FIELD, 8, 4, random.Random("t"))  # the 30-bot class at 8 seats
+
+
+@functools.cache
+def cuckoo() -> list[tuple[str, ...]]:
+    """The 30-bot class at 8 seats (drawn when a test first asks: a second of work, not at
+    collection, which every test process does)."""
+    return sampled_tables(FIELD, 8, 4, random.Random("t"))
 
 
 @pytest.mark.parametrize("players", [2, 3, 8])
 def test_a_new_bot_gets_its_tables_and_the_old_ones_all_stay(players: int) -> None:
     field = FIELD[:12] if players < 8 else FIELD
-    before = CUCKOO if players == 8 else sampled_tables(field, players, 4, random.Random("t"))
+    before = cuckoo() if players == 8 else sampled_tables(field, players, 4, random.Random("t"))
     grown = grown_tables(before, [*field, "new"], players, 4, "key")
     assert grown[:len(before)] == before  # kept, in their order
     added = grown[len(before):]
@@ -242,13 +249,13 @@ def test_unrated_newcomers_meet_the_field_evenly() -> None:
 
 def test_the_same_history_gives_the_same_draw_and_the_key_breaks_ties() -> None:
     history = [FieldStep((*FIELD, "new"), 4), FieldStep((*FIELD[1:], "new"), 4)]
-    once = replay_draw(CUCKOO, history, 8, "key")
-    assert once == replay_draw(CUCKOO, history, 8, "key")
-    assert once == grown_tables(grown_tables(CUCKOO, history[0].bots, 8, 4, "key"),
+    once = replay_draw(cuckoo(), history, 8, "key")
+    assert once == replay_draw(cuckoo(), history, 8, "key")
+    assert once == grown_tables(grown_tables(cuckoo(), history[0].bots, 8, 4, "key"),
                                 history[1].bots, 8, 4, "key")
-    assert once != replay_draw(CUCKOO, history, 8, "another key")
+    assert once != replay_draw(cuckoo(), history, 8, "another key")
     # c00 left: its tables are dropped, the bots that sat with it topped up to 4 tables
-    grown = replay_draw(CUCKOO, history[:1], 8, "key")
+    grown = replay_draw(cuckoo(), history[:1], 8, "key")
     seated = Counter(b for t in once for b in t)
     assert "c00" not in seated and min(seated.values()) == 4
     assert [t for t in grown if "c00" not in t] == once[:len(grown) - 4]  # the rest all kept
