@@ -53,7 +53,7 @@ from arena.tournament.planning.canonical import config_digest
 from arena.tournament.planning.config import TournamentConfig
 from arena.tournament.playing.ray_backend import ray_session
 from arena.tournament.playing.runner import Backend, ProgressHook
-from arena.tournament.rating import run_ratings
+from arena.tournament.rating import rated_run
 from arena.tournament.records.results import DIGEST, GAMES, NUMBERS, RunDirectoryError
 from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.update.identity import (
@@ -239,8 +239,8 @@ def _keep_round(league: League, done: Sequence[PoolUpdate],
             pools.append(before)
             carried.append(part.pool.id)
             continue
-        rated = run_ratings(part.report.path)
-        seeds = deals_of(part.report.path).deals.seeds
+        rated, config = rated_run(part.report.path)  # its config read once
+        seeds = config.deals.seeds
         kept = Ratings(tuple(replace(p, variant=part.pool.label) for p in rated.pools)).to_json()
         for data, pool in zip(kept["pools"], rated.pools, strict=True):
             # the deal-clustered covariance, so that moves between rounds are measured as

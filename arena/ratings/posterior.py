@@ -12,6 +12,7 @@ and its message counted as often as it occurs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -163,6 +164,11 @@ class _Fixed:
         self.other_orders = np.array([order for _, order in pairs], dtype=np.intp).reshape(
             len(pairs), self.bots.shape[1])
         self.orders = 1.0 + np.bincount(self.other_rows, minlength=len(keys))
+        # the rows in their own order and, below them, the rows with a tie in their other
+        # orders are rated in one `chain` (each row is rated on its own: the same messages)
+        self.stacked_tie = np.concatenate((self.tie, self.tie[self.other_rows]))
+        # each message of another order back to its own seat
+        self.back = (np.arange(len(pairs))[:, None], np.argsort(self.other_orders, axis=1))
         self.pi = np.zeros(self.bots.shape)
         self.tau = np.zeros(self.bots.shape)
         same = self.bots[:, :, None] == self.bots[:, None, :]
@@ -173,6 +179,7 @@ class _Fixed:
         """Per row its seats' bots and message precisions, and its count."""
         return self.bots, self.pi, self.count
 
+    @functools.cached_property
     def neighbours(self) -> list[tuple[int, int, float]]:
         """(seat, seat, weight): the seats next in rank, whose means a seat's message follows."""
         n = self.bots.shape[1]
@@ -211,6 +218,7 @@ class _Free:
         """Its seats' bots and message precisions as one row, and its count."""
         return self.bots[None, :], self.pi[None, :], np.array([self.count])
 
+    @functools.cached_property
     def neighbours(self) -> list[tuple[int, int, float]]:
         """(seat, seat, weight): the seats of the other units, whose means a seat's message
         follows."""
@@ -314,7 +322,7 @@ class _Model:
         for part in self.parts():
             bots, _, _ = part.rows()
             shift = np.zeros(bots.shape)
-            for i, j, weight in part.neighbours():
+            for i, j, weight in part.neighbours:
                 shift[:, i] += weight * delta[bots[:, j]]
             part.tau = part.tau + part.pi * shift.reshape(part.pi.shape)
         self.pi, self.tau = self.marginals()
@@ -325,7 +333,7 @@ class _Model:
         coupling = np.zeros(self.size * self.size)
         for part in self.parts():
             bots, pi, count = part.rows()
-            for i, j, weight in part.neighbours():
+            for i, j, weight in part.neighbours:
                 coupling += np.bincount(bots[:, i] * self.size + bots[:, j],
                                         weight * count * pi[:, i], self.size * self.size)
         return np.diag(self.pi) - coupling.reshape(self.size, self.size)
@@ -362,9 +370,10 @@ class _Model:
         for part in self.fixed:
             cav_pi = self.pi[part.bots] - part.own(part.pi)
             cav_tau = self.tau[part.bots] - part.own(part.tau)
-            new_pi, new_tau, bad = chain(cav_pi, cav_tau, part.tie, self.beta2, self.margin)
             if len(part.other_rows):
-                new_pi, new_tau, bad = self.symmetric(part, cav_pi, cav_tau, new_pi, new_tau, bad)
+                new_pi, new_tau, bad = self.symmetric(part, cav_pi, cav_tau)
+            else:
+                new_pi, new_tau, bad = chain(cav_pi, cav_tau, part.tie, self.beta2, self.margin)
             failed = np.zeros(len(part.count), dtype=bool)
             for row in np.flatnonzero(bad):
                 groups = [[seat] for seat in range(part.bots.shape[1])]
@@ -391,23 +400,20 @@ class _Model:
                 free.pi += step * (message[0] - free.pi)
                 free.tau += step * (message[1] - free.tau)
 
-    def symmetric(self, part: _Fixed, cav_pi: np.ndarray, cav_tau: np.ndarray,
-                  new_pi: np.ndarray, new_tau: np.ndarray,
-                  bad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The messages of the rows with a tie averaged over the orders of their tied units
-        (see `_Fixed`); a row fails if any order fails."""
-        rows, orders = part.other_rows, part.other_orders
-        pick = (rows[:, None], orders)
-        more_pi, more_tau, more_bad = chain(cav_pi[pick], cav_tau[pick], part.tie[rows],
-                                            self.beta2, self.margin)
-        back_pi, back_tau = np.empty_like(more_pi), np.empty_like(more_tau)
-        np.put_along_axis(back_pi, orders, more_pi, axis=1)  # each message to its own seat
-        np.put_along_axis(back_tau, orders, more_tau, axis=1)
-        sum_pi, sum_tau = new_pi.copy(), new_tau.copy()
-        np.add.at(sum_pi, rows, back_pi)
-        np.add.at(sum_tau, rows, back_tau)
-        bad = bad.copy()
-        bad[rows[more_bad]] = True
+    def symmetric(self, part: _Fixed, cav_pi: np.ndarray, cav_tau: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every row's messages, those of the rows with a tie averaged over the orders of their
+        tied units (see `_Fixed`); a row fails if any order fails."""
+        rows, size = part.other_rows, len(part.count)
+        pick = (rows[:, None], part.other_orders)
+        every_pi, every_tau, every_bad = chain(np.concatenate((cav_pi, cav_pi[pick])),
+                                               np.concatenate((cav_tau, cav_tau[pick])),
+                                               part.stacked_tie, self.beta2, self.margin)
+        sum_pi, sum_tau = every_pi[:size], every_tau[:size]
+        np.add.at(sum_pi, rows, every_pi[size:][part.back])
+        np.add.at(sum_tau, rows, every_tau[size:][part.back])
+        bad = every_bad[:size]
+        bad[rows[every_bad[size:]]] = True
         return sum_pi / part.orders[:, None], sum_tau / part.orders[:, None], bad
 
     def rate_tied(self, cav_pi: np.ndarray, cav_tau: np.ndarray, groups: list[list[int]],
@@ -506,8 +512,10 @@ def _v_w_win(x: np.ndarray, margin: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 def _v_w_draw(x: np.ndarray, margin: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     gap = np.abs(x)
     a, b = margin - gap, -margin - gap
-    pdf_a, pdf_b = _pdf(a), _pdf(b)
-    between = _cdf(a) - _cdf(b)
+    both = np.concatenate((a, b))  # elementwise: one call for both ends
+    pdf, cdf = _pdf(both), _cdf(both)
+    pdf_a, pdf_b = pdf[:len(a)], pdf[len(a):]
+    between = cdf[:len(a)] - cdf[len(a):]
     v_abs = np.where(between != 0, (pdf_b - pdf_a) / between, a)
     w = v_abs ** 2 + (a * pdf_a - b * pdf_b) / between
     v = v_abs * np.where(x < 0, -1.0, 1.0)
@@ -522,7 +530,16 @@ def chain(pi: np.ndarray, tau: np.ndarray, tie: np.ndarray, beta2: float,
 
     The factor graph and schedule are trueskill's: performances, their differences between
     adjacent ranks with a truncation factor each, swept forward then backward until no
-    truncation message moves by more than GAME_MIN_DELTA, at most GAME_ITERATIONS times."""
+    truncation message moves by more than GAME_MIN_DELTA, at most GAME_ITERATIONS times.
+    Each row is rated on its own (rows may be stacked: the same messages)."""
+    if pi.shape[1] == 2:
+        return _chain_of_two(pi, tau, tie, beta2, margin)
+    return chain_loop(pi, tau, tie, beta2, margin)
+
+
+def chain_loop(pi: np.ndarray, tau: np.ndarray, tie: np.ndarray, beta2: float,
+               margin: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`chain` for any number of seats, by trueskill's schedule of sweeps."""
     rows, n = pi.shape
     k = n - 1
     with np.errstate(all="ignore"):
@@ -604,6 +621,34 @@ def chain(pi: np.ndarray, tau: np.ndarray, tie: np.ndarray, beta2: float,
         up_tau[:k] += left_tau
         up_pi[1:] += right_pi
         up_tau[1:] += right_tau
+        scale = 1.0 / (1.0 + beta2 * up_pi)
+        out_pi, out_tau = (scale * up_pi).T, (scale * up_tau).T
+        ok &= np.all(np.isfinite(out_pi) & np.isfinite(out_tau) & (out_pi >= 0), axis=1)
+    return np.where(ok[:, None], out_pi, 0.0), np.where(ok[:, None], out_tau, 0.0), ~ok
+
+
+def _chain_of_two(pi: np.ndarray, tau: np.ndarray, tie: np.ndarray, beta2: float,
+                  margin: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`chain` for matches of two seats: its one difference truncated once, then sent up to
+    both performances, by the very operations `chain` makes (the same messages, bit for bit),
+    without its iteration's bookkeeping, which two seats do not need."""
+    with np.errstate(all="ignore"):
+        scale = 1.0 / (1.0 + beta2 * pi.T)
+        perf_pi, perf_tau = scale * pi.T, scale * tau.T
+        a_pi, a_tau, b_pi, b_tau = perf_pi[0], perf_tau[0], perf_pi[1], perf_tau[1]
+        d_pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+        d_tau = d_pi * (a_tau / a_pi - b_tau / b_pi)
+        root = np.sqrt(d_pi)
+        v, w, ok = _v_w(d_tau / root, margin * root, tie[:, 0])
+        t_pi = d_pi / (1.0 - w) - d_pi
+        t_tau = (d_tau + root * v) / (1.0 - w) - d_tau
+        up_pi, up_tau = np.zeros((2, len(ok))), np.zeros((2, len(ok)))
+        left = 1.0 / (1.0 / b_pi + 1.0 / t_pi)  # to the first performance
+        up_pi[0] += left
+        up_tau[0] += left * (t_tau / t_pi + b_tau / b_pi)
+        right = 1.0 / (1.0 / a_pi + 1.0 / t_pi)  # to the second
+        up_pi[1] += right
+        up_tau[1] += right * (a_tau / a_pi - t_tau / t_pi)
         scale = 1.0 / (1.0 + beta2 * up_pi)
         out_pi, out_tau = (scale * up_pi).T, (scale * up_tau).T
         ok &= np.all(np.isfinite(out_pi) & np.isfinite(out_tau) & (out_pi >= 0), axis=1)

@@ -9,7 +9,7 @@ from arena.ratings.formats import format_crosstable, format_ratings, unconverged
 from arena.ratings.plots import draw_report, require_matplotlib
 from arena.ratings.tables import Ratings, rate
 from arena.safe_files import check_entry, write_text
-from arena.tournament.planning.config import OnFault
+from arena.tournament.planning.config import OnFault, TournamentConfig
 from arena.tournament.records.results import (
     REPORT,
     REPORT_IMAGES,
@@ -26,27 +26,35 @@ def run_ratings(path: Path, luck: bool = True) -> Ratings:
     return _rated(path, luck)[0]
 
 
+def rated_run(path: Path, luck: bool = True) -> tuple[Ratings, TournamentConfig]:
+    """`run_ratings` and the run's config they follow from, the config read once (a league
+    update keeps the deals' seeds beside the ratings)."""
+    return _rated(path, luck)
+
+
 def run_report(path: Path, fmt: str = "table", variant: str | None = None,
                crosstable: bool = False, luck: bool = True) -> str:
     """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share;
     edges adjusted for luck where the records allow, unless `luck` is False."""
-    ratings, share = _rated(path, luck)
+    ratings, config = _rated(path, luck)
+    share = config.limits.fault_share
     if crosstable:
         return format_crosstable(ratings, fmt, variant)
     return format_ratings(ratings, fmt, variant, share)
 
 
-def _rated(path: Path, luck: bool = True) -> tuple[Ratings, float]:
-    """A run's ratings and the fault share above which its bots are flagged."""
+def _rated(path: Path, luck: bool = True) -> tuple[Ratings, TournamentConfig]:
+    """A run's ratings and its config (the fault share above which its bots are flagged)."""
     config = run_config(path)
     ratings = rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
                    disqualify=config.limits.on_fault is OnFault.DISQUALIFY, luck=luck)
-    return ratings, config.limits.fault_share
+    return ratings, config
 
 
 def write_ratings(path: Path) -> str:
     """Write ratings.* and crosstable.* into a run directory; returns the text report."""
-    ratings, share = _rated(path)
+    ratings, config = _rated(path)
+    share = config.limits.fault_share
     for pool in ratings.pools:
         if not pool.converged:
             note_in_log(path, f"ratings of {pool.game} / {pool.variant}: {unconverged_text(pool)}")

@@ -212,8 +212,8 @@ def test_an_unchanged_pool_keeps_its_ratings_and_a_changed_one_is_rated_afresh(
         submit(league, bot, validator=passing)
     update(league, isolation="none")
     rated: list[str] = []
-    real = rounds_module.run_ratings
-    monkeypatch.setattr(rounds_module, "run_ratings",
+    real = rounds_module.rated_run
+    monkeypatch.setattr(rounds_module, "rated_run",
                         lambda path: rated.append(path.name) or real(path))
     submit(league, "tracker", validator=passing)  # plays Concentration only
     report = update(league, isolation="none")

@@ -16,7 +16,7 @@ from trueskill.backends import erfc as trueskill_erfc
 
 import arena.ratings.posterior as post
 from arena.ratings.pools import Match
-from arena.ratings.posterior import Posterior, chain, erfc, posterior
+from arena.ratings.posterior import Posterior, chain, chain_loop, erfc, posterior
 from arena.ratings.settings import TrueSkillSettings
 
 SETTINGS = TrueSkillSettings()
@@ -210,6 +210,30 @@ def test_vectorised_chain_equals_trueskill_per_match(n: int) -> None:
             assert new_pi[r, i] ** -0.5 == pytest.approx(rating.sigma, abs=1e-9)
         checked += 1
     assert checked > rows * 0.9
+
+
+def test_two_seat_chain_is_the_general_loop_bit_for_bit() -> None:
+    """Two seats take a shorter path than `chain_loop` (a league's pools are mostly two-seat
+    matches): the same operations, so the same messages to the last bit, wins, draws and
+    failed rows alike; and rows stacked in one call are rated as each alone."""
+    rng = np.random.default_rng(2)
+    rows = 400
+    mu = rng.normal(25, 12, (rows, 2))
+    sigma = rng.uniform(0.05, 9, (rows, 2))
+    sigma[:8] = [1e-6, 40.0]  # hopeless rows: failures and extreme truncations
+    mu[:8] = [[-900.0, 900.0], [900.0, -900.0]] * 4
+    tie = rng.random((rows, 1)) < 0.3
+    margin = trueskill.calc_draw_margin(SETTINGS.draw_probability, 2, ENV)
+    pi = sigma ** -2
+    fast = chain(pi, pi * mu, tie, SETTINGS.beta ** 2, margin)
+    loop = chain_loop(pi, pi * mu, tie, SETTINGS.beta ** 2, margin)
+    for ours, general in zip(fast, loop, strict=True):
+        assert ours.tobytes() == general.tobytes()
+    assert fast[2].any() and not fast[2].all()
+    for r in range(0, rows, 37):
+        one = chain(pi[r:r + 1], pi[r:r + 1] * mu[r:r + 1], tie[r:r + 1], SETTINGS.beta ** 2,
+                    margin)
+        assert all(a.tobytes() == b[r:r + 1].tobytes() for a, b in zip(one, fast, strict=True))
 
 
 def test_vectorised_and_scalar_paths_give_one_posterior(monkeypatch: pytest.MonkeyPatch) -> None:
