@@ -112,9 +112,10 @@ def sandboxed(spec: str, game: str, limits: Limits, log: Path | None = None,
     if problem is not None:
         raise BotSpecError(problem)
     host = BotHost(spec, game, limits, log, trusted=trusted, echo=echo, private=private)
-    problem = None if trusted else _problem(host, spec, keep=True)  # one host, not one to
-    if problem is not None:  # check it and one to play
-        raise BotSpecError(problem)
+    if not trusted:  # one host, not one to check it and one to play
+        problem = _problem(host, spec, keep=True)
+        if problem is not None:
+            raise BotSpecError(problem)
     return SandboxedSpec(display_name(spec), host)
 
 

@@ -23,28 +23,23 @@ from arena.tournament.records.run_log import note_in_log
 def run_ratings(path: Path, luck: bool = True) -> Ratings:
     """The ratings of a run directory, recomputed from its config and records (its edges
     adjusted for luck where the records allow, unless `luck` is False)."""
-    return _rated(path, luck)[0]
-
-
-def rated_run(path: Path, luck: bool = True) -> tuple[Ratings, TournamentConfig]:
-    """`run_ratings` and the run's config they follow from, the config read once (a league
-    update keeps the deals' seeds beside the ratings)."""
-    return _rated(path, luck)
+    return rated_run(path, luck)[0]
 
 
 def run_report(path: Path, fmt: str = "table", variant: str | None = None,
                crosstable: bool = False, luck: bool = True) -> str:
     """A run's ratings report (or its crosstables alone), bots flagged by the run's fault share;
     edges adjusted for luck where the records allow, unless `luck` is False."""
-    ratings, config = _rated(path, luck)
+    ratings, config = rated_run(path, luck)
     share = config.limits.fault_share
     if crosstable:
         return format_crosstable(ratings, fmt, variant)
     return format_ratings(ratings, fmt, variant, share)
 
 
-def _rated(path: Path, luck: bool = True) -> tuple[Ratings, TournamentConfig]:
-    """A run's ratings and its config (the fault share above which its bots are flagged)."""
+def rated_run(path: Path, luck: bool = True) -> tuple[Ratings, TournamentConfig]:
+    """A run's ratings and the config they follow from, read once (its fault share flags the
+    bots; a league update keeps its deals' seeds beside the ratings)."""
     config = run_config(path)
     ratings = rate(RunDirectory(path).records(), {g.game: g.trueskill for g in config.games},
                    disqualify=config.limits.on_fault is OnFault.DISQUALIFY, luck=luck)
@@ -53,7 +48,7 @@ def _rated(path: Path, luck: bool = True) -> tuple[Ratings, TournamentConfig]:
 
 def write_ratings(path: Path) -> str:
     """Write ratings.* and crosstable.* into a run directory; returns the text report."""
-    ratings, config = _rated(path)
+    ratings, config = rated_run(path)
     share = config.limits.fault_share
     for pool in ratings.pools:
         if not pool.converged:
