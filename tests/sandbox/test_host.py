@@ -46,8 +46,8 @@ def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
     handover = host.new_game()
     try:
         game = handover.group
-        assert host._process is not None
-        pid = host._process.pid
+        assert host.pid is not None
+        pid = host.pid
         forker = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
         wanted = ["arena-host", "arena-forker", "arena-game"]
         deadline = time.monotonic() + 5  # a game process is handed over before it names itself
