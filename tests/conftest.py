@@ -157,7 +157,7 @@ LONGEST: dict[str, float] = {
     "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for"
     "_good": 24,
     "tests/ratings/test_plots.py": 24,
-    "tests/luck/test_animals.py": 28,
+    "tests/luck/test_animals.py": 16,
     "tests/ratings/test_trust.py": 22,
     "tests/tournament/test_run.py::test_a_killed_run_resumes_without_losing_or_repeating_a_"
     "game": 12,
