@@ -22,7 +22,7 @@ from tests.luck.games import (
     one_finite_value_a_seat,
     played_with,
 )
-from tests.luck.helpers import assert_mean_zero, audit, bot_luck
+from tests.luck.helpers import assert_each_mean_zero, assert_mean_zero, audit, bot_luck
 
 GAME = find_game("animals")
 TABLE = ["animals-sharp", "animals-simple:alertness=0.9", "animals-simple"]
@@ -69,15 +69,13 @@ def table_games() -> list[GameRecord]:
 def test_the_luck_has_mean_zero(table_games: list[GameRecord]) -> None:
     """Over 150 deals: 3.5 standard errors are a chance of 1 in 2000 for a model of mean zero at
     any number of deals, and catch a biased model over 40 (below); 300 deals under slow."""
-    for spec in sorted(set(TABLE)):
-        assert_mean_zero(bot_luck(table_games, spec), spec)
+    assert_each_mean_zero(table_games, TABLE)
 
 
 @pytest.mark.slow  # a long statistical run
 def test_the_luck_has_mean_zero_over_300_deals() -> None:
-    records = list(played_with(GAME.name, "standard", {}, TABLE, range(300)))
-    for spec in sorted(set(TABLE)):
-        assert_mean_zero(bot_luck(records, spec), spec)
+    assert_each_mean_zero(list(played_with(GAME.name, "standard", {}, TABLE, range(300))),
+                          TABLE)
 
 
 @pytest.mark.parametrize(("specs", "bound"), [

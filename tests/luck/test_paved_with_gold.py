@@ -13,9 +13,11 @@ from arena.games.paved_with_gold.state import PavedState
 from arena.luck.model import Values
 from arena.record import GameRecord
 from tests.luck.games import assert_reproducible, difference_ratio, played_with
-from tests.luck.helpers import assert_mean_zero, audit, bot_luck
+from tests.luck.helpers import assert_each_mean_zero, assert_mean_zero, audit, bot_luck
 
 GAME = find_game("paved-with-gold")
+SPECS = ["prospector", "random"]
+"""The bots the mean-zero and narrowing checks seat."""
 
 
 def test_a_game_has_one_finite_luck_a_seat_and_the_same_again() -> None:
@@ -36,21 +38,19 @@ def test_the_exact_expectation_is_the_mean_over_the_cards_nobody_has_seen(
 def prospector_games() -> list[GameRecord]:
     """prospector against random on the first 200 deals, played once for the mean-zero and the
     narrowing checks."""
-    return list(played_with(GAME.name, "standard", {}, ["prospector", "random"], range(200)))
+    return list(played_with(GAME.name, "standard", {}, SPECS, range(200)))
 
 
 def test_the_luck_has_mean_zero(prospector_games: list[GameRecord]) -> None:
     """Over 200 deals: 3.5 standard errors are a chance of 1 in 2000 for a model of mean zero at
     any number of deals, and catch a biased model over 40 (below); 300 deals under slow."""
-    for spec in ("prospector", "random"):
-        assert_mean_zero(bot_luck(prospector_games, spec), spec)
+    assert_each_mean_zero(prospector_games, SPECS)
 
 
 @pytest.mark.slow  # a long statistical run
 def test_the_luck_has_mean_zero_over_300_deals() -> None:
-    records = list(played_with(GAME.name, "standard", {}, ["prospector", "random"], range(300)))
-    for spec in ("prospector", "random"):
-        assert_mean_zero(bot_luck(records, spec), spec)
+    assert_each_mean_zero(list(played_with(GAME.name, "standard", {}, SPECS, range(300))),
+                          SPECS)
 
 
 def test_bots_that_claim_only_what_they_know_have_no_luck() -> None:
