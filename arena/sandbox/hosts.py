@@ -83,6 +83,8 @@ def start_host(control: socket.socket, environment: dict[str, str],
             forked = server.fork(control, timeout)
             if forked is not None:
                 return forked
+            # ended before it is asked again: a host it may have forked for `control` dies with
+            # it (its parent-death signal), before it can read a word of the settings
             _SERVERS.drop(server)
     started = subprocess.Popen([sys.executable, "-m", "arena.sandbox", str(control.fileno())],
                                pass_fds=(control.fileno(),), stdin=subprocess.DEVNULL,
