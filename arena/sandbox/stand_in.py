@@ -1,8 +1,9 @@
 """Bot isolation, the arena side: each sandboxed bot plays every game in a fresh process of its own.
 
 A `BotHost` starts a host process (`arena.sandbox.host`, forked by its arena process's fork
-server: see `arena.sandbox.hosts`) once per bot (per worker process); that host imports the bot and forks a new, locked-down process for every game, so nothing carries
-over from one game to the next. A `SandboxedBot` stands in for the bot in the match loop: it
+server: see `arena.sandbox.hosts`) once per bot (per worker process); that host imports the bot
+and forks a new, locked-down process for every game, so nothing carries over from one game to
+the next. A `SandboxedBot` stands in for the bot in the match loop: it
 sends each observation over a socket (one message each way per decision), enforces the time
 limits while the bot thinks, and turns whatever goes wrong into a `BotFault` the match loop records.
 """
