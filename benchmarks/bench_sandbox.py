@@ -35,6 +35,7 @@ from arena.engine import Variant, find_game
 from arena.loader import BotSpec, resolve_bot
 from arena.match import play_game
 from arena.sandbox import TURNS, BotHost, Limits, SandboxedSpec
+from arena.sandbox.hosts import FORK_SERVER_VARIABLE
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.player import Player as _Player
 from arena.sandbox.player import serve as _serve
@@ -84,7 +85,7 @@ def cpu_use(hosts: list[BotHost]) -> dict[str, tuple[float, int]] | None:
         own = resource.getrusage(resource.RUSAGE_SELF)
         add("arena", own.ru_utime + own.ru_stime, own.ru_minflt)
         for host in hosts:
-            pid = host._process.pid  # type: ignore[union-attr]
+            pid = host.pid  # type: ignore[assignment]
             add("hosts", *_stat(pid, tick)[:2])
             for forker in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
                 seconds, faults, reaped_seconds, reaped_faults = _stat(int(forker), tick)
@@ -356,6 +357,42 @@ def fresh_cost(variant: Variant, games: int, rounds: int) -> None:
     print(f"  price      : {extra * 1e3:8.2f} ms a bot and game, on top of the fork itself")
 
 
+def host_start(trusted: bool, starts: int) -> None:
+    """What a bot's host costs to start, to its first game process: forked by the arena
+    process's fork server and started as a fresh Python, alternating, in one run."""
+    tick = os.sysconf("SC_CLK_TCK")
+    costs: dict[str, list[tuple[float, float]]] = {"forked": [], "fresh": []}
+    servers: set[int] = set()
+    for start in range(2 * starts):
+        kind = ("forked", "fresh")[start % 2]
+        os.environ[FORK_SERVER_VARIABLE] = "1" if kind == "forked" else "0"
+        began = time.perf_counter()
+        host = BotHost("greedy", "concentration", Limits(), trusted=trusted)
+        handover = host.new_game()
+        wall = time.perf_counter() - began
+        assert host.pid is not None
+        cpu = _stat(host.pid, tick)[0]  # the host, its forker and the game forked ahead
+        for forker in Path(f"/proc/{host.pid}/task/{host.pid}/children").read_text().split():
+            cpu += _stat(int(forker), tick)[0]
+            cpu += sum(_stat(int(game), tick)[0] for game in
+                       Path(f"/proc/{forker}/task/{forker}/children").read_text().split())
+        if kind == "forked":
+            servers.add(int(Path(f"/proc/{host.pid}/stat").read_text().split(") ")[1].split()[1]))
+        costs[kind].append((wall, cpu))
+        handover.sock.close()
+        host.close()
+    os.environ.pop(FORK_SERVER_VARIABLE)
+    print(f"a host's start, {'trusted' if trusted else 'untrusted'} greedy, {starts} each, "
+          "min / median:")
+    for kind, measured in costs.items():
+        walls, cpus = sorted(w for w, _ in measured), sorted(c for _, c in measured)
+        print(f"  {kind:7}: {walls[0] * 1e3:6.0f} / {walls[len(walls) // 2] * 1e3:6.0f} ms wall,"
+              f" {cpus[0] * 1e3:6.0f} / {cpus[len(cpus) // 2] * 1e3:6.0f} ms CPU")
+    for server in servers:  # its own start, once for each arena process
+        print(f"  the fork server itself: {_stat(server, tick)[0] * 1e3:.0f} ms CPU, "
+              "once per arena process")
+
+
 def main() -> None:
     """Measure trusted and untrusted sandboxed play (or the one chosen) against in-process."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -372,6 +409,8 @@ def main() -> None:
                         help="do not stop each bot's process between its turns")
     parser.add_argument("--fresh-cost", action="store_true",
                         help="also measure what a fresh process per game costs a message")
+    parser.add_argument("--host-start", type=int, default=0, metavar="N",
+                        help="only measure N host starts each, forked and fresh")
     parser.add_argument("--mechanisms", action="store_true",
                         help="only compare the kernel mechanisms: namespaces, cgroups, seccomp")
     args = parser.parse_args()
@@ -385,7 +424,9 @@ def main() -> None:
     for trusted in (True, False):
         if (args.trusted and not trusted) or (args.untrusted and trusted):
             continue
-        if args.mechanisms:
+        if args.host_start:
+            host_start(trusted, args.host_start)
+        elif args.mechanisms:
             mechanisms(variant, trusted, args.games, args.rounds)
         else:
             measure(variant, trusted, args.games, args.rounds, decisions)

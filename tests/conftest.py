@@ -157,7 +157,7 @@ LONGEST: dict[str, float] = {
     "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for"
     "_good": 24,
     "tests/ratings/test_plots.py": 24,
-    "tests/luck/test_animals.py::test_the_luck_has_mean_zero": 23,
+    "tests/luck/test_animals.py": 16,
     "tests/ratings/test_trust.py": 22,
     "tests/tournament/test_run.py::test_a_killed_run_resumes_without_losing_or_repeating_a_"
     "game": 12,
@@ -186,8 +186,6 @@ LONGEST: dict[str, float] = {
     "tests/tournament/test_run.py::test_run_says_the_size_of_its_schedule_on_stderr": 12,
     "tests/ratings/test_comparison.py::test_without_the_code_a_bot_that_moved_is_left_out_o"
     "f_the_reference": 11,
-    "tests/test_levels.py::test_every_level_is_a_bundled_bot_that_plays_the_game[cribbage-s"
-    "quare-expert]": 11,
     "tests/sandbox/test_sight.py::test_arena_run_its_config_check_and_replay_keep_the_run_a"
     "nd_the_others_out_of_view": 11,
     "tests/web/test_table_page.py::test_a_click_that_is_no_legal_move_says_why_in_words": 11,

@@ -54,6 +54,13 @@ class KeysUsed:
         monkeypatch.setattr(playing, "play_game", watched)
 
 
+LARGER_LAYOUTS = frozenset({("concentration", "two-decks"), ("concentration", "two-decks-jokers")})
+"""Presets that play other presets' rules on a larger layout (every setting but the layout's
+rows and columns is some other preset's: tests/protocol/test_forms.py checks it): a game of one
+takes seconds where the others take a fraction, so a test over every preset plays these under
+`slow` only."""
+
+
 def slow_unless(kept: bool, *values: Any, id: str | None = None) -> Any:
     """A parametrized case, in the default run if `kept` (a representative one), else only in
     `pytest -m slow` (the rest of an exhaustive product: see "Testing" in docs/architecture.md)."""

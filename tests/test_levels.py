@@ -3,19 +3,31 @@ with clear errors, seats are filled as `arena play --level` does, and strength i
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
+
 import pytest
 
 from arena.engine import find_game
 from arena.errors import ArenaError, UnknownGameError
 from arena.levels import LEVELS, Level, level_spec, measure, parse_level, seat_bots, table_size
-from arena.loader import is_bundled, resolve_bot
+from arena.loader import is_bundled, registered_bots, resolve_bot
 from arena.match import play_game
 from tests.helpers import slow_unless
 
-SEARCHING = {("animals", Level.EXPERT), ("paved-with-gold", Level.EXPERT)}
-"""Levels whose bot searches at its full size: a whole game of it at every seat takes 10-30 s
-(slow: `pytest -m slow`); the default run plays the same bots smaller in their own tests
-(tests/bots/animals, tests/bots/paved_with_gold) and still checks that the level names them."""
+TESTS = Path(__file__).resolve().parent
+
+
+def searcher(game: str, level: Level) -> str | None:
+    """The class of the level's bot (`module:Class`) if it searches, that is lives in a `search`
+    module (bots/<game>/search.py, bots/algorithms/search.py), else None. A whole game of one at
+    its full size at every seat takes seconds (10-30 s for Animals and Paved with Gold), so the
+    default run plays these smaller in their own tests (tests/bots) and `pytest -m slow` plays
+    them here; the default run still checks that the level names them."""
+    name = level_spec(game, level).split(":", 1)[0]
+    target = next(bot.target for bot in registered_bots() if bot.name == name)
+    return target if target.split(":")[0].rsplit(".", 1)[-1] == "search" else None
 
 
 @pytest.mark.parametrize("game", sorted(LEVELS))
@@ -28,7 +40,7 @@ def test_every_game_has_every_level_and_each_names_a_bundled_bot(game: str) -> N
 
 
 @pytest.mark.parametrize(("game", "level"), [
-    slow_unless((game, level) not in SEARCHING, game, level, id=f"{game}-{level.value}")
+    slow_unless(searcher(game, level) is None, game, level, id=f"{game}-{level.value}")
     for game in sorted(LEVELS) for level in Level])
 def test_every_level_is_a_bundled_bot_that_plays_the_game(game: str, level: Level) -> None:
     variant = find_game(game).variant()
@@ -37,6 +49,37 @@ def test_every_level_is_a_bundled_bot_that_plays_the_game(game: str, level: Leve
     bot = resolve_bot(level_spec(game, level), game)
     record = play_game(variant, [bot.make() for _ in range(players)], [bot.name] * players, 0)
     assert record.faults == ()
+
+
+def _whole_game_tests() -> list[str]:
+    """The source of every test function of tests/bots in the default run (not marked slow) that
+    plays a whole game (`play_game`)."""
+    found = []
+    for path in sorted((TESTS / "bots").rglob("test_*.py")):
+        text = path.read_text()
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and not any(
+                    "slow" in ast.unparse(mark) for mark in node.decorator_list):
+                source = ast.get_source_segment(text, node) or ""
+                if "play_game(" in source:
+                    found.append(source)
+    return found
+
+
+def test_every_game_plays_levels_here_and_every_searching_one_whole_in_its_own_tests() -> None:
+    """The default run plays at least one level of every game here, and each searching level's
+    bot is played whole by a test of tests/bots that names it (its class or its spec)."""
+    kept = {game for game in LEVELS for level in Level if searcher(game, level) is None}
+    assert kept == set(LEVELS)
+    tests = _whole_game_tests()
+    for game in LEVELS:
+        for level in Level:
+            target = searcher(game, level)
+            if target is not None:
+                spec = level_spec(game, level).split(":", 1)[0]
+                named = re.compile(rf"\b{target.split(':')[1]}\b|[\"']{spec}[:\"']")
+                assert any(named.search(test) for test in tests), (
+                    f"no test of tests/bots plays {target} ({game} {level.value}) whole")
 
 
 def test_the_games_with_levels_are_registered() -> None:

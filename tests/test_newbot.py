@@ -29,10 +29,13 @@ from arena.newbot import TEMPLATES, NewBotError, class_name, config_path, next_s
 from arena.ratings.verdicts import t_quantile
 from arena.session import play_series
 from arena.tournament.planning.config import load_config
-from tests.helpers import slow_unless
+from tests.helpers import LARGER_LAYOUTS, slow_unless
 
 GAMES = [g.name for g in all_games()]
-VARIANTS = [(g.name, preset) for g in all_games() for preset in g.presets]
+VARIANTS = [slow_unless((g.name, preset) not in LARGER_LAYOUTS, g.name, preset,
+                        id=f"{g.name}-{preset}")
+            for g in all_games() for preset in g.presets]
+"""Every variant; the larger layouts, whose settings the others play, only under slow."""
 
 
 def seats_for(game: str, preset: str) -> int:

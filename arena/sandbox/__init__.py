@@ -13,6 +13,8 @@ sandbox maintainers' own:
   the program itself;
 - `entry`: a bot spec checked in a sandbox (`probe`) and made an entry (`sandboxed`);
 - `launch`: a program bot's game process, which becomes the program;
+- `hosts`: how the arena starts a host: forked by the fork server of its process, or afresh;
+- `fork_server`: the bot side of that: a Python that has imported a host's modules once;
 - `host`: the bot side: a host process per bot and its forker, a locked-down process per game;
 - `player`: the bot side of a Python bot's game: pickles answered with JSON lines; the rehearsal;
 - `wire`: what the arena sends a game process;

@@ -582,6 +582,11 @@ class _Host:
                     if not self.answered(data):
                         forker_open = False
                         self.selector.unregister(self.requests)
+        for fd in list(self.outputs):  # what is in a pipe already goes to the log, however
+            os.set_blocking(fd, False)  # late this host got to it on a loaded machine
+            with contextlib.suppress(OSError):  # none left (BlockingIOError), or a bad pipe
+                while fd in self.outputs:
+                    self.drain(fd)
         for pid in list(self.children):  # not reported in time
             _kill(pid)
             self.ended(pid, 0)

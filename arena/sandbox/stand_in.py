@@ -1,7 +1,7 @@
 """Bot isolation, the arena side: each sandboxed bot plays every game in a fresh process of its own.
 
-A `BotHost` starts `python -m arena.sandbox` (its `host`) once per bot (per worker process); that
-host imports the bot and forks a new, locked-down process for every game, so nothing carries
+A `BotHost` starts a host process (`arena.sandbox.host`, forked by its arena process's fork
+server: see `arena.sandbox.hosts`) once per bot (per worker process); that host imports the bot and forks a new, locked-down process for every game, so nothing carries
 over from one game to the next. A `SandboxedBot` stands in for the bot in the match loop: it
 sends each observation over a socket (one message each way per decision), enforces the time
 limits while the bot thinks, and turns whatever goes wrong into a `BotFault` the match loop records.
@@ -17,8 +17,6 @@ import os
 import signal
 import socket
 import struct
-import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +30,7 @@ from arena.protocol.command import is_command
 from arena.protocol.forms import MAX_DEPTH, deeper
 from arena.record import BotFault, FaultKind
 from arena.sandbox.cgroups import Freezer, oom_kills, thaw
+from arena.sandbox.hosts import HostProcess, start_host
 from arena.sandbox.pinning import PINNING
 from arena.sandbox.wire import Outbox, end_payload, start_payload
 from arena.text import escape
@@ -148,7 +147,7 @@ class BotHost:
         self.echo = echo  # if given, what games print goes to stderr too, after this prefix
         self.trusted = trusted
         self.private = tuple(os.path.realpath(folder) for folder in private)
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: HostProcess | None = None
         self._control: socket.socket | None = None
         self._cpus: set[int] | None = None  # where the host runs, if the arena said
 
@@ -165,9 +164,7 @@ class BotHost:
             self.log.parent.mkdir(parents=True, exist_ok=True)
         # the settings go over the control socket, not in the command line (which a game
         # process inherits), and the host gets only the environment it needs
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "arena.sandbox", str(theirs.fileno())],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=host_environment())
+        self._process = start_host(theirs, host_environment(), self.limits.setup_seconds)
         theirs.close()
         data = json.dumps(settings).encode()
         ours.sendall(_LENGTH.pack(len(data)) + data)
@@ -221,12 +218,16 @@ class BotHost:
             self._control.close()
             self._control = None
         if self._process is not None:
-            try:
-                self._process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            if not self._process.wait(timeout=5):
                 self._process.kill()
                 self._process.wait()
+            self._process.release()
             self._process = None
+
+    @property
+    def pid(self) -> int | None:
+        """The host's process id, once it is started."""
+        return self._process.pid if self._process is not None else None
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,12 @@ def assert_mean_zero(values: Sequence[float], what: str) -> None:
         f"{what}: mean luck {mean:+.4f}, standard error {error:.4f} over {len(values)} games")
 
 
+def assert_each_mean_zero(records: Sequence[GameRecord], specs: Sequence[str]) -> None:
+    """Each of the bots' luck over the records has mean zero (`assert_mean_zero`)."""
+    for spec in dict.fromkeys(specs):
+        assert_mean_zero(bot_luck(records, spec), spec)
+
+
 def score_variance_drops(records: Sequence[GameRecord], name: str) -> tuple[float, float]:
     """The variance of `name`'s score, and of its score less its luck, over the records."""
     scores = [r.scores[r.seats.index(name)] for r in records]

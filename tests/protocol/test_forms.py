@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena.api import Bot, GameInfo, Observation, Result
-from arena.engine import all_games
+from arena.engine import all_games, find_game
 from arena.match import bot_rng, play_game
 from arena.protocol.forms import (
     ProtocolError,
@@ -23,6 +24,7 @@ from arena.protocol.forms import (
     start_message,
 )
 from arena.protocol.shapes import shapes_markdown
+from tests.helpers import LARGER_LAYOUTS, slow_unless
 from tests.protocol.conftest import ROOT
 
 
@@ -49,8 +51,6 @@ class Recorder(Bot):
 
 @pytest.mark.parametrize("game", [game.name for game in all_games()])
 def test_every_message_of_every_game_is_one_line_of_json(game: str) -> None:
-    from arena.engine import find_game
-
     variant = find_game(game).variant()
     allowed = variant.params.players_allowed()
     players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start
@@ -64,22 +64,29 @@ def test_every_message_of_every_game_is_one_line_of_json(game: str) -> None:
     assert kinds[0] == "start" and kinds[-1] == "end" and "act" in kinds
 
 
-LARGER = {("concentration", "two-decks"), ("concentration", "two-decks-jokers")}
-"""Presets whose views and events are another preset's (standard, jokers) on a larger layout:
-their games take seconds, so they are checked under `slow`."""
-
-
 def _presets() -> list[Any]:
     """Every game and preset (their views and events differ), the larger layouts slow."""
-    return [pytest.param(game.name, preset, id=f"{game.name}-{preset}",
-                         marks=(pytest.mark.slow,) if (game.name, preset) in LARGER else ())
+    return [slow_unless((game.name, preset) not in LARGER_LAYOUTS, game.name, preset,
+                        id=f"{game.name}-{preset}")
             for game in all_games() for preset in game.presets]
+
+
+def test_a_larger_layout_plays_only_settings_other_presets_play() -> None:
+    """What a test over every preset leaves to `slow` (LARGER_LAYOUTS) is played in the default
+    run on a smaller layout: each of its settings but the rows and columns is another's."""
+    for name, preset in sorted(LARGER_LAYOUTS):
+        presets = find_game(name).presets
+        others = [params for other, params in presets.items()
+                  if (name, other) not in LARGER_LAYOUTS]
+        for field in dataclasses.fields(presets[preset]):
+            if field.name not in ("rows", "cols"):
+                value = getattr(presets[preset], field.name)
+                assert any(getattr(params, field.name) == value for params in others), (
+                    f"{name} {preset}'s {field.name}={value} is played by no smaller preset")
 
 
 @pytest.mark.parametrize(("game", "preset"), _presets())
 def test_the_act_line_written_directly_is_the_act_message_encoded(game: str, preset: str) -> None:
-    from arena.engine import find_game
-
     variant = find_game(game).variant(preset)
     allowed = variant.params.players_allowed()
     players = max(allowed.start, 2) if allowed.stop > 2 else allowed.start

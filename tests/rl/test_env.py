@@ -62,6 +62,20 @@ def _case(name: str, preset: str, players: int) -> Any:
 CASES = [_case(*c) for c in _cases()]
 
 
+def _widest(name: str, preset: str, players: int) -> Any:
+    """A case of the leak check: in the default run only at the largest table the default run
+    plays of each game (its default preset, at most two seats past its fewest), where most
+    cards lie hidden from a seat; every other case of CASES under slow."""
+    game = find_game(name)
+    allowed = game.presets[preset].players_allowed()
+    kept = preset == game.default_preset and players == min(allowed.stop - 1, allowed.start + 2)
+    return pytest.param(name, preset, players, id=f"{name}-{preset}-{players}p",
+                        marks=() if kept else (pytest.mark.slow,))
+
+
+LEAK_CASES = [_widest(*c) for c in _cases()]
+
+
 def test_every_game_is_encoded() -> None:
     assert DONE == ["animals", "concentration", "cribbage-square", "cuckoo", "dig",
                     "frogs-in-the-pond", "memorandum", "old-mans-bundle", "paved-with-gold"]
@@ -230,7 +244,12 @@ def _cards_of(enc, vec: np.ndarray) -> Counter[str]:
     return Counter({str(PACK[slot]): int(totals[slot]) for slot in np.flatnonzero(totals)})
 
 
-@pytest.mark.parametrize(("game", "preset", "players"), CASES)
+def test_the_default_run_checks_every_game_for_leaks() -> None:
+    kept = [case.values[0] for case in LEAK_CASES if not case.marks]
+    assert sorted(kept) == DONE  # each game once
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), LEAK_CASES)
 def test_no_encoding_holds_a_card_the_seat_cannot_see(game: str, preset: str,
                                                        players: int) -> None:
     variant = find_game(game).variant(preset)

@@ -117,8 +117,8 @@ def test_a_huge_file_beside_the_bot_is_not_read_by_its_host(tmp_path: Path) -> N
     host = BotHost(f"{folder / 'plain.py'}:Plain", "concentration", LIMITS)
     try:
         record = play(SandboxedSpec("plain", host))
-        assert host._process is not None
-        peak = _peak_kb(host._process.pid)
+        assert host.pid is not None
+        peak = _peak_kb(host.pid)
     finally:
         host.close()
     assert faults(record) == []

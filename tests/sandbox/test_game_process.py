@@ -154,8 +154,8 @@ def test_the_host_is_started_with_its_settings_out_of_its_command_line(
     try:
         game = host.new_game().sock
         game.close()
-        assert host._process is not None
-        pid = host._process.pid
+        assert host.pid is not None
+        pid = host.pid
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
         environment = Path(f"/proc/{pid}/environ").read_bytes()
     finally:

@@ -5,16 +5,20 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from arena.sandbox import BotHost, Limits
+from arena.sandbox import host as host_module
 from arena.sandbox.host import _RECORD, HOME_PREFIX, _finished, _kill, sweep
 from arena.sandbox.stand_in import how_it_ended
+from arena.text import ByteLines
 
 
 def test_sweep_removes_only_what_killed_hosts_of_this_user_left(tmp_path: Path) -> None:
@@ -46,8 +50,8 @@ def test_the_sandbox_processes_are_named_for_what_they_do() -> None:
     handover = host.new_game()
     try:
         game = handover.group
-        assert host._process is not None
-        pid = host._process.pid
+        assert host.pid is not None
+        pid = host.pid
         forker = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
         wanted = ["arena-host", "arena-forker", "arena-game"]
         deadline = time.monotonic() + 5  # a game process is handed over before it names itself
@@ -119,3 +123,33 @@ def test_the_game_being_played_is_left_for_the_arena_to_read_however_late_it_loo
     finally:
         for pid in forked:
             os.waitpid(pid, 0)
+
+
+def test_what_a_game_printed_reaches_the_log_however_late_the_host_closes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host that closes gives the last games' output a second to arrive; what is in their
+    pipes already is logged even when that second has passed before the host got to it (a loaded
+    machine: the truncation line of a game went missing from its log so)."""
+    clock = iter([0.0] + [10.0] * 1000)  # the deadline has passed at once
+    monkeypatch.setattr(host_module, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    control, arena = socket.socketpair()
+    requests, forker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    forker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    log = tmp_path / "chatty.log"
+    host = host_module._Host(control, requests, forker.pid, {"log": str(log), "output_bytes": 60},
+                             str(tmp_path / "home"), None, str(tmp_path / "shared"))
+    read_end, write_end = os.pipe()
+    host.outputs[read_end] = 0
+    host.escaping[read_end] = ByteLines()
+    host.named[read_end] = b"task 8, deal 4"
+    os.write(write_end, b"x" * 49 + b"\n" + b"y" * 49 + b"\n")  # 100 bytes, the game still on
+    try:
+        host.close()
+    finally:
+        os.close(write_end)
+        forker.wait()
+        for end in (arena, forker_end):
+            end.close()
+    assert log.read_text() == "x" * 49 + "\n" + "y" * 10 + (
+        "\n[output truncated at 60 bytes (task 8, deal 4): a game's output limit, output_kb in "
+        "a config's [limits], --output-kb of arena play]\n")

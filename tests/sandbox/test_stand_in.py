@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import contextlib
 import datetime
 import io
 import json
@@ -242,7 +243,7 @@ def test_a_game_shares_one_cpu_with_the_arena_and_its_process_ends_after(
         seat = teller.make()
         assert isinstance(seat, stand_in.SandboxedBot)
         record = play_game(variant, [seat, Watcher()], ["teller", "watcher"], 1)
-        host = teller.host._process.pid  # type: ignore[union-attr]
+        host = teller.host.pid
         (forker,) = _children(host)
         assert record.faults == ()
         assert os.sched_getaffinity(0) == before  # the arena is unpinned between games
@@ -658,18 +659,46 @@ def test_a_killed_runner_leaves_no_bot_processes(tmp_path: Path) -> None:
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     games = tmp_path / "run" / "games.jsonl"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not games.exists() or games.stat().st_size < 3000):
+    tree: set[tuple[int, str, str]] = set()  # its workers, their fork servers, hosts and games
+    while time.monotonic() < deadline and not (
+            games.exists() and games.stat().st_size >= 3000
+            and {"arena-host", "arena-forker"} <= {name for _, _, name in tree}):
         time.sleep(0.05)
-    ours = str(tmp_path / "run")  # in the command line of this run's bot hosts (their logs)
-    assert _processes_running(ours), "the bots should be running sandboxed"
+        tree = _descendants(runner.pid)
+    assert {"arena-host", "arena-forker"} <= {name for _, _, name in tree}, \
+        "the bots should be running sandboxed"
     runner.send_signal(signal.SIGKILL)  # the runner alone: its workers and bots must follow
     runner.wait()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and (_processes_running(ours)
-                                           or _processes_running(str(path))):
+    while time.monotonic() < deadline and _alive(tree):
         time.sleep(0.1)
-    assert not _processes_running(ours)  # no bot host, hence no game process (they die with it)
-    assert not _processes_running(str(path))  # no worker
+    assert not _alive(tree)  # no worker, fork server, bot host or game process
+
+
+def _descendants(pid: int) -> set[tuple[int, str, str]]:
+    """Every process `pid` has started and their own, with its start time and name."""
+    found: set[tuple[int, str, str]] = set()
+    waiting = [pid]
+    while waiting:
+        parent = waiting.pop()
+        with contextlib.suppress(OSError):  # the children of each of its threads
+            for child in {int(p) for task in Path(f"/proc/{parent}/task").iterdir()
+                          for p in (task / "children").read_text().split()}:
+                with contextlib.suppress(OSError):
+                    stat = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+                    found.add((child, stat[19], Path(f"/proc/{child}/comm").read_text().strip()))
+                    waiting.append(child)
+    return found
+
+
+def _alive(processes: set[tuple[int, str, str]]) -> bool:
+    """Whether any of these processes (the same process: the same start time) still runs."""
+    for pid, started, _ in processes:
+        with contextlib.suppress(OSError):
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            if stat[19] == started and stat[0] != "Z":
+                return True
+    return False
 
 
 def _processes_running(text: str) -> bool:
