@@ -31,6 +31,7 @@ import json
 import os
 import pickle
 import re
+import resource
 import shutil
 import statistics
 import tempfile
@@ -74,27 +75,26 @@ HEADERS = ["week", "games", "update played", "its games", "update CPU s",
            "its games' CPU", "CPU ratio, games as replayed"]
 HEADERS_NOTE = """\
 Each week is measured --repeats times, the update and the full replay side by side (their order
-alternating), each in a process of its own forked from the same state (the league as the week
-found it, what earlier weeks imported and looked up already loaded), so that both start alike
-and a burst of the machine's other load falls on one repetition, not on one side. The update
-runs on the league as the week found it, put back after each repetition; the full replay plays
-every pool afresh on the same deals and rates it. CPU s: the process's CPU seconds (its workers'
-included), the median over the repetitions; wall seconds are the same on an idle machine. time
-ratio: the update's seconds over the full replay's times the share of its game time (the
-records' durations) that the games the update played took in it, matched by identity (for a
-grown draw, whose new tables a fresh draw does not hold: its share of the replay's games), that
-is the update's time were it exactly in proportion to its games; 1.00 is in proportion. The
-CPU ratio weighs the games by their CPU seconds in the replay, timed game by game in the
-measuring process (one worker, no sandbox; else by their durations, which are wall seconds a
-busy machine stretches game by game). its games' CPU: those games' CPU seconds in the update
-over the same games' in the replay (the play alone; 1.00: played alike). CPU ratio, games as
-replayed: the CPU ratio with the update's games counted at the CPU seconds the same games took
-in the replay (a common-games control: what the games cost is not the update's doing, and
-playing one game twice varies by tens of percent on a loaded machine), so that it measures
-the update's own cost beside its games. Shown as the median of the repetitions' ratios
-[lowest-highest]. Only the update and the replay are timed, not the
-benchmark's reading of their records. The update's fixed cost (reading, planning, rating the
-pools that changed, writing the round) is the row with no change."""
+alternating), each in a process of its own forked from the same state (the league as the week found
+it, what earlier weeks imported and looked up already loaded), so that both start alike and a burst
+of the machine's other load falls on one repetition, not on one side. The update runs on the league
+as the week found it, put back after each repetition; the full replay plays every pool afresh on
+the same deals and rates it. CPU s: the process's CPU seconds (its workers' included; getrusage, to
+the microsecond), the median over the repetitions; wall seconds are the same on an idle machine.
+time ratio: the update's seconds over the full replay's times the share of its game time (the
+records' durations) that the games the update played took in it, matched by identity (for a grown
+draw, whose new tables a fresh draw does not hold: its share of the replay's games), that is the
+update's time were it exactly in proportion to its games; 1.00 is in proportion. The CPU ratio
+weighs the games by their CPU seconds in the replay, timed game by game in the measuring process
+(one worker, no sandbox; else by their durations, which are wall seconds a busy machine stretches
+game by game). its games' CPU: those games' CPU seconds in the update over the same games' in the
+replay (the play alone; 1.00: played alike). CPU ratio, games as replayed: the CPU ratio with the
+update's games counted at the CPU seconds the same games took in the replay (a common-games
+control: what the games cost is not the update's doing, and playing one game twice varies by tens
+of percent on a loaded machine), so that it measures the update's own cost beside its games. Shown
+as the median of the repetitions' ratios [lowest-highest]. Only the update and the replay are
+timed, not the benchmark's reading of their records. The update's fixed cost (reading, planning,
+rating the pools that changed, writing the round) is the row with no change."""
 
 
 def _records(run: Path) -> dict[str, float]:
@@ -128,9 +128,12 @@ class Timed:
 
 
 def _cpu() -> float:
-    """This process's CPU seconds, its waited-for children's included."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    """This process's CPU seconds, its waited-for children's included, to the microsecond
+    (getrusage: os.times counts whole clock ticks, 10 ms, and truncates, an error of up to
+    20 ms in a measurement of a few tenths of a second)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), \
+        resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _forked(work: Callable[[], Any], after: Callable[[Any], Any] | None = None) -> Timed:

@@ -48,6 +48,7 @@ from arena.safe_files import (
     real_folder,
     write_text,
 )
+from arena.sandbox import Isolation
 from arena.text import escape, is_safe
 from arena.tournament.planning.canonical import config_digest
 from arena.tournament.planning.config import TournamentConfig
@@ -186,7 +187,10 @@ def _update(league: League, workers: int, on_progress: ProgressHook | None,
 
 def _hidden(league: League, config: TournamentConfig) -> tuple[Path, ...]:
     """What a pool's sandboxed bots may not see of the league (`unseen_in`): the versions at
-    this table stay visible, each to itself (the sandbox keeps them from one another)."""
+    this table stay visible, each to itself (the sandbox keeps them from one another); none
+    to hide in a pool without a sandboxed bot (only the sandbox reads them)."""
+    if all(b.isolation is not Isolation.PROCESS for b in config.bots):
+        return ()
     return unseen_in(league, *(Path(b.spec) if is_command(b.spec)  # a program: its folder
                                else Path(b.spec.partition(".py")[0]).parent for b in config.bots))
 

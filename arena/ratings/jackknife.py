@@ -132,7 +132,7 @@ def jackknife_bounds(matches: Sequence[Match], ratings: Mapping[str, tuple[float
     labels = [deal_label(match.deal) for match in matches]
     for label in chosen_deals(near):
         rest = [m for m, own in zip(matches, labels, strict=True) if own != label]
-        refit = posterior(rest, settings).ratings
+        refit = posterior(rest, settings, evidence=False).ratings
         common = [b for b in sorted(ratings) if b in refit]
         before, after = _relative(ratings, common), _relative(refit, common)
         for bot in near:

@@ -51,12 +51,43 @@ def dump_csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: ReportFormat) -> str:
     """A text table (tabulate 'simple' or 'github'); the first two columns left-aligned."""
+    style = "github" if fmt is ReportFormat.MARKDOWN else "simple"
+    left = [h in ("bot", "opponent", "status") for h in headers]
+    laid = _laid_out(headers, rows, left, style == "github")
+    if laid is not None:
+        return laid
     from tabulate import tabulate
 
-    style = "github" if fmt is ReportFormat.MARKDOWN else "simple"
-    align = ["left" if h in ("bot", "opponent", "status") else "right" for h in headers]
     return tabulate(rows, headers=list(headers), tablefmt=style, disable_numparse=True,
-                    colalign=align)
+                    colalign=["left" if x else "right" for x in left])
+
+
+def _laid_out(headers: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[bool],
+              github: bool) -> str | None:
+    """The table `tabulate` lays out for `grid`, laid out directly when every header and cell
+    is printable text on one line and every row as long as the headers (what the reports
+    pass): tabulate then pads each column to its widest cell (its header counted two wider),
+    cells stripped, headers not, and strips each line's end. None (tabulate lays it out)
+    otherwise. Most of tabulate's time goes to inferring the types of cells that are all text."""
+    from tabulate import WIDE_CHARS_MODE, wcwidth
+
+    wide = wcwidth is not None and WIDE_CHARS_MODE  # then widths are not lengths
+    if not rows or any(len(row) != len(headers) for row in rows):
+        return None
+    for text in (*headers, *(cell for row in rows for cell in row)):
+        if type(text) is not str or not text.isprintable() or (wide and not text.isascii()):
+            return None
+    cells = [[cell.strip() for cell in row] for row in rows]
+    widths = [max(len(h) + 2, *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
+
+    def line(values: Sequence[str]) -> str:
+        padded = [v.ljust(w) if x else v.rjust(w)
+                  for v, w, x in zip(values, widths, left, strict=True)]
+        return ("| " + " | ".join(padded) + " |" if github else "  ".join(padded)).rstrip()
+
+    rule = ("|" + "|".join("-" * (w + 2) for w in widths) + "|" if github
+            else "  ".join("-" * w for w in widths))
+    return "\n".join([line(headers), rule, *(line(row) for row in cells)])
 
 
 def heading(text: str, fmt: ReportFormat) -> str:

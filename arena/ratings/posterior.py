@@ -62,16 +62,17 @@ class Posterior:
     converged: bool
     """Whether the last sweep moved no bot's mu or sigma by more than the tolerance."""
     evidence: Evidence | None = None
-    """The deal-clustered covariance of the bots' skills (None: no rated match, or too many
-    bots for a dense solve); see `arena/ratings/evidence.py`."""
+    """The deal-clustered covariance of the bots' skills (None: no rated match, too many bots
+    for a dense solve, or not asked for); see `arena/ratings/evidence.py`."""
 
 
 def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
-              tolerance: float = 1e-9, max_sweeps: int | None = None) -> Posterior:
+              tolerance: float = 1e-9, max_sweeps: int | None = None,
+              evidence: bool = True) -> Posterior:
     """The TrueSkill posterior of every bot given all `matches` at once (no drift: tau unused),
     by parallel EP sweeps until the largest change of a bot's mu or sigma is below `tolerance`
     (at most `max_sweeps`, MAX_SWEEPS unless given), with the covariance of the skills
-    clustered by deal (`Evidence`)."""
+    clustered by deal (`Evidence`; left out without `evidence`: a refit needs only ratings)."""
     counts = Counter((m.bots, m.ranks, m.units, m.deal) for m in matches)
     names = sorted({bot for m in matches for bot in m.bots})
     index = {name: i for i, name in enumerate(names)}
@@ -95,7 +96,7 @@ def posterior(matches: Sequence[Match], settings: TrueSkillSettings,
     mu, sigma = model.mu_sigma()
     ratings = {name: (float(mu[i]), float(sigma[i])) for i, name in enumerate(names)}
     found = None
-    if keys and len(names) <= MAX_SOLVE:
+    if evidence and keys and len(names) <= MAX_SOLVE:
         number = {key: i for i, (key, _) in enumerate(ordered)}
         labels = [label for label, _, _ in entries]
         rows = np.fromiter((number[key] for _, key, _ in entries), np.intp, len(entries))

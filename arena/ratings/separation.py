@@ -117,7 +117,7 @@ def at_the_edge(matches: Sequence[Match], found: Posterior, settings: TrueSkillS
     bounds = jackknife_bounds(matches, found.ratings, found.evidence.deals, settings,
                               {bot: n.off for bot, n in near.items()})
     for bot, edge in sorted(edges.items()):
-        other = posterior(one_game_otherwise(matches, bot, edge), settings)
+        other = posterior(one_game_otherwise(matches, bot, edge), settings, evidence=False)
         if bot in other.ratings and bot in found.ratings:
             bounds[bot] = abs(relative(other.ratings, bot) - relative(found.ratings, bot))
     return widened(found.evidence, bounds), edges, near

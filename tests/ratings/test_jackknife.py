@@ -133,9 +133,9 @@ def test_the_refits_are_capped_per_pool(monkeypatch: pytest.MonkeyPatch) -> None
     left_out: list[list[frozenset[Any]]] = []
     real = jackknife.posterior
 
-    def counting(matches: Any, chosen: TrueSkillSettings) -> Any:
+    def counting(matches: Any, chosen: TrueSkillSettings, **given: Any) -> Any:
         left_out[-1].append(frozenset(m.deal for m in matches))
-        return real(matches, chosen)
+        return real(matches, chosen, **given)
 
     monkeypatch.setattr(jackknife, "posterior", counting)
     bounds = []

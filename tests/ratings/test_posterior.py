@@ -310,6 +310,16 @@ def test_convergence_is_reported() -> None:
     assert not cut.converged and cut.sweeps == 2
 
 
+def test_a_refit_without_evidence_has_the_same_ratings_bit_for_bit() -> None:
+    """The refits near an edge ask for ratings only: the same sweeps, no clustered covariance."""
+    rng = random.Random(6)
+    matches = thurstone(rng, [20.0, 25.0, 30.0, 35.0], 2, 300)
+    full, bare = posterior(matches, SETTINGS), posterior(matches, SETTINGS, evidence=False)
+    assert full.evidence is not None and bare.evidence is None
+    assert (bare.ratings, bare.sweeps, bare.converged) == (full.ratings, full.sweeps,
+                                                            full.converged)
+
+
 def test_sigma_shrinks_as_games_accumulate() -> None:
     rng = random.Random(4)
     skills = [22.0, 25.0, 28.0]

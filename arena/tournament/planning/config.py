@@ -522,9 +522,11 @@ def _bots(r: _Reader, value: Any, games: Sequence[GameEntry], config_dir: Path,
         if written.strip() == "human" or any(m in written for m in HUMAN_MODULES):
             raise r.error(f"{key}.spec", "the human seat plays with 'arena play', not in "
                                          "tournaments (worker processes have no terminal)")
-        default = Isolation.NONE if is_bundled(spec) else Isolation.PROCESS
-        isolation = r.choice(table.get("isolation", default.value), f"{key}.isolation",
-                             Isolation)
+        if "isolation" in table:
+            given = table["isolation"]
+        else:  # looked up only when not given (a bot's name is looked for in every distribution)
+            given = (Isolation.NONE if is_bundled(spec) else Isolation.PROCESS).value
+        isolation = r.choice(given, f"{key}.isolation", Isolation)
         name = r.text(table["name"], f"{key}.name") if "name" in table else written
         if name in names:
             where = f"{key}.name" if "name" in table else key
