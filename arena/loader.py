@@ -342,6 +342,12 @@ def _check_bot_class(obj: Any, spec: str) -> type[Bot]:
     return obj
 
 
+ARENA_PACKAGES = ("arena", "bots")
+"""The arena's top-level packages a bot may import, imported before a bot's folder goes
+on the import path: an editable install finds them after every folder of the path, where a
+bot's `bots.py` would otherwise stand in for the bundled bots."""
+
+
 def _import_file(path: Path, spec: str) -> Any:
     """Import a bot file as a module of a package of its folder's own, with that folder on the
     import path: its helpers import as `from helper import x` and as `from .helper import x`,
@@ -359,6 +365,8 @@ def _import_file(path: Path, spec: str) -> Any:
     module = importlib.util.module_from_spec(loader_spec)
     sys.modules[module_name] = module
     if folder not in sys.path:  # last: a helper never hides a module of Python's or the arena's
+        for package in ARENA_PACKAGES:  # nor one an editable install finds only after the path
+            importlib.import_module(package)
         sys.path.append(folder)
     try:
         loader_spec.loader.exec_module(module)

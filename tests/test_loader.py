@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -364,3 +366,28 @@ def test_a_file_with_no_bot_class_says_so(tmp_path: Path) -> None:
     path.write_text("X = 1\n")
     assert spec_error(f"{path}:Bot").endswith(
         "(it defines no bot class: subclass arena.api.Bot)")
+
+
+def test_a_helper_named_bots_hides_not_the_bundled_bots(tmp_path: Path) -> None:
+    """A bot's folder goes last on the import path, but an editable install finds the arena's
+    packages after every folder of it: a `bots.py` beside a bot stood in for the bundled bots
+    in a fresh process whose working directory is not the project's (a sandbox's host forked by
+    a fork server started elsewhere: 'bots' is not a package)."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "bots.py").write_text("NOTE = 'a helper'\n")
+    (folder / "mine.py").write_text(textwrap.dedent("""
+        from bots.concentration.greedy import GreedyBot
+        from .bots import NOTE
+
+
+        class Mine(GreedyBot):
+            note = NOTE
+        """))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    found = subprocess.run(
+        [sys.executable, "-c", "from arena.loader import resolve_bot; import sys; "
+         "print(resolve_bot(sys.argv[1], 'concentration').cls.note)", f"{folder / 'mine.py'}:Mine"],
+        cwd=elsewhere, capture_output=True, text=True, timeout=60, check=False)
+    assert (found.returncode, found.stdout.strip()) == (0, "a helper"), found.stderr

@@ -94,6 +94,8 @@ def _become_host(data: bytes, fds: list[int], requests: int, server: int) -> Non
         os.close(requests)  # the server's own: no host makes requests
         control, workdir, out, err = fds
         os.fchdir(workdir)
+        if sys.path and sys.path[0] == _STARTED_IN:  # as `python -m` would have put it there,
+            sys.path[0] = os.getcwd()  # had the arena started the host itself, now
         os.dup2(out, 1)
         os.dup2(err, 2)
         for fd in (workdir, out, err):
@@ -115,6 +117,9 @@ def _become_host(data: bytes, fds: list[int], requests: int, server: int) -> Non
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+_STARTED_IN = os.getcwd()  # the first folder of the import path (`python -m` puts it there)
 
 
 def main(argv: list[str]) -> int:
