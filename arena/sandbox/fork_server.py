@@ -29,6 +29,8 @@ import traceback
 from arena.sandbox import host  # what a host imports, imported once, before any fork
 from arena.sandbox.hosts import ANSWER, REQUEST_FDS
 
+_STARTED_IN = os.getcwd()  # the first folder of the import path (`python -m` puts it there)
+
 
 def serve(requests: socket.socket) -> int:
     """Fork a host for every request until the arena closes `requests`."""
@@ -117,9 +119,6 @@ def _become_host(data: bytes, fds: list[int], requests: int, server: int) -> Non
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
-
-
-_STARTED_IN = os.getcwd()  # the first folder of the import path (`python -m` puts it there)
 
 
 def main(argv: list[str]) -> int:

@@ -79,7 +79,7 @@ def start_host(control: socket.socket, environment: dict[str, str],
     """A bot's host process, its control socket `control`, with `environment` as its own."""
     if os.environ.get(FORK_SERVER_VARIABLE, "1") != "0" and hasattr(os, "pidfd_open"):
         for _ in range(2):  # a server that has ended (killed, say) is replaced once
-            server = _server(environment)
+            server = _SERVERS.get(environment)
             forked = server.fork(control, timeout)
             if forked is not None:
                 return forked
@@ -195,6 +195,5 @@ class _Servers:
 
 
 _SERVERS = _Servers()
-_server = _SERVERS.get
 atexit.register(_SERVERS.close)
 os.register_at_fork(after_in_child=_SERVERS.forget)

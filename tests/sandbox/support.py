@@ -55,6 +55,12 @@ needs_namespaces = pytest.mark.skipif(
 
 
 
+def proc_stat(pid: int) -> list[str]:
+    """A process's /proc/PID/stat fields after its name: its state first, then its parent's id;
+    its start time at 19 (OSError once it is gone)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def cpu_ns(pids: list[int]) -> int:
     """The CPU time, in nanoseconds, every thread of these processes has had (counted by the
     kernel: /proc/PID/task/*/schedstat; 0 once gone)."""

@@ -16,17 +16,13 @@ import pytest
 
 from arena.sandbox import BotHost, Limits
 from arena.sandbox.hosts import FORK_SERVER_VARIABLE, HostProcess
+from tests.sandbox.support import proc_stat
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs pidfds (Linux 5.3)")
 
 
-def _stat(pid: int) -> list[str]:
-    """A process's /proc stat fields after its name (state first, then its parent's id)."""
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
 def _parent(pid: int) -> int:
-    return int(_stat(pid)[1])
+    return int(proc_stat(pid)[1])
 
 
 def _name(pid: int) -> str:
@@ -38,7 +34,7 @@ def _gone(pid: int, seconds: float = 10) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if _stat(pid)[0] == "Z":
+            if proc_stat(pid)[0] == "Z":
                 return True
         except OSError:
             return True

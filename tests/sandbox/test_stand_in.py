@@ -46,7 +46,7 @@ from arena.tournament.records.replay import Replayer, replay_all
 from arena.tournament.records.results import GAMES, KEY
 from arena.tournament.run import run_tournament
 from tests.sandbox.hostile.bots import seeded_with
-from tests.sandbox.support import cpu_ns
+from tests.sandbox.support import cpu_ns, proc_stat
 
 HOSTILE = Path(__file__).parent / "hostile" / "bots.py"
 LIMITS = Limits(move_seconds=0.5, game_seconds=20.0, overage_seconds=0.5, memory_mb=256,
@@ -217,7 +217,7 @@ def _children(pid: int) -> list[int]:
 def _state(pid: int) -> str:
     """A process's state letter ('' if it is gone)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return proc_stat(pid)[0]
     except OSError:
         return ""
 
@@ -685,8 +685,8 @@ def _descendants(pid: int) -> set[tuple[int, str, str]]:
             for child in {int(p) for task in Path(f"/proc/{parent}/task").iterdir()
                           for p in (task / "children").read_text().split()}:
                 with contextlib.suppress(OSError):
-                    stat = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-                    found.add((child, stat[19], Path(f"/proc/{child}/comm").read_text().strip()))
+                    started = proc_stat(child)[19]
+                    found.add((child, started, Path(f"/proc/{child}/comm").read_text().strip()))
                     waiting.append(child)
     return found
 
@@ -695,7 +695,7 @@ def _alive(processes: set[tuple[int, str, str]]) -> bool:
     """Whether any of these processes (the same process: the same start time) still runs."""
     for pid, started, _ in processes:
         with contextlib.suppress(OSError):
-            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            stat = proc_stat(pid)
             if stat[19] == started and stat[0] != "Z":
                 return True
     return False
