@@ -179,8 +179,6 @@ LONGEST: dict[str, float] = {
     "s_when_a_sandboxed_bot_joins": 14,
     "tests/tournament/test_stopping.py::test_a_resumed_run_stops_where_a_whole_run_stops[7]": 14,
     "tests/test_author_loop.py::test_the_authors_loop": 13,
-    "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under_300_kb_an"
-    "d_two_decks_under_1_mb": 13,
     "tests/tournament/update/test_reconcile.py::test_any_sequence_of_changes_leaves_the_rec"
     "ords_of_one_fresh_run": 12,
     "tests/tournament/test_run.py::test_run_says_the_size_of_its_schedule_on_stderr": 12,
