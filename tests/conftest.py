@@ -168,8 +168,6 @@ LONGEST: dict[str, float] = {
     "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 17,
     "tests/web/test_table_page.py::test_a_person_plays_a_whole_game_by_clicking_and_it_is_r"
     "ecorded_as_arena_play_does[concentration]": 17,
-    "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record_"
-    "as_in_process[concentration-forgetful]": 16,
     "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date_"
     "plays_each_missing_game_once": 16,
     "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow_from_what_i"
