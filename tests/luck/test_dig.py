@@ -5,6 +5,7 @@ explains the scores."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -89,6 +90,16 @@ def test_the_hands_eights_are_the_deals_luck_when_seat_0_can_play() -> None:
     assert model.deal_luck(state) == pytest.approx((lead, -lead))
 
 
+@functools.cache
+def _eights_in_hands() -> Counter[tuple[int, int]]:
+    """How many of the sets of four places of the 52 put so many eights in seat 0's hand (the
+    first seven) and seat 1's (the next seven): counted once for both margins."""
+    hands: Counter[tuple[int, int]] = Counter()
+    for places in itertools.combinations(range(52), 4):
+        hands[sum(p < 7 for p in places), sum(7 <= p < 14 for p in places)] += 1
+    return hands
+
+
 @pytest.mark.parametrize("margin", [MARGIN, Margin((0.5, 1, 3, 0, 0, 2, -1, 0, 0, 4, -6))])
 def test_the_hands_mean_is_the_mean_over_every_place_of_the_four_eights(
         margin: Margin, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,9 +107,7 @@ def test_the_hands_mean_is_the_mean_over_every_place_of_the_four_eights(
     seat 1's the next seven): the mean of seat 0's margin as dealt."""
     model = DigLuck(DigParams())
     monkeypatch.setattr(model, "margin", margin)
-    hands: Counter[tuple[int, int]] = Counter()
-    for places in itertools.combinations(range(52), 4):
-        hands[sum(p < 7 for p in places), sum(7 <= p < 14 for p in places)] += 1
+    hands = _eights_in_hands()
     total = sum(n * margin(7, 7, mine, theirs, STOCK) for (mine, theirs), n in hands.items())
     assert model.mean_hands() == pytest.approx(total / hands.total(), abs=1e-12)
 
