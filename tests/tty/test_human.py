@@ -51,7 +51,8 @@ def play(game: str, lines: Iterable[str], seed: int = 1, humans: Sequence[int] =
          players: int | None = None, preset: str | None = None,
          ) -> tuple[GameRecord, list[str]]:
     """Play one game with human seats reading `lines` (each its own copy) and random bots
-    elsewhere; the record and each human's output."""
+    elsewhere; the record and each human's output. Without the luck, which a seat is never
+    shown (for Concentration most of the CPU)."""
     variant = find_game(game).variant(preset)
     n = players or table_size(variant)
     text = "".join(f"{line}\n" for line in lines)
@@ -59,7 +60,7 @@ def play(game: str, lines: Iterable[str], seed: int = 1, humans: Sequence[int] =
     bots: list[Bot] = [HumanBot(input=io.StringIO(text), output=outputs[s]) if s in outputs
                        else RandomBot() for s in range(n)]
     names = ["human" if s in outputs else "random" for s in range(n)]
-    record = play_game(variant, bots, names, seed)
+    record = play_game(variant, bots, names, seed, luck=False)
     return record, [outputs[s].getvalue() for s in humans]
 
 

@@ -45,7 +45,7 @@ def test_each_seat_holds_its_own_view_and_the_table_what_all_agree_on() -> None:
 
     recorder = Both()
     play_game(variant, [resolve_bot("random", "dig").make() for _ in range(2)], ["a", "b"], 2,
-              recorder)
+              recorder, luck=False)
     step = recorder.steps[-1]
     views = [{k: whole(recorder.pool, i) for k, i in recorder.shapes.values[v].items()}
              for v in step["views"]]
@@ -70,7 +70,8 @@ def test_each_decision_keeps_its_legal_actions_and_the_choice_the_bot_made() -> 
                 return answer
             bot.act = act  # type: ignore[method-assign]
         recorder = StepRecorder()
-        play_game(variant, bots, [f"s{i}" for i in range(seats)], 4, recorder)
+        play_game(variant, bots, [f"s{i}" for i in range(seats)], 4, recorder,
+                  luck=False)  # which no step holds
         kept = []
         for step in recorder.steps:
             for seat, legal, choice in step["decisions"]:
