@@ -1,8 +1,6 @@
 """The `arena` Typer app and what its commands share: one-line errors (exit 2), notes on
 stderr, and the choices several commands take."""
 
-from __future__ import annotations
-
 import enum
 import sys
 from collections.abc import Sequence

@@ -1,8 +1,6 @@
 """Commands for a league: `arena submit`, and `arena league` new, list, withdraw, update,
 standings, history and compare (docs/league.md)."""
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 from typing import Annotated

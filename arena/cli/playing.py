@@ -1,7 +1,5 @@
 """Commands for playing and looking: games, bots, play, new-bot, score, solve."""
 
-from __future__ import annotations
-
 import contextlib
 import logging
 import sys
@@ -170,8 +168,8 @@ def play_command(
         _print_summary(tally)
 
 
-def _play_on_the_web(chosen: Variant, specs: list[str], entries: list[Any], seed: int,
-                     games: int, tally: SeriesTally, json_out: bool, timings: bool, out: Any,
+def _play_on_the_web(chosen: "Variant", specs: list[str], entries: list[Any], seed: int,
+                     games: int, tally: "SeriesTally", json_out: bool, timings: bool, out: Any,
                      no_open: bool, tracebacks: logging.Handler) -> None:
     """`arena play --web`: the people's seats served in the browser, the games played and
     printed as `arena play` prints them; Ctrl-C or a closed page ends the game as a quit."""
@@ -321,8 +319,8 @@ def _tracebacks_to_stderr() -> logging.Handler:
     return handler
 
 
-def _play_and_print(chosen: Variant, entries: list[Any], seed: int, games: int, rotate: bool,
-                    watcher: Any, tally: SeriesTally, json_out: bool, timings: bool,
+def _play_and_print(chosen: "Variant", entries: list[Any], seed: int, games: int, rotate: bool,
+                    watcher: Any, tally: "SeriesTally", json_out: bool, timings: bool,
                     lines: bool, out: Any, slow: float) -> None:
     from arena.session import play_series
     from arena.show import fit
@@ -406,7 +404,7 @@ def _watcher(game: str, delay: float, out: Any) -> Any:
     return ShowPrinter(echo, delay)
 
 
-def _record_line(record: GameRecord) -> str:
+def _record_line(record: "GameRecord") -> str:
     seats = ", ".join(f"{n} {s:g}" for n, s in zip(record.seats, record.scores, strict=True))
     winners = [n for n, r in zip(record.seats, record.ranks, strict=True) if r == 1]
     if len(record.seats) == 1:  # the score is the turns when fewer win (Concentration)
@@ -419,13 +417,13 @@ def _record_line(record: GameRecord) -> str:
     return f"seed {record.seed}: {seats} ({verdict}){faults}"
 
 
-def _fault_line(record: GameRecord, fault: Fault) -> str:
+def _fault_line(record: "GameRecord", fault: "Fault") -> str:
     # the detail names the decision (the bot's own and the game's), or start or end
     return f"fault: seat {fault.seat} ({record.seats[fault.seat]}), {fault.kind.value}: " \
         f"{fault.detail}"
 
 
-def _print_summary(tally: SeriesTally) -> None:
+def _print_summary(tally: "SeriesTally") -> None:
     from tabulate import tabulate
 
     rows = [[s.entry, s.bot, s.games, s.wins, f"{s.mean_rank:.2f}",

@@ -1,7 +1,5 @@
 """Commands for ratings: a run's tables and crosstables, and two runs compared."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """Commands for the sandbox: validate a submitted bot, and the doctor's word on this machine."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """Commands for tournaments: run, duel, replay, games-of, report, and how they show progress."""
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -320,7 +318,7 @@ def replay_command(
 
 
 def _replay_html(target: Path, task: int | None, bots: list[str] | tuple[()],
-                 config: Path | None, out: Path) -> ReplayResult:
+                 config: Path | None, out: Path) -> "ReplayResult":
     """Replay a game into a page written to `out`; say where it went."""
     from arena.viewer.replay_page import replay_html, write_page
 
@@ -462,7 +460,7 @@ def report_command(
 
 @contextmanager
 def _llr_bar(quiet: bool,
-             bounds: tuple[float, float]) -> Iterator[Callable[[SprtState], None] | None]:
+             bounds: tuple[float, float]) -> Iterator[Callable[["SprtState"], None] | None]:
     """How a duel shows its test as it goes, on stderr: a bar of the LLR between its bounds on a
     terminal, a line per test otherwise, nothing when quiet."""
     if quiet:
@@ -472,7 +470,7 @@ def _llr_bar(quiet: bool,
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        def line(state: SprtState) -> None:
+        def line(state: "SprtState") -> None:
             low, high = state.bounds
             note(f"{state.games:,} games: LLR {state.llr:+.3f} in [{low:.3f}, {high:.3f}]")
 
@@ -487,7 +485,7 @@ def _llr_bar(quiet: bool,
         task = bar.add_task("LLR", total=1.0, completed=0.5, low=bounds[0], high=bounds[1],
                             llr=0.0, games=0)
 
-        def update(state: SprtState) -> None:
+        def update(state: "SprtState") -> None:
             low, high = state.bounds
             where = min(max((state.llr - low) / (high - low), 0.0), 1.0)
             bar.update(task, completed=where, low=low, high=high, llr=state.llr,
@@ -500,13 +498,13 @@ ESTIMATE_AFTER = 1.0
 """Seconds of play after which a run's time is estimated (on stderr)."""
 
 
-def _sizing(bar: ProgressHook | None) -> ProgressHook:
+def _sizing(bar: "ProgressHook | None") -> "ProgressHook":
     """A progress hook that says on stderr, as plain lines (terminal or not), how many games the
     schedule has, and once the first games are timed how long the rest should take; then
     passes each report on to the progress bar, if any."""
     said = {"size": False, "time": False}
 
-    def update(progress: RunProgress) -> None:
+    def update(progress: "RunProgress") -> None:
         if not said["size"]:
             said["size"] = True
             left = progress.total - progress.done
