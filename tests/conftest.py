@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
@@ -30,6 +31,11 @@ from arena.record import GameRecord
 # cache set `sys.dont_write_bytecode` themselves.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+
+# Typer's CliRunner builds the click command of the whole CLI again on every invoke, reading the
+# type hints of every command (about 80 ms); `arena` builds it once a process, and so does the
+# suite, which invokes the CLI in-process about a thousand times: once for each app.
+typer.testing._get_command = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
 
 
 class RecordingBot(Bot):
