@@ -164,7 +164,7 @@ LONGEST: dict[str, float] = {
     "_good": 24,
     "tests/ratings/test_plots.py": 24,
     "tests/luck/test_animals.py": 16,
-    "tests/ratings/test_trust.py": 22,
+    "tests/ratings/test_trust.py": 15,
     "tests/tournament/test_run.py::test_a_killed_run_resumes_without_losing_or_repeating_a_"
     "game": 12,
     "tests/sandbox/test_validate.py::test_every_game_s_new_bot_scaffold_passes[memorandum]": 8,
