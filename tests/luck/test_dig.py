@@ -42,8 +42,9 @@ def test_the_mean_of_a_dig_is_the_engines_over_every_depth_and_last_card(
         preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """At every action that makes the next seat dig, the closed form equals the mean over one
     order of the stock per depth and kind of card that stops the dig, played by the engine
-    (reshuffles and passes included)."""
-    assert audited_games(monkeypatch, "dig", preset, ["dig-sharp", "random"], range(6)) > 30
+    (reshuffles and passes included). Four deals in both seatings: each check is exact and
+    over every depth; 43 to 95 of them a preset."""
+    assert audited_games(monkeypatch, "dig", preset, ["dig-sharp", "random"], range(4)) > 30
 
 
 def test_a_reshuffle_and_a_stock_with_nothing_to_play_are_valued_by_the_engine(
