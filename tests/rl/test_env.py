@@ -146,7 +146,7 @@ def test_actions_encode_and_decode_both_ways_over_random_games(
     for i, plain in enumerate(enc.actions):
         assert enc.encode_action(plain) == i and enc.decode_action(i) == plain
     rng = random.Random(7)
-    for seed in range(5):
+    for seed in range(3):  # every legal action of every decision of three whole games
         state = variant.game.new_state(variant.params, players, deal_rng(seed))
         while seats := state.to_act():
             chosen = {}
@@ -204,12 +204,13 @@ def test_a_simultaneous_episode_is_the_game_play_game_plays(game: str, preset: s
 def test_a_kept_simultaneous_action_is_unseen_until_all_have_acted(
         game: str, preset: str, players: int) -> None:
     """Seats decide in seat order; a kept action changes nothing the others see, and its seat's
-    mask is empty until the joint decision is carried out."""
+    mask is empty until the joint decision is carried out: the first 60 joint decisions of a
+    game (a five-seat Memorandum makes 260, each checked alike)."""
     env = make_env(game, preset, players, observe="history", history_rows=600)
     env.reset(seed=1)
     rng = random.Random(1)
     checked = 0
-    while env.agents and not env.terminations[env.agent_selection]:
+    while env.agents and not env.terminations[env.agent_selection] and checked < 60:
         seats = env.state.to_act()
         if len(seats) == 1:
             mask = env.observe(env.agent_selection)["action_mask"]
