@@ -153,7 +153,7 @@ SHARED = re.compile(r"""scope=["'](class|module|package)["']""")
 """A fixture made once for more than one test (the `runner` of this file costs nothing)."""
 
 LONGEST: dict[str, float] = {
-    "tests/tournament/records/test_replay.py": 30,
+    "tests/tournament/records/test_replay.py": 20,
     "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for"
     "_good": 24,
     "tests/ratings/test_plots.py": 24,
