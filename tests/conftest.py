@@ -155,7 +155,7 @@ SHARED = re.compile(r"""scope=["'](class|module|package)["']""")
 LONGEST: dict[str, float] = {
     "tests/tournament/records/test_replay.py": 20,
     "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for"
-    "_good": 24,
+    "_good": 10,
     "tests/ratings/test_plots.py": 24,
     "tests/luck/test_animals.py": 16,
     "tests/ratings/test_trust.py": 22,
@@ -169,7 +169,7 @@ LONGEST: dict[str, float] = {
     "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record_"
     "as_in_process[concentration-forgetful]": 16,
     "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date_"
-    "plays_each_missing_game_once": 16,
+    "plays_each_missing_game_once": 9,
     "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow_from_what_i"
     "ts_seat_knows_alone[one-game]": 15,
     "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 6,

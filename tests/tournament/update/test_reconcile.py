@@ -277,22 +277,22 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
         tmp_path: Path) -> None:
     bots = [("greedy", "greedy"), ("random", "random")]
     run = tmp_path / "run"
-    run_tournament(load_config(write(tmp_path, bots, deals=40)), run)
+    run_tournament(load_config(write(tmp_path, bots, deals=10)), run)
     kept = len(by_identity(run))
     uninterrupted = tmp_path / "uninterrupted"
     shutil.copytree(run, uninterrupted)
     (tmp_path / "holding.py").write_text(holding("bots.concentration.optimal", "OptimalBot"))
     bots.append(("optimal", f"{tmp_path}/holding.py:Holding"))  # in-process (`write`)
-    config = write(tmp_path, bots, deals=40, variants=("standard", "zebra"))
+    config = write(tmp_path, bots, deals=10, variants=("standard", "zebra"))
     command = [sys.executable, "-m", "arena.cli", "run", str(config), "--out", str(run),
                "--workers", "2", "--quiet"]
-    # each worker holds its 40th game of the new bot: the update never ends on its own, however
-    # late the poll below looks
+    # each worker holds its 10th game of the new bot (of its 80): the update never ends on its
+    # own, however late the poll below looks
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "40"})
+                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "10"})
     games = run / GAMES
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(games.read_bytes().splitlines()) < kept + 40:
+    while time.monotonic() < deadline and len(games.read_bytes().splitlines()) < kept + 10:
         time.sleep(0.02)
     os.killpg(child.pid, signal.SIGKILL)  # the runner and its workers, mid-update
     child.wait()
@@ -342,15 +342,15 @@ def test_a_game_keeps_its_number_and_record_for_good(tmp_path: Path) -> None:
     (tmp_path / "eve" / "eve.py").write_text(FAULTY.format(name="Eve", note=""))
     bots = [("greedy", "greedy"), ("random", "random"), ("eve", f"{tmp_path}/eve/eve.py:Eve")]
     run = tmp_path / "run"
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
     week_one = (run / GAMES).read_bytes()
     assert b"under [task " in week_one
 
     (tmp_path / "eve" / "eve.py").write_text(FAULTY.format(name="Eve", note=", changed"))
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
-    bots.insert(0, ("ada", file_bot(tmp_path, "Ada")))  # first: the schedule's order moves
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
-    config = write(tmp_path, bots, variants=("standard", "zebra"), isolation="process")
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
+    bots.insert(0, ("ada", "forgetful"))  # first: the schedule's order moves
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
+    config = write(tmp_path, bots, variants=("standard", "zebra"), deals=1, isolation="process")
     last = run_tournament(load_config(config), run)
     assert last.played > 0
 
