@@ -176,6 +176,7 @@ LONGEST: dict[str, float] = {
     "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_game"
     "s_when_a_sandboxed_bot_joins": 14,
     "tests/tournament/test_stopping.py": 20,
+    "tests/tournament/test_crafted_runs.py": 14,
     "tests/test_author_loop.py::test_the_authors_loop": 13,
     "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under_300_kb_an"
     "d_two_decks_under_1_mb": 13,
