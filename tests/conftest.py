@@ -190,7 +190,7 @@ LONGEST: dict[str, float] = {
     "tests/ratings/test_calibration.py::test_a_four_seat_pool_in_every_seat_order_converges": 10,
     "tests/tournament/update/test_identity.py::test_deals_like_copies_the_key_of_a_sandboxe"
     "d_run": 10,
-    "tests/league/test_reports.py::test_the_page_links_only_to_replay_pages_that_exist": 10,
+    "tests/league/test_reports.py": 12,
     "tests/test_docs_examples.py": 10,
     "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots_deals_every_chunk_with_it"
     "s_key": 10,
