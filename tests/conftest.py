@@ -174,14 +174,14 @@ LONGEST: dict[str, float] = {
     "ts_seat_knows_alone[one-game]": 15,
     "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 6,
     "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_game"
-    "s_when_a_sandboxed_bot_joins": 14,
+    "s_when_a_sandboxed_bot_joins": 10,
     "tests/tournament/test_stopping.py": 20,
     "tests/tournament/test_crafted_runs.py": 14,
     "tests/test_author_loop.py::test_the_authors_loop": 13,
     "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under_300_kb_an"
     "d_two_decks_under_1_mb": 13,
     "tests/tournament/update/test_reconcile.py::test_any_sequence_of_changes_leaves_the_rec"
-    "ords_of_one_fresh_run": 12,
+    "ords_of_one_fresh_run": 8,
     "tests/ratings/test_comparison.py::test_without_the_code_a_bot_that_moved_is_left_out_o"
     "f_the_reference": 11,
     "tests/sandbox/test_sight.py::test_arena_run_its_config_check_and_replay_keep_the_run_a"
