@@ -177,7 +177,7 @@ def test_a_run_on_other_deals_is_refused_naming_the_command_that_keeps_them(
 
 def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
     (tmp_path / "faulty.py").write_text(FAULTY)
-    config = load_config(write_config(tmp_path, extra="faulty.py:Faulty"))
+    config = load_config(write_config(tmp_path, deals=1, extra="faulty.py:Faulty"))
     report = run_tournament(config, tmp_path / "run", workers=2)
     assert report.complete
     faulty = [r for r in run_records(tmp_path / "run").values() if "faulty.py:Faulty" in r["seats"]]
