@@ -65,10 +65,11 @@ def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     (tmp_path / "holding.py").write_text(holding("bots.dig.heuristic", "DigSimpleBot"))
     held = f"{tmp_path}/holding.py:Holding"
     command = [sys.executable, "-m", "arena.cli", "duel", "dig-sharp", held, "--game",
-               "dig", "--elo0", "0", "--elo1", "20", "--max-games", "4000", "--out",
+               "dig", "--elo0", "0", "--elo1", "20", "--max-games", "256", "--out",
                str(out), "--workers", "2", "-q", "--json", "--isolation", "none"]
-    # each worker holds its 15th game: the 128 games the duel plays to its verdict are never
-    # all played, however late the poll below looks
+    # each worker holds its 15th game: the 128 games the duel plays to its verdict (of 256 at
+    # most: each chunk walks the whole schedule) are never all played, however late the poll
+    # below looks
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "15"})
     games = out / GAMES
