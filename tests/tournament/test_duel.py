@@ -36,7 +36,7 @@ from tests.helpers import KeysUsed, holding
 
 
 def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
-    report = run_duel(duel_config("optimal", "random", "concentration", max_games=2000),
+    report = run_duel(duel_config("optimal", "random", "concentration", max_games=256),
                       SprtSettings(0, 20), tmp_path / "d")
     assert report.state.verdict is Verdict.H1
     assert report.state.games <= 4 * CHUNK_PAIRS
@@ -52,7 +52,7 @@ def test_identical_bots_do_not_accept_h1(tmp_path: Path, seed: int) -> None:
 
 
 def test_one_and_two_workers_reach_the_same_verdict(tmp_path: Path) -> None:
-    config = duel_config("optimal", "greedy", "concentration", max_games=1000)
+    config = duel_config("optimal", "greedy", "concentration", max_games=512)
     one = run_duel(config, SprtSettings(0, 20), tmp_path / "one", workers=1)
     two = run_duel(config, SprtSettings(0, 20), tmp_path / "two", workers=2)
     assert one.state == two.state
