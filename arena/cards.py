@@ -15,6 +15,10 @@ class Colour(enum.Enum):
     RED = "red"
     BLACK = "black"
 
+    # an Enum hashes its member's name in Python, and bots group cards by colour and suit
+    # millions of times a game; a member is its only equal, so its identity hashes it as well
+    __hash__ = object.__hash__
+
 
 class Suit(enum.Enum):
     """A French suit; the value is its one-letter code."""
@@ -23,6 +27,8 @@ class Suit(enum.Enum):
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+
+    __hash__ = object.__hash__  # as Colour's
 
     @property
     def colour(self) -> Colour:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
 
 from arena.api import Action, Bot, GameInfo, Observation, Result
@@ -30,6 +31,11 @@ from arena.record import GameRecord
 # cache set `sys.dont_write_bytecode` themselves.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+
+# Typer's CliRunner builds the click command of the whole CLI again on every invoke, reading the
+# type hints of every command (about 80 ms); `arena` builds it once a process, and so does the
+# suite, which invokes the CLI in-process about a thousand times: once for each app.
+typer.testing._get_command = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
 
 
 class RecordingBot(Bot):
@@ -158,11 +164,11 @@ LONGEST: dict[str, float] = {
     "_good": 10,
     "tests/ratings/test_plots.py": 24,
     "tests/luck/test_animals.py": 16,
-    "tests/ratings/test_trust.py": 22,
+    "tests/ratings/test_trust.py": 15,
     "tests/tournament/test_run.py": 50,
     "tests/sandbox/test_validate.py::test_every_game_s_new_bot_scaffold_passes[memorandum]": 8,
     "tests/luck/test_dig.py": 19,
-    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[3]": 17,
+    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[3-": 6,
     "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 17,
     "tests/web/test_table_page.py::test_a_person_plays_a_whole_game_by_clicking_and_it_is_r"
     "ecorded_as_arena_play_does[concentration]": 17,
@@ -171,7 +177,7 @@ LONGEST: dict[str, float] = {
     "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date_"
     "plays_each_missing_game_once": 9,
     "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow_from_what_i"
-    "ts_seat_knows_alone[one-game]": 15,
+    "ts_seat_knows_alone[one-game]": 7,
     "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 6,
     "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_game"
     "s_when_a_sandboxed_bot_joins": 10,
@@ -195,7 +201,7 @@ LONGEST: dict[str, float] = {
     "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots_deals_every_chunk_with_it"
     "s_key": 10,
     "tests/tournament/playing/test_ray_backend.py": 9,
-    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[2]": 9,
+    "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[2-": 6,
     "tests/sandbox/test_stand_in.py::test_a_bot_s_threads_are_paused_while_another_bot_thinks": 9,
     "tests/sandbox/test_promises.py::test_arena_doctor_prints_every_promise": 8,
     "tests/sandbox/test_stand_in.py::test_a_killed_runner_leaves_no_bot_processes": 8,

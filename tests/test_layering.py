@@ -142,6 +142,13 @@ class _Graph(UserDict[str, set[str]]):
 GRAPH = _Graph()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def graph_read_once() -> None:
+    """The graph read once for this module's tests: a module-scoped fixture also keeps them in
+    one test process (tests/conftest.py), so that no other process parses every file again."""
+    assert GRAPH.data
+
+
 def room(name: str) -> str:
     """The room of a module: its longest listed prefix."""
     parts = name.split(".")

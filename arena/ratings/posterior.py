@@ -243,10 +243,8 @@ class _Model:
         self.prior_pi = settings.sigma ** -2
         self.prior_tau = settings.mu * self.prior_pi
         self.beta2 = settings.beta ** 2
-        self.envs = [trueskill.TrueSkill(settings.mu, settings.sigma, settings.beta, 0.0,
-                                         settings.draw_probability, backend=backend)
-                     for backend in (None, "mpmath")]
-        self.margin = trueskill.calc_draw_margin(settings.draw_probability, 2, self.envs[0])
+        self.envs: dict[str | None, trueskill.TrueSkill] = {}
+        self.margin = trueskill.calc_draw_margin(settings.draw_probability, 2, self.env(None))
         self.size = bots
         self.fixed: list[_Fixed] = []
         self.free: list[_Free] = []
@@ -263,6 +261,16 @@ class _Model:
             else:
                 self.free.append(_Free(key, count, index))
         self.fixed = [_Fixed(shapes[n], index) for n in sorted(shapes)]
+
+    def env(self, backend: str | None) -> trueskill.TrueSkill:
+        """The trueskill environment of `backend` (None: floats), made when first asked for: the
+        mpmath one imports mpmath (about 0.1 s in a fresh process), which only a match the float
+        backend cannot rate needs."""
+        if backend not in self.envs:
+            s = self.settings
+            self.envs[backend] = trueskill.TrueSkill(s.mu, s.sigma, s.beta, 0.0,
+                                                     s.draw_probability, backend=backend)
+        return self.envs[backend]
 
     def marginals(self) -> tuple[np.ndarray, np.ndarray]:
         """Every bot's marginal: the prior times every match's message, counted per occurrence."""
@@ -441,9 +449,9 @@ class _Model:
         mus = cav_tau / cav_pi
         rating_groups = [tuple(trueskill.Rating(float(mus[s]), float(sigmas[s])) for s in group)
                          for group in groups]
-        for env in self.envs:
+        for backend in (None, "mpmath"):
             try:
-                rated = env.rate(rating_groups, ranks=ranks)
+                rated = self.env(backend).rate(rating_groups, ranks=ranks)
             except (ArithmeticError, ValueError):
                 continue
             new = [r for group in rated for r in group]

@@ -642,3 +642,21 @@ def test_match_keys_agree_with_the_match_rule(rule: MatchRule) -> None:
             if a != b:
                 assert (mate_key(match_key(a, rule), rule) == match_key(b, rule)) == \
                     cards_match(a, b, rule), (a, b, rule)
+
+
+@pytest.mark.parametrize(("preset", "overrides"), [
+    ("standard", {}), ("standard", {"moves": "3"}),
+    ("standard", {"moves": "3", "show-moves": "true"}), ("checkerboard", {})],
+    ids=["standard", "hidden-moves", "shown-moves", "checkerboard"])
+def test_the_known_count_is_the_seen_cards_on_the_table_by_key(preset: str,
+                                                              overrides: dict[str, str]) -> None:
+    """`known`, kept as cards are turned up, taken and moved (what the luck model reads at
+    every flip), is at every step the count by match key of the seen cards on the table."""
+    variant = find_game("concentration").variant(preset, overrides)
+    state = State(variant.params, 2, random.Random(1))
+    rng = random.Random(1)
+    while seats := state.to_act():
+        on_table = [p for field in state.live for p in field if state.seen[p]]
+        assert state.known == Counter(state.keys[p] for p in on_table)
+        legal = state.legal(seats[0])
+        state.apply(seats[0], legal[rng.randrange(len(legal))])

@@ -35,7 +35,7 @@ variants = ["standard", "one-flip"]
 """
 
 
-def _run(tmp_path: Path, name: str, order: list[str], deals: int = 15, base: int = 1) -> Ratings:
+def _run(tmp_path: Path, name: str, order: list[str], deals: int = 10, base: int = 1) -> Ratings:
     bots = "\n".join(f"[[bots]]\n{BOTS[bot]}" for bot in order)
     path = tmp_path / f"{name}.toml"
     path.write_text(CONFIG.format(deals=deals, base=base, bots=bots))
@@ -99,7 +99,7 @@ def test_the_table_tells_apart_what_the_data_separate(runs: dict[str, Ratings]) 
 
 
 def test_two_runs_on_different_deals_show_no_significant_move(runs: dict[str, Ratings]) -> None:
-    """The same five bots on deals 1-15 and on deals 5001-5015: whatever moves is chance, and
+    """The same five bots on deals 1-10 and on deals 5001-5010: whatever moves is chance, and
     with these fixed seeds no move of a bot reaches significance (expected: none of ten)."""
     comparison = compare(runs["forward"], runs["other deals"])
     moves = [b for p in comparison.pools for b in p.bots if b.status is Presence.BOTH]

@@ -213,20 +213,19 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
 
 def _read(state: ConcentrationState) -> Moment:
     """Where the turn stands: the position at its start (pairs left, known singletons, known
-    pairs) and its stage (see STAGES)."""
-    keys, seen, live = state.keys, state.seen, state.live[0]
-    first = state.up[0] if state.up else -1
-    fresh = first >= 0 and state.turn_revealed_new  # the first card was unseen at the start
-    skip = first if fresh else -1
-    known = [keys[p] for p in live if seen[p] and p != skip]
-    distinct = set(known)
-    pairs = len(known) - len(distinct)
-    n, k = len(live) // 2, len(distinct) - pairs
-    if first < 0:
-        return n, k, pairs, 0
-    if fresh:
-        return n, k, pairs, 1 if keys[first] in distinct else 2
-    return n, k, pairs, 4 if known.count(keys[first]) == 2 else 3
+    pairs) and its stage (see STAGES), from the state's count of the cards seen by match key."""
+    known = state.known
+    counts = list(known.values())
+    pairs, singletons = counts.count(2), counts.count(1)
+    n = len(state.live[0]) // 2
+    if not state.up:
+        return n, singletons, pairs, 0
+    seen_with_first = known[state.keys[state.up[0]]]
+    if state.turn_revealed_new:  # the first card was unseen at the turn's start: not counted
+        if seen_with_first == 2:  # the mate of a known singleton
+            return n, singletons + 1, pairs - 1, 1
+        return n, singletons - 1, pairs, 2
+    return n, singletons, pairs, 4 if seen_with_first == 2 else 3
 
 
 def _position(moment: Moment) -> tuple[Position, Node | None, First | None]:

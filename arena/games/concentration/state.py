@@ -58,6 +58,9 @@ class ConcentrationState(State):
         self.cells: list[Card | Back | None] = list(self.backs)  # the public layout
         # by position: turned face up since its card last moved (what the no-idle rule asks)
         self.seen = [False] * self.size
+        # by match key: how many of the cards still on the table were seen (the public
+        # position a luck model reads at every flip, kept here rather than counted each time)
+        self.known: dict[object, int] = {}
         per = self.size // params.fields
         self.fields = [range(f * per, (f + 1) * per) for f in range(params.fields)]
         self.live = [list(field) for field in self.fields]
@@ -143,6 +146,8 @@ class ConcentrationState(State):
         if not self.seen[pos]:
             self.seen[pos] = True
             self.turn_revealed_new = True
+            key = self.keys[pos]
+            self.known[key] = self.known.get(key, 0) + 1
         self.log.append(_new_reveal(seat, pos, self.cards[pos]))  # type: ignore[arg-type]
         if len(up) == self.set_size:
             self._finish_turn()
@@ -209,7 +214,12 @@ class ConcentrationState(State):
         self.points[taker] += worth
         self._scores = None
         self.sets[taker] += 1
+        known = self.known
         for p in up:
+            key = self.keys[p]
+            known[key] -= 1  # every card turned up was seen
+            if not known[key]:
+                del known[key]
             self.cards[p] = None
             self.cells[p] = None
             field = self._field_of(p)
@@ -243,6 +253,7 @@ class ConcentrationState(State):
         shown = tuple(swaps) if self.params.show_moves else None
         if swaps and shown is None:  # nobody knows any more which card lies where
             self.seen = [False] * self.size
+            self.known = {}
         self.log.append(Move(None, len(swaps), shown))
 
     # -- spectators -----------------------------------------------------------------------------

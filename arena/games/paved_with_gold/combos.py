@@ -19,6 +19,10 @@ class Combo(enum.Enum):
     PRIME = "prime"
     FIVE_OF_A_COLOUR = "five-of-a-colour"
 
+    # an Enum hashes its member's name in Python, and the search looks combinations up millions
+    # of times a game; a member is its only equal, so its identity hashes it as well
+    __hash__ = object.__hash__
+
     @property
     def size(self) -> int:
         """How many cards the combination holds."""

@@ -197,7 +197,7 @@ def _distribution(top: str, providers: Mapping[str, list[str]] | None) -> tuple[
     """The installed distribution providing a top-level package, and its version ("" if none)."""
     from importlib import metadata
 
-    found = metadata.packages_distributions() if providers is None else providers
+    found = _providers(metadata_path()) if providers is None else providers
     names = sorted(set(found.get(top, ())))
     if not names:
         return "", ""

@@ -38,7 +38,8 @@ def series(specs: Sequence[str], deals: int, preset: str = "standard",
 @pytest.mark.parametrize(("preset", "weak"), [
     ("standard", SIMPLE), ("standard", "random"), ("reshuffle", SIMPLE), ("suit-only", "random")])
 def test_sharp_wins_over_rotated_deals(preset: str, weak: str) -> None:
-    (sharp, other), (sharp_wins, other_wins) = series([SHARP, weak], deals=60, preset=preset)
+    # 30 deals: at 30 the margins are 5 to 16 points and 2.3 to 3.3 times the wins
+    (sharp, other), (sharp_wins, other_wins) = series([SHARP, weak], deals=30, preset=preset)
     assert sharp > other + 1.0
     assert sharp_wins > 1.4 * other_wins
 
