@@ -144,16 +144,16 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
         kept = len(done)
         kept_before_end = len(done & set(range(end)))
     else:
-        found = reconcile(run, schedule, identities,
+        identified = tuple(identities.tasks(schedule))  # each game's identity, digested once
+        found = reconcile(run, identified,
                           lambda: _legacy(out, before, recorded, code), numbers_key(digest, code))
         retired = found.retired
         # each game under its number for good (its place in the schedule decides `until`)
-        todo = (task for place, task in found.numbered(identities.tasks(schedule))
+        todo = (task for place, task in found.numbered(identified)
                 if place < end and task.identity not in found.finished)
         kept = len(found.finished)
         kept_before_end = kept if end >= total else sum(
-            1 for task in identities.tasks(schedule)
-            if task.task < end and task.identity in found.finished)
+            1 for task in identified if task.task < end and task.identity in found.finished)
     if not same:
         run.set_config(canonical_toml(config), digest)
     if recorded != code:
