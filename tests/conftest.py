@@ -159,16 +159,14 @@ SHARED = re.compile(r"""scope=["'](class|module|package)["']""")
 """A fixture made once for more than one test (the `runner` of this file costs nothing)."""
 
 LONGEST: dict[str, float] = {
-    "tests/tournament/records/test_replay.py": 30,
+    "tests/tournament/records/test_replay.py": 20,
     "tests/tournament/update/test_reconcile.py::test_a_game_keeps_its_number_and_record_for"
-    "_good": 24,
+    "_good": 10,
     "tests/ratings/test_plots.py": 24,
     "tests/luck/test_animals.py": 16,
     "tests/ratings/test_trust.py": 15,
-    "tests/tournament/test_run.py::test_a_killed_run_resumes_without_losing_or_repeating_a_"
-    "game": 12,
+    "tests/tournament/test_run.py": 50,
     "tests/sandbox/test_validate.py::test_every_game_s_new_bot_scaffold_passes[memorandum]": 8,
-    "tests/tournament/test_run.py::test_ratings_and_compare_commands": 20,
     "tests/luck/test_dig.py": 19,
     "tests/bots/paved_with_gold/test_paved_search.py::test_whole_games_without_faults[3-": 6,
     "tests/tournament/planning/test_deals.py::test_the_wheel_ships_the_seed_lists": 17,
@@ -177,19 +175,19 @@ LONGEST: dict[str, float] = {
     "tests/sandbox/test_conformance.py::test_a_game_played_sandboxed_gives_the_same_record_"
     "as_in_process[concentration-forgetful]": 16,
     "tests/tournament/update/test_reconcile.py::test_a_run_killed_while_brought_up_to_date_"
-    "plays_each_missing_game_once": 16,
+    "plays_each_missing_game_once": 9,
     "tests/bots/paved_with_gold/test_paved_search.py::test_its_decisions_follow_from_what_i"
     "ts_seat_knows_alone[one-game]": 7,
     "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 6,
     "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_game"
-    "s_when_a_sandboxed_bot_joins": 14,
-    "tests/tournament/test_stopping.py::test_a_resumed_run_stops_where_a_whole_run_stops[7]": 14,
+    "s_when_a_sandboxed_bot_joins": 10,
+    "tests/tournament/test_stopping.py": 20,
+    "tests/tournament/test_crafted_runs.py": 14,
     "tests/test_author_loop.py::test_the_authors_loop": 13,
     "tests/viewer/test_game_steps.py::test_a_standard_concentration_page_is_under_300_kb_an"
     "d_two_decks_under_1_mb": 13,
     "tests/tournament/update/test_reconcile.py::test_any_sequence_of_changes_leaves_the_rec"
-    "ords_of_one_fresh_run": 12,
-    "tests/tournament/test_run.py::test_run_says_the_size_of_its_schedule_on_stderr": 12,
+    "ords_of_one_fresh_run": 8,
     "tests/ratings/test_comparison.py::test_without_the_code_a_bot_that_moved_is_left_out_o"
     "f_the_reference": 11,
     "tests/sandbox/test_sight.py::test_arena_run_its_config_check_and_replay_keep_the_run_a"
@@ -198,7 +196,7 @@ LONGEST: dict[str, float] = {
     "tests/ratings/test_calibration.py::test_a_four_seat_pool_in_every_seat_order_converges": 10,
     "tests/tournament/update/test_identity.py::test_deals_like_copies_the_key_of_a_sandboxe"
     "d_run": 10,
-    "tests/league/test_reports.py::test_the_page_links_only_to_replay_pages_that_exist": 10,
+    "tests/league/test_reports.py": 12,
     "tests/test_docs_examples.py": 10,
     "tests/tournament/test_duel.py::test_a_duel_of_sandboxed_bots_deals_every_chunk_with_it"
     "s_key": 10,
@@ -208,9 +206,6 @@ LONGEST: dict[str, float] = {
     "tests/sandbox/test_promises.py::test_arena_doctor_prints_every_promise": 8,
     "tests/sandbox/test_stand_in.py::test_a_killed_runner_leaves_no_bot_processes": 8,
     "tests/test_cli_hostile_output.py::test_a_run_stores_a_bot_s_words_escaped": 8,
-    "tests/tournament/test_run.py::test_sandboxed_bots_play_every_game_with_the_run_s_key[c"
-    "onfident]": 7,
-    "tests/tournament/test_run.py::test_one_and_two_workers_give_the_same_records_and_ratings": 7,
     "tests/luck/test_concentration.py": 7,
     "tests/web/test_replay_page.py::test_the_replay_page_plays_the_game_to_its_recorded_end"
     "[dig-standard]": 7,

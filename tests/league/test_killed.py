@@ -1,5 +1,8 @@
 """`arena league update` killed (SIGKILL) at any point of bringing a league up to date, then run
-again, ends as an uninterrupted update: the same records in every pool, the same round."""
+again, ends as an uninterrupted update: the same records in every pool, the same round.
+
+The league after its first week and its uninterrupted second update are made once for the
+module (`week_one`); each test kills the update of a copy."""
 
 from __future__ import annotations
 
@@ -107,6 +110,14 @@ def _week_one(tmp_path: Path) -> tuple[League, League]:
     return league, twin
 
 
+@pytest.fixture(scope="module")
+def week_one(tmp_path_factory: pytest.TempPathFactory) -> tuple[League, League]:
+    """`_week_one`'s league, to copy, and its twin brought up to date uninterrupted."""
+    league, twin = _week_one(tmp_path_factory.mktemp("week"))
+    update(twin, isolation="none")
+    return league, twin
+
+
 def _killed(cli: list[str], patch: Callable[[pytest.MonkeyPatch, League], None],
             league: League) -> int:
     """Run `arena league update` in a forked process with `patch` applied; its exit status."""
@@ -155,12 +166,14 @@ def _standings(document: dict[str, Any]) -> dict[str, Any]:
                          ids=["mid-record", "code-not-recorded", "between-pools",
                               "round-begun", "round-almost-written"])
 def test_a_league_update_killed_at_any_point_ends_as_an_uninterrupted_one(
-        tmp_path: Path, patch: Callable[[pytest.MonkeyPatch, League], None]) -> None:
-    league, twin = _week_one(tmp_path)
+        week_one: tuple[League, League], tmp_path: Path,
+        patch: Callable[[pytest.MonkeyPatch, League], None]) -> None:
+    week, twin = week_one
+    league = League(tmp_path / week.path.name, week.config)
+    shutil.copytree(week.path, league.path)
     cli = ["league", "update", str(league.path), "--isolation", "none", "--workers", "1", "-q"]
     status = _killed(cli, patch, league)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
     assert rounds(league) == [1]  # no round is kept until every pool is up to date
     update(league, isolation="none")  # run again: it resumes
-    update(twin, isolation="none")  # uninterrupted
-    _same(league, twin)
+    _same(league, twin)  # as the uninterrupted update left its twin

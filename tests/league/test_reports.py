@@ -1,15 +1,19 @@
 """A round's report: every pool's pictures and tables in rounds/N/report/, report.md beside
-them and a self-contained report.html; an earlier round without its progression; links refused."""
+them and a self-contained report.html; an earlier round without its progression; links refused.
+
+A league after two rounds and the report of its latest are made once for the module
+(`two_rounds`)."""
 
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
-from arena.league.folder import League
-from arena.league.reports import write_league_report
+from arena.league.folder import League, new_league, parse_game
+from arena.league.reports import LeagueReport, write_league_report
 from arena.league.rounds import update
 from arena.league.submissions import submit
 from arena.safe_files import UnsafeFileError
@@ -21,14 +25,23 @@ POOL = "concentration-standard-2p"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_rounds_report_has_every_pools_pictures_and_tables(league: League) -> None:
+@pytest.fixture(scope="module")
+def two_rounds(tmp_path_factory: pytest.TempPathFactory) -> tuple[League, LeagueReport]:
+    """The `league` fixture's league after two rounds (greedy and random, then tracker joins),
+    and the report of round 2 (no replay pages): read them, or copy the league to change it."""
+    league = new_league(tmp_path_factory.mktemp("two") / "class",
+                        [parse_game("concentration:standard:2")], deals=2)
     for bot in ("greedy", "random"):
         submit(league, bot, validator=passing)
     update(league, isolation="none")
     submit(league, "tracker", validator=passing)
     update(league, isolation="none")
+    return league, write_league_report(league)
 
-    latest = write_league_report(league)
+
+def test_a_rounds_report_has_every_pools_pictures_and_tables(
+        two_rounds: tuple[League, LeagueReport]) -> None:
+    league, latest = two_rounds
     folder = league.path / "rounds" / "2" / "report"
     assert latest.round == 2 and latest.folder == folder
     names = {p.name for p in latest.files}
@@ -71,15 +84,15 @@ def test_a_report_never_writes_through_a_link(league: League, tmp_path: Path) ->
     assert target.read_text() == "mine\n" and not list(folder.glob("*.png"))
 
 
-def test_the_page_links_only_to_replay_pages_that_exist(league: League) -> None:
+def test_the_page_links_only_to_replay_pages_that_exist(
+        two_rounds: tuple[League, LeagueReport], tmp_path: Path) -> None:
     """Issue 39 (6): the worst games linked to replays/<pool>/<task>.html, which `arena league
     report` never wrote; now it links a page only once written (`--replays` writes them)."""
-    for bot in ("greedy", "random", "forgetful"):
-        submit(league, bot, validator=passing)
-    update(league, isolation="none")
-    plain = write_league_report(league)
+    played, plain = two_rounds
     page = (plain.folder / "report.html").read_text()
     assert "game " in page and not re.findall(r'href="(replays/[^"]+)"', page)
+    league = League(tmp_path / played.path.name, played.config)  # its report drawn again
+    shutil.copytree(played.path, league.path)
     drawn = write_league_report(league, replays=True)
     page = (drawn.folder / "report.html").read_text()
     links = re.findall(r'href="(replays/[^"]+)"', page)

@@ -1,9 +1,12 @@
 """`--luck off` for a league's standings, compare and report: the raw edges recomputed from a
-pool's records, only while they are the records the round was rated from."""
+pool's records, only while they are the records the round was rated from.
+
+The league is played once for the module (`lucky`): read it, or change a copy."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,10 +22,11 @@ from tests.league.conftest import passing
 POOL = "concentration-standard-2p"
 
 
-@pytest.fixture
-def lucky(tmp_path: Path) -> League:
+@pytest.fixture(scope="module")
+def lucky(tmp_path_factory: pytest.TempPathFactory) -> League:
     """A league of Concentration on eight deals, three bots, one round: records with luck."""
-    league = new_league(tmp_path / "class", [parse_game("concentration:standard:2")], deals=8)
+    league = new_league(tmp_path_factory.mktemp("lucky") / "class",
+                        [parse_game("concentration:standard:2")], deals=8)
     for bot in ("greedy", "random", "tracker"):
         submit(league, bot, validator=passing)
     update(league, isolation="none")
@@ -54,12 +58,15 @@ def test_compare_with_the_luck_off_tests_the_raw_edges(lucky: League) -> None:
     assert compare_rounds(lucky, 1, 1, luck=False).pools[0].luck_after is None
 
 
-def test_a_round_whose_records_moved_on_says_it_cannot_show_raw_edges(lucky: League) -> None:
-    submit(lucky, "forgetful", validator=passing)
-    update(lucky, isolation="none")
+def test_a_round_whose_records_moved_on_says_it_cannot_show_raw_edges(
+        lucky: League, tmp_path: Path) -> None:
+    league = League(tmp_path / lucky.path.name, lucky.config)  # a copy, to play a round more
+    shutil.copytree(lucky.path, league.path)
+    submit(league, "forgetful", validator=passing)
+    update(league, isolation="none")
     with pytest.raises(LeagueError, match=f"round 1, pool {POOL}: its records"):
-        standings(lucky, 1, luck=False)
-    assert "edges raw (--luck off)" in standings(lucky, 2, luck=False)
+        standings(league, 1, luck=False)
+    assert "edges raw (--luck off)" in standings(league, 2, luck=False)
 
 
 def test_the_league_commands_take_luck_on_or_off(lucky: League, runner: CliRunner) -> None:

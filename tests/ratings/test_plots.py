@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ from arena.tournament.rating import run_ratings, write_report
 from arena.tournament.records.results import RunDirectory
 from arena.tournament.run import run_tournament
 
-pytest.importorskip("matplotlib")
+# looked for, not imported: every test process collects this module, one draws its pictures
+pytestmark = pytest.mark.skipif(find_spec("matplotlib") is None,
+                                reason="matplotlib (the plots extra) is not installed")
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -4,8 +4,8 @@ half-written by a crash), so each crafted one gets one line naming the file, exi
 traceback, nothing outside the run changed and nothing of the run lost; or, where the input is
 valid after all (a U+2028 inside a JSON string), the command works.
 
-Two tiny runs are played once per session (a tournament and a duel, bundled bots in-process);
-each test copies one and crafts the copy."""
+Two tiny runs are played once for the module (a tournament and a duel, bundled bots
+in-process); each test copies one and crafts the copy."""
 
 from __future__ import annotations
 
@@ -77,9 +77,10 @@ def _runner() -> CliRunner:
         return CliRunner()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A finished tiny tournament and a finished tiny duel, each played once."""
+    """A finished tiny tournament and a finished tiny duel, each played once (for the module,
+    whose tests then run in one test process: not once in each)."""
     root = tmp_path_factory.mktemp("played")
     config = root / "crafted.toml"
     config.write_text(CONFIG)

@@ -36,7 +36,7 @@ from tests.helpers import KeysUsed, holding
 
 
 def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
-    report = run_duel(duel_config("optimal", "random", "concentration", max_games=2000),
+    report = run_duel(duel_config("optimal", "random", "concentration", max_games=256),
                       SprtSettings(0, 20), tmp_path / "d")
     assert report.state.verdict is Verdict.H1
     assert report.state.games <= 4 * CHUNK_PAIRS
@@ -52,7 +52,7 @@ def test_identical_bots_do_not_accept_h1(tmp_path: Path, seed: int) -> None:
 
 
 def test_one_and_two_workers_reach_the_same_verdict(tmp_path: Path) -> None:
-    config = duel_config("optimal", "greedy", "concentration", max_games=1000)
+    config = duel_config("optimal", "greedy", "concentration", max_games=512)
     one = run_duel(config, SprtSettings(0, 20), tmp_path / "one", workers=1)
     two = run_duel(config, SprtSettings(0, 20), tmp_path / "two", workers=2)
     assert one.state == two.state
@@ -65,10 +65,11 @@ def test_a_killed_duel_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     (tmp_path / "holding.py").write_text(holding("bots.dig.heuristic", "DigSimpleBot"))
     held = f"{tmp_path}/holding.py:Holding"
     command = [sys.executable, "-m", "arena.cli", "duel", "dig-sharp", held, "--game",
-               "dig", "--elo0", "0", "--elo1", "20", "--max-games", "4000", "--out",
+               "dig", "--elo0", "0", "--elo1", "20", "--max-games", "256", "--out",
                str(out), "--workers", "2", "-q", "--json", "--isolation", "none"]
-    # each worker holds its 15th game: the 128 games the duel plays to its verdict are never
-    # all played, however late the poll below looks
+    # each worker holds its 15th game: the 128 games the duel plays to its verdict (of 256 at
+    # most: each chunk walks the whole schedule) are never all played, however late the poll
+    # below looks
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "15"})
     games = out / GAMES

@@ -1,9 +1,13 @@
-"""Tournaments end to end: parallel runs equal serial ones, resuming after a kill, run commands."""
+"""Tournaments end to end: parallel runs equal serial ones, resuming after a kill, run commands.
+
+The tests that read a finished run of the small config read one played once for the module
+(`played`), or a copy of it where they change the run."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,9 +24,9 @@ from arena.tournament.planning.config import load_config
 from arena.tournament.planning.plan import schedule_of
 from arena.tournament.rating import run_ratings, write_ratings
 from arena.tournament.records.results import GAMES, KEY, RunDirectory, RunDirectoryError
-from arena.tournament.run import run_tournament
+from arena.tournament.run import RunReport, run_tournament
 from arena.tournament.stopping import run_until_confident
-from tests.helpers import KeysUsed, holding, run_records
+from tests.helpers import KeysUsed, holding, run_records, slow_unless
 
 CONFIG = """
 name = "{name}"
@@ -68,11 +72,24 @@ class Faulty(Bot):
 '''
 
 
-def write_config(tmp_path: Path, name: str = "t", deals: int = 4, extra: str = "forgetful") -> Path:
+def write_config(tmp_path: Path, name: str = "t", deals: int = 2, extra: str = "forgetful") -> Path:
     """A small tournament config in tmp_path."""
     path = tmp_path / f"{name}.toml"
     path.write_text(CONFIG.format(name=name, deals=deals, extra=extra))
     return path
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> RunReport:
+    """The small config (`write_config`) played to its end on one worker, once for the module:
+    read it, or change a copy (`copy_of`)."""
+    folder = tmp_path_factory.mktemp("played")
+    return run_tournament(load_config(write_config(folder)), folder / "run", workers=1)
+
+
+def copy_of(played: RunReport, tmp_path: Path) -> Path:
+    """A copy of the played run in tmp_path, to change."""
+    return Path(shutil.copytree(played.path, tmp_path / "run"))
 
 
 def ratings_json(run: Path) -> str:
@@ -82,20 +99,21 @@ def ratings_json(run: Path) -> str:
     return result.stdout
 
 
-def test_one_and_two_workers_give_the_same_records_and_ratings(tmp_path: Path) -> None:
+def test_one_and_two_workers_give_the_same_records_and_ratings(played: RunReport,
+                                                               tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path))
-    one = run_tournament(config, tmp_path / "one", workers=1)
-    two = run_tournament(config, tmp_path / "two", workers=2)
+    two = run_tournament(config, tmp_path / "two", workers=2)  # `played`: on one worker
     # the pool is shut down whole: no thread of it left to race the interpreter's exit
     assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
-    assert one.complete and two.complete and one.played == two.played == len(schedule_of(config))
-    assert run_records(tmp_path / "one") == run_records(tmp_path / "two")
-    assert ratings_json(tmp_path / "one") == ratings_json(tmp_path / "two")
+    assert played.complete and two.complete
+    assert played.played == two.played == len(schedule_of(config))
+    assert run_records(played.path) == run_records(tmp_path / "two")
+    assert ratings_json(played.path) == ratings_json(tmp_path / "two")
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
     (tmp_path / "holding.py").write_text(holding("bots.concentration.greedy", "GreedyBot"))
-    path = write_config(tmp_path, "killed", deals=6)  # 168 games, 78 of them the file bot's
+    path = write_config(tmp_path, "killed", deals=4)  # 112 games, 52 of them the file bot's
     path.write_text(path.read_text().replace(  # in-process, where the environment reaches it
         'spec = "forgetful"', f'spec = "{tmp_path}/holding.py:Holding"\nisolation = "none"'))
     out = tmp_path / "run"
@@ -126,12 +144,12 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path)
 
 
 def test_running_again_plays_nothing_and_more_deals_play_only_the_new_ones(
-        tmp_path: Path) -> None:
+        played: RunReport, tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path))
-    first = run_tournament(config, tmp_path / "run")
-    again = run_tournament(config, tmp_path / "run")
+    first = played
+    again = run_tournament(config, copy_of(played, tmp_path))
     assert again.played == 0 and again.before == first.played
-    more = load_config(write_config(tmp_path, deals=5))
+    more = load_config(write_config(tmp_path, deals=3))
     result = CliRunner().invoke(app, ["run", str(tmp_path / "t.toml"), "--out",
                                       str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
@@ -144,9 +162,9 @@ def test_running_again_plays_nothing_and_more_deals_play_only_the_new_ones(
 
 
 def test_a_run_on_other_deals_is_refused_naming_the_command_that_keeps_them(
-        tmp_path: Path) -> None:
-    config = load_config(write_config(tmp_path))
-    run_tournament(config, tmp_path / "run")
+        played: RunReport, tmp_path: Path) -> None:
+    copy_of(played, tmp_path)
+    write_config(tmp_path)
     games = (tmp_path / "run" / GAMES).read_bytes()
     path = tmp_path / "t.toml"
     path.write_text(path.read_text().replace("base = 11", "base = 100"))
@@ -159,7 +177,7 @@ def test_a_run_on_other_deals_is_refused_naming_the_command_that_keeps_them(
 
 def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
     (tmp_path / "faulty.py").write_text(FAULTY)
-    config = load_config(write_config(tmp_path, extra="faulty.py:Faulty"))
+    config = load_config(write_config(tmp_path, deals=1, extra="faulty.py:Faulty"))
     report = run_tournament(config, tmp_path / "run", workers=2)
     assert report.complete
     faulty = [r for r in run_records(tmp_path / "run").values() if "faulty.py:Faulty" in r["seats"]]
@@ -174,7 +192,7 @@ def test_a_faulty_bot_does_not_take_the_tournament_down(tmp_path: Path) -> None:
 
 
 def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:
-    path = write_config(tmp_path)
+    path = write_config(tmp_path, deals=1)
     out = tmp_path / "run"
     result = CliRunner().invoke(app, ["run", str(path), "--out", str(out), "--workers", "1"])
     assert result.exit_code == 0, result.output
@@ -185,25 +203,25 @@ def test_run_command_prints_ratings_and_writes_reports(tmp_path: Path) -> None:
     assert json.loads((out / "ratings.json").read_text()) == json.loads(ratings_json(out))
 
 
-def test_ratings_and_compare_commands(tmp_path: Path) -> None:
-    config = load_config(write_config(tmp_path))
-    run_tournament(config, tmp_path / "a")
+# the same two runs read in every format: the table in the default run, the others (each some
+# three CPU-tenths of ratings a command) in `pytest -m slow`
+@pytest.mark.parametrize("fmt", [slow_unless(fmt == "table", fmt, id=fmt)
+                                 for fmt in ("table", "markdown", "csv", "json")])
+def test_ratings_and_compare_commands(played: RunReport, tmp_path: Path, fmt: str) -> None:
     run_tournament(load_config(write_config(tmp_path, extra="tracker")), tmp_path / "b")
-    for fmt in ("table", "markdown", "csv", "json"):  # the same two runs read in every format
-        ratings = CliRunner().invoke(app, ["ratings", str(tmp_path / "a"), "--variant", "zebra",
-                                           "--format", fmt])
-        assert ratings.exit_code == 0, (fmt, ratings.output)
-        shown = ratings.stdout.replace("forgetful", "").replace("standard error", "")
-        assert "standard" not in shown, fmt
-        compared = CliRunner().invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "b"),
-                                            "--format", fmt])
-        assert compared.exit_code == 0, (fmt, compared.output)
-        assert "tracker" in compared.stdout and "forgetful" in compared.stdout, fmt
+    ratings = CliRunner().invoke(app, ["ratings", str(played.path), "--variant", "zebra",
+                                       "--format", fmt])
+    assert ratings.exit_code == 0, ratings.output
+    shown = ratings.stdout.replace("forgetful", "").replace("standard error", "")
+    assert "standard" not in shown
+    compared = CliRunner().invoke(app, ["compare", str(played.path), str(tmp_path / "b"),
+                                        "--format", fmt])
+    assert compared.exit_code == 0, compared.output
+    assert "tracker" in compared.stdout and "forgetful" in compared.stdout
 
 
-def test_bad_input_to_tournament_commands(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    run_tournament(load_config(write_config(tmp_path)), run)
+def test_bad_input_to_tournament_commands(played: RunReport, tmp_path: Path) -> None:
+    run = played.path
     for args, message in [  # each refused on the same run
             (["ratings", "{tmp}/nothing"], "not a run directory"),
             (["ratings", "{run}", "--variant", "zebr"], "zebr"),
@@ -217,20 +235,20 @@ def test_bad_input_to_tournament_commands(tmp_path: Path) -> None:
             argv, lines)
 
 
-def test_ratings_are_recomputed_from_the_run_records(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    run_tournament(load_config(write_config(tmp_path)), run)
+def test_ratings_are_recomputed_from_the_run_records(played: RunReport, tmp_path: Path) -> None:
+    run = copy_of(played, tmp_path)
     first = write_ratings(run)
     (run / "ratings.txt").unlink()
     assert write_ratings(run) == first
     assert run_ratings(run).variants() == ("standard (1 player)", "standard (2 players)", "zebra")
 
 
-def _class(tmp_path: Path, schedule: str = "") -> Path:
-    """The issue's 30-bot class at 8-seat Cuckoo on 2 deals, with an optional [schedule]."""
+def _class(tmp_path: Path, schedule: str = "", deals: int = 2) -> Path:
+    """The issue's 30-bot class at 8-seat Cuckoo (on 2 deals unless told), with an optional
+    [schedule]."""
     bots = "".join(f'\n[[bots]]\nspec = "cuckoo-simple"\nname = "c{i:02d}"\n' for i in range(30))
     path = tmp_path / "class.toml"
-    path.write_text(f'name = "class"\n{schedule}\n[deals]\ncount = 2\nbase = 1\n{bots}\n'
+    path.write_text(f'name = "class"\n{schedule}\n[deals]\ncount = {deals}\nbase = 1\n{bots}\n'
                     f'[[games]]\ngame = "cuckoo"\nplayers = 8\nvariants = ["standard"]\n')
     return path
 
@@ -248,13 +266,13 @@ def test_a_schedule_over_ten_million_games_is_refused_before_anything_is_written
 
 
 def test_run_says_the_size_of_its_schedule_on_stderr(tmp_path: Path) -> None:
-    path = _class(tmp_path, '[schedule]\nformat = "sampled"\ntables_per_bot = 8\n')
+    path = _class(tmp_path, '[schedule]\nformat = "sampled"\ntables_per_bot = 4\n', deals=1)
     out = tmp_path / "run"
     result = CliRunner().invoke(app, ["run", str(path), "--out", str(out), "-q", "--workers", "1"])
     assert result.exit_code == 0, result.output
-    assert "arena: schedule: 480 games\n" in result.stderr  # 30 tables x 8 rotations x 2 deals
+    assert "arena: schedule: 120 games\n" in result.stderr  # 15 tables x 8 rotations x 1 deal
     seated = Counter(name for record in run_records(out).values() for name in record["seats"])
-    assert set(seated.values()) == {8 * 8 * 2}  # every bot at 8 tables, every seat, both deals
+    assert set(seated.values()) == {4 * 8}  # every bot at 4 tables, in every seat
 
 
 KEYED = """

@@ -1,6 +1,9 @@
 """Stopping a field early: rounds are blocks of the schedule, a clearly ordered field stops early
 at the same round with any workers and after a resume, a budget is never overrun, and the run
-says why it stopped."""
+says why it stopped.
+
+The clearly ordered field stopped on two workers is played once for the module (`ordered`): the
+tests compare with it, or resume a copy of it cut short."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from arena.cli import app
 from arena.tournament.planning.config import TournamentConfig, parse_config
 from arena.tournament.planning.plan import schedule_of
 from arena.tournament.records.results import GAMES, LOG, RunDirectory
-from arena.tournament.stopping import StopError, StopReason, run_until_confident
+from arena.tournament.stopping import StopError, StopReason, StopReport, run_until_confident
 
 
 def config_of(tmp_path: Path, bots: list[tuple[str, str]], stop: str, deals: int = 40,
@@ -33,6 +36,15 @@ ORDERED = [("random", "random"), ("forgetful", "forgetful"), ("greedy", "greedy"
 MEMORANDUM = [("random", "random"), ("elephant", "elephant"), ("goldfish", "goldfish"),
               ("chancer", "chancer")]
 TWINS = [("g1", "greedy"), ("g2", "greedy"), ("random", "random")]
+
+
+@pytest.fixture(scope="module")
+def ordered(tmp_path_factory: pytest.TempPathFactory) -> tuple[TournamentConfig, StopReport]:
+    """The clearly ordered field, stopping at 99%, played on two workers once for the module:
+    its config and how it stopped (read it; copy its run to change it)."""
+    folder = tmp_path_factory.mktemp("ordered")
+    config = config_of(folder, ORDERED, 'stop = "confident"\nconfidence = 0.99')
+    return config, run_until_confident(config, folder / "whole", workers=2)
 
 
 def tasks(out: Path) -> list[int]:
@@ -61,15 +73,14 @@ def test_rounds_are_blocks_of_the_schedule_holding_every_table_on_their_deals(
 
 
 def test_a_clearly_ordered_field_stops_early_at_the_same_round_on_one_and_two_workers(
-        tmp_path: Path) -> None:
-    config = config_of(tmp_path, ORDERED, 'stop = "confident"\nconfidence = 0.99')
+        ordered: tuple[TournamentConfig, StopReport], tmp_path: Path) -> None:
+    config, two = ordered
     one = run_until_confident(config, tmp_path / "one", workers=1)
-    two = run_until_confident(config, tmp_path / "two", workers=2)
     assert one.reason is StopReason.SEPARATED
     assert one.state == two.state
     assert one.state.games < len(schedule_of(config))
     assert one.state.round > 1, "a field this close should need more than one round"
-    assert tasks(tmp_path / "one") == tasks(tmp_path / "two") == list(range(one.state.games))
+    assert tasks(tmp_path / "one") == tasks(two.run.path) == list(range(one.state.games))
     assert one.run.played == one.state.games
     assert "every bot is told apart from the next at 99% (two-sided)" in (
         tmp_path / "one" / LOG).read_text()
@@ -105,18 +116,18 @@ def test_a_budget_below_one_round_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kept", [
     # cut mid-run in the default run; at its start and near its end, slow
     pytest.param(0, marks=pytest.mark.slow), 7, pytest.param(25, marks=pytest.mark.slow)])
-def test_a_resumed_run_stops_where_a_whole_run_stops(tmp_path: Path, kept: int) -> None:
-    config = config_of(tmp_path, ORDERED, 'stop = "confident"\nconfidence = 0.99')
-    whole = run_until_confident(config, tmp_path / "whole", workers=2)
+def test_a_resumed_run_stops_where_a_whole_run_stops(
+        ordered: tuple[TournamentConfig, StopReport], tmp_path: Path, kept: int) -> None:
+    config, whole = ordered
     cut = tmp_path / "cut"
-    shutil.copytree(tmp_path / "whole", cut)  # then cut back to its first `kept` games
+    shutil.copytree(whole.run.path, cut)  # then cut back to its first `kept` games
     lines = (cut / GAMES).read_text().splitlines(keepends=True)
     (cut / GAMES).write_text("".join(lines[:kept]) + lines[kept][:20])  # a half-written line
     resumed = run_until_confident(config, cut, workers=2)
     assert resumed.state == whole.state and resumed.reason is whole.reason
     assert resumed.run.before == kept and resumed.run.played == whole.state.games - kept
     assert resumed.run.repaired > 0
-    assert tasks(cut) == tasks(tmp_path / "whole")
+    assert tasks(cut) == tasks(whole.run.path)
     again = run_until_confident(config, cut)
     assert again.state == whole.state and again.run.played == 0
 

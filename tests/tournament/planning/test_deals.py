@@ -7,7 +7,9 @@ import random
 import shutil
 import subprocess
 import sys
+import warnings
 import zipfile
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -105,6 +107,21 @@ def test_the_shipped_configs_name_the_packaged_list() -> None:
     assert source == "list 'standard' (packaged)"
 
 
+def test_setuptools_packages_the_seed_lists() -> None:
+    """What the wheel takes, as setuptools reads pyproject.toml: the `seeds` package and every
+    list in it (the wheel itself is built in `pytest -m slow`: six CPU-seconds of pip)."""
+    from setuptools.config.pyprojecttoml import read_configuration
+
+    with warnings.catch_warnings():  # [tool.setuptools] is "beta" to setuptools
+        warnings.simplefilter("ignore")
+        found = read_configuration(REPO / "pyproject.toml")["tool"]["setuptools"]
+    assert "seeds" in found["packages"] and (REPO / "seeds" / "__init__.py").is_file()
+    shipped = found["package-data"].get("seeds", [])
+    lists = list((REPO / "seeds").glob("*.txt"))
+    assert lists and all(any(fnmatch(p.name, pattern) for pattern in shipped) for p in lists)
+
+
+@pytest.mark.slow
 def test_the_wheel_ships_the_seed_lists(tmp_path: Path) -> None:
     source = tmp_path / "src"
     source.mkdir()

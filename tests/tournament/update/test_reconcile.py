@@ -115,43 +115,43 @@ def same_as_fresh(run: Path, config: Path, folder: Path) -> RunReport:
 def test_any_sequence_of_changes_leaves_the_records_of_one_fresh_run(tmp_path: Path) -> None:
     ada = file_bot(tmp_path, "Ada")
     bots = [("greedy", "greedy"), ("random", "random"), ("ada", ada)]
-    config = write(tmp_path, bots)
+    config = write(tmp_path, bots, deals=1)
     run = tmp_path / "run"
     first = run_tournament(load_config(config), run)
-    assert first.played == 3 * 2 * 2 and first.plan is not None and first.plan.kept == 0
+    assert first.played == 3 * 2 and first.plan is not None and first.plan.kept == 0
 
     # a bot added: only its tables are played
     bots.append(("bob", file_bot(tmp_path, "Bob")))
-    report = run_tournament(load_config(write(tmp_path, bots)), run)
-    assert (report.before, report.played, report.retired) == (12, 3 * 2 * 2, 0)
+    report = run_tournament(load_config(write(tmp_path, bots, deals=1)), run)
+    assert (report.before, report.played, report.retired) == (6, 3 * 2, 0)
     assert report.plan is not None and report.plan.new == ("bob",)
-    assert report.plan.describe() == ("kept 12 games; to play 12 (new: bob); no longer "
+    assert report.plan.describe() == ("kept 6 games; to play 6 (new: bob); no longer "
                                       "scheduled 0 (kept on record, not rated)")
     same_as_fresh(run, config, tmp_path)
 
     # a bot's file changed: only its own tables are played again
     file_bot(tmp_path, "Ada", ", now and then")
     report = run_tournament(load_config(config), run)
-    assert (report.before, report.played, report.retired) == (12, 12, 12)
+    assert (report.before, report.played, report.retired) == (6, 6, 6)
     assert report.plan is not None and report.plan.changed == ("ada",)
     same_as_fresh(run, config, tmp_path)
 
     # a bot removed: its games leave the ratings but stay on record
     del bots[1]
-    report = run_tournament(load_config(write(tmp_path, bots)), run)
-    assert (report.before, report.played, report.retired) == (12, 0, 24)
+    report = run_tournament(load_config(write(tmp_path, bots, deals=1)), run)
+    assert (report.before, report.played, report.retired) == (6, 0, 12)
     assert report.plan is not None and report.plan.gone == ("random",)
-    assert "no longer scheduled 24 (gone: random; kept on record, not rated)" in \
+    assert "no longer scheduled 12 (gone: random; kept on record, not rated)" in \
         report.plan.describe()
     numbers = read_numbers(RunDirectory(run))
-    assert numbers is not None and len(numbers.retired) == 24
-    assert len(numbered(run)) == 36 and not (run / RETIRED).exists()
+    assert numbers is not None and len(numbers.retired) == 12
+    assert len(numbered(run)) == 18 and not (run / RETIRED).exists()
     same_as_fresh(run, config, tmp_path)
 
     # a variant added, a game at three seats added, and more deals
-    for change in ({"variants": ("standard", "zebra")},
-                   {"variants": ("standard", "zebra"), "three": True},
-                   {"variants": ("standard", "zebra"), "three": True, "deals": 3}):
+    for change in ({"variants": ("standard", "zebra"), "deals": 1},
+                   {"variants": ("standard", "zebra"), "three": True, "deals": 1},
+                   {"variants": ("standard", "zebra"), "three": True, "deals": 2}):
         config = write(tmp_path, bots, **change)  # type: ignore[arg-type]
         before = len(by_identity(run))
         report = run_tournament(load_config(config), run)
@@ -169,12 +169,12 @@ def test_a_run_with_a_key_keeps_it_and_its_games_when_a_sandboxed_bot_joins(
         tmp_path: Path) -> None:
     bots = [("greedy", "greedy"), ("ada", file_bot(tmp_path, "Ada"))]
     run = tmp_path / "run"
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
     key = (run / KEY).read_text()
     bots.append(("bob", file_bot(tmp_path, "Bob")))
-    config = write(tmp_path, bots, isolation="process")
+    config = write(tmp_path, bots, deals=1, isolation="process")
     report = run_tournament(load_config(config), run)
-    assert (report.before, report.played) == (4, 8) and (run / KEY).read_text() == key
+    assert (report.before, report.played) == (2, 4) and (run / KEY).read_text() == key
     same_as_fresh(run, config, tmp_path)
 
 
@@ -277,22 +277,22 @@ def test_a_run_killed_while_brought_up_to_date_plays_each_missing_game_once(
         tmp_path: Path) -> None:
     bots = [("greedy", "greedy"), ("random", "random")]
     run = tmp_path / "run"
-    run_tournament(load_config(write(tmp_path, bots, deals=40)), run)
+    run_tournament(load_config(write(tmp_path, bots, deals=10)), run)
     kept = len(by_identity(run))
     uninterrupted = tmp_path / "uninterrupted"
     shutil.copytree(run, uninterrupted)
     (tmp_path / "holding.py").write_text(holding("bots.concentration.optimal", "OptimalBot"))
     bots.append(("optimal", f"{tmp_path}/holding.py:Holding"))  # in-process (`write`)
-    config = write(tmp_path, bots, deals=40, variants=("standard", "zebra"))
+    config = write(tmp_path, bots, deals=10, variants=("standard", "zebra"))
     command = [sys.executable, "-m", "arena.cli", "run", str(config), "--out", str(run),
                "--workers", "2", "--quiet"]
-    # each worker holds its 40th game of the new bot: the update never ends on its own, however
-    # late the poll below looks
+    # each worker holds its 10th game of the new bot (of its 80): the update never ends on its
+    # own, however late the poll below looks
     child = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "40"})
+                             stderr=subprocess.DEVNULL, env={**os.environ, "HOLD_AFTER": "10"})
     games = run / GAMES
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(games.read_bytes().splitlines()) < kept + 40:
+    while time.monotonic() < deadline and len(games.read_bytes().splitlines()) < kept + 10:
         time.sleep(0.02)
     os.killpg(child.pid, signal.SIGKILL)  # the runner and its workers, mid-update
     child.wait()
@@ -342,15 +342,15 @@ def test_a_game_keeps_its_number_and_record_for_good(tmp_path: Path) -> None:
     (tmp_path / "eve" / "eve.py").write_text(FAULTY.format(name="Eve", note=""))
     bots = [("greedy", "greedy"), ("random", "random"), ("eve", f"{tmp_path}/eve/eve.py:Eve")]
     run = tmp_path / "run"
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
     week_one = (run / GAMES).read_bytes()
     assert b"under [task " in week_one
 
     (tmp_path / "eve" / "eve.py").write_text(FAULTY.format(name="Eve", note=", changed"))
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
-    bots.insert(0, ("ada", file_bot(tmp_path, "Ada")))  # first: the schedule's order moves
-    run_tournament(load_config(write(tmp_path, bots, isolation="process")), run)
-    config = write(tmp_path, bots, variants=("standard", "zebra"), isolation="process")
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
+    bots.insert(0, ("ada", "forgetful"))  # first: the schedule's order moves
+    run_tournament(load_config(write(tmp_path, bots, deals=1, isolation="process")), run)
+    config = write(tmp_path, bots, variants=("standard", "zebra"), deals=1, isolation="process")
     last = run_tournament(load_config(config), run)
     assert last.played > 0
 
