@@ -144,16 +144,16 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
         kept = len(done)
         kept_before_end = len(done & set(range(end)))
     else:
-        found = reconcile(run, schedule, identities,
+        identified = tuple(identities.tasks(schedule))  # each game's identity, digested once
+        found = reconcile(run, identified,
                           lambda: _legacy(out, before, recorded, code), numbers_key(digest, code))
         retired = found.retired
         # each game under its number for good (its place in the schedule decides `until`)
-        todo = (task for place, task in found.numbered(identities.tasks(schedule))
+        todo = (task for place, task in found.numbered(identified)
                 if place < end and task.identity not in found.finished)
         kept = len(found.finished)
         kept_before_end = kept if end >= total else sum(
-            1 for task in identities.tasks(schedule)
-            if task.task < end and task.identity in found.finished)
+            1 for task in identified if task.task < end and task.identity in found.finished)
     if not same:
         run.set_config(canonical_toml(config), digest)
     if recorded != code:
@@ -308,6 +308,11 @@ def _dealt_like(run: RunDirectory, earlier: DealsLike, played: bool) -> str:
 def tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
     """Note in each run holding an earlier run's key that this run holds it too, so that they
     keep it from their own bots as well."""
+    runs: tuple[Path, ...] = (run.path, *earlier.holders)
+    try:  # the same runs are noted in each holder: resolved once, not once a holder
+        runs, resolved = tuple(dict.fromkeys(p.resolve() for p in runs)), True
+    except OSError:  # said below, holder by holder, as it would be without this shortcut
+        resolved = False
     for holder in earlier.holders:
         other = RunDirectory(holder)
         try:
@@ -317,7 +322,7 @@ def tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
                 log.warning("%s is named as holding the key of %s, but holds no run with it: "
                             "nothing noted there", holder, earlier.run)
                 continue
-            other.share_key_with((run.path, *earlier.holders))
+            other.share_key_with(runs, resolved)
         except (OSError, ArenaError) as exc:
             log.warning("could not note in %s that %s holds its key too: %s", holder, run.path,
                         getattr(exc, "strerror", None) or exc)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -117,7 +117,7 @@ def numbers_key(digest: str, code: Mapping[str, BotCode]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def reconcile(run: RunDirectory, schedule: Schedule, identities: GameIdentities,
+def reconcile(run: RunDirectory, tasks: Sequence[GameTask],
               legacy: Callable[[], Legacy | None], key: str) -> Kept:
     """Match a run's records to a schedule by identity and number the schedule's games: a
     game on record keeps its number for good; a game the schedule adds takes the next number
@@ -127,10 +127,12 @@ def reconcile(run: RunDirectory, schedule: Schedule, identities: GameIdentities,
     that the schedule no longer holds (kept on record, not rated), so that a run killed while
     its new games are played resumes under the same numbers.
 
-    `legacy` gives the identities of the config the run was played under, for records that
-    carry none (None if there is no way to know them: those records are not rated). A record
-    of retired.jsonl (kept there by earlier versions) whose game is scheduled again is appended
-    to games.jsonl under its new number.
+    `tasks`: the schedule's tasks, each with its identity (`GameIdentities.tasks`, digested
+    once by the caller, who numbers them with the `Kept` returned). `legacy` gives the
+    identities of the config the run was played under, for records that carry none (None if
+    there is no way to know them: those records are not rated). A record of retired.jsonl (kept
+    there by earlier versions) whose game is scheduled again is appended to games.jsonl under
+    its new number.
     """
     kept = read_numbers(run)
     stored: dict[str, int] = {}  # identity -> number, of the records in games.jsonl
@@ -161,10 +163,10 @@ def reconcile(run: RunDirectory, schedule: Schedule, identities: GameIdentities,
         if isinstance(identity, str) and identity not in stored:
             elsewhere[identity] = record
     first = kept.first if kept is not None and kept.config == key else top + 1
-    found = _numbered(schedule, identities, stored, elsewhere, first)
+    found = _numbered(tasks, stored, elsewhere, first)
     if found is None:  # numbers.json does not fit the records (crafted): numbered anew
         first = top + 1
-        found = _numbered(schedule, identities, stored, elsewhere, first)
+        found = _numbered(tasks, stored, elsewhere, first)
         assert found is not None
     earlier, back = found
     scheduled = set(earlier) | {i for i, n in stored.items() if n >= first} | set(back)
@@ -184,17 +186,18 @@ def reconcile(run: RunDirectory, schedule: Schedule, identities: GameIdentities,
     return Kept(frozenset(scheduled), len(retired) + gone, first, earlier)
 
 
-def _numbered(schedule: Schedule, identities: GameIdentities, stored: Mapping[str, int],
+def _numbered(tasks: Sequence[GameTask], stored: Mapping[str, int],
               elsewhere: Mapping[str, dict[str, Any]], first: int
               ) -> tuple[dict[str, int], dict[str, dict[str, Any]]] | None:
-    """The schedule's games on record before `first` (identity -> number), and those of
-    retired.jsonl under the numbers they take now; None if a game on record from `first` on
-    is not the game the schedule gives its number (numbers.json does not fit the records)."""
+    """The schedule's games (`tasks`, with their identities) on record before `first`
+    (identity -> number), and those of retired.jsonl under the numbers they take now; None if
+    a game on record from `first` on is not the game the schedule gives its number
+    (numbers.json does not fit the records)."""
     earlier: dict[str, int] = {}
     back: dict[str, dict[str, Any]] = {}
     following = first
     later = 0  # games on record from `first` on, each found under its number
-    for task in identities.tasks(schedule):
+    for task in tasks:
         number = stored.get(task.identity)
         if number is not None and number < first:
             earlier[task.identity] = number

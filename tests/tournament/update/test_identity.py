@@ -26,6 +26,7 @@ from arena.tournament.records.results import (
     RunDirectoryError,
 )
 from arena.tournament.run import run_tournament
+from arena.tournament.update import reconcile
 from arena.tournament.update.identity import (
     BotKind,
     bot_code,
@@ -85,6 +86,28 @@ def _unidentified(run: Path) -> dict[int, dict[str, object]]:
     for record in records.values():
         del record["identity"]
     return records
+
+
+# --- the games' identities ------------------------------------------------------------------
+
+
+def test_bringing_a_run_up_to_date_digests_each_game_s_identity_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = tmp_path / "run"
+    run_tournament(load_config(write_config(tmp_path, count=2)), run)
+    more = load_config(write_config(tmp_path, count=3))  # another config: matched by identity
+    digested: list[str] = []
+    of = reconcile.GameIdentities.of
+
+    def counted(self: reconcile.GameIdentities, task: object) -> str:
+        digested.append(of(self, task))  # type: ignore[arg-type]
+        return digested[-1]
+
+    monkeypatch.setattr(reconcile.GameIdentities, "of", counted)
+    report = run_tournament(more, run)
+    assert report.before == 4 and report.played == 2 and report.total == 6
+    # each game of the schedule once: numbering them and choosing those to play share them
+    assert sorted(digested) == sorted(set(digested)) and len(digested) == report.total
 
 
 # --- the bots' code ---------------------------------------------------------------------------
