@@ -49,6 +49,10 @@ class Node(enum.Enum):
     MATCHED = "matched"  # the first card, unseen, turned out to be the mate of a known singleton
     NEW = "new"  # the first card, unseen, turned out to be new
 
+    # an Enum hashes its member's name in Python; the solver keys its choices by these tens of
+    # thousands of times (every process that solves); a member is its only equal
+    __hash__ = object.__hash__
+
 
 class First(enum.Enum):
     """The first flip of a turn (with the second where the rule leaves no choice)."""
@@ -58,6 +62,8 @@ class First(enum.Enum):
     SINGLETON = "singleton"  # a known singleton, then (rule) an unseen card
     PAIR_CARD = "pair-card"  # a card of a known pair, then (rule) an unseen card: leaves the pair
 
+    __hash__ = object.__hash__  # see Node
+
 
 class Second(enum.Enum):
     """The second flip after an unseen first card."""
@@ -65,6 +71,8 @@ class Second(enum.Enum):
     MATE = "mate"  # the known mate of the first card: take the pair (MATCHED only)
     UNSEEN = "unseen"  # another unseen card
     KNOWN = "known"  # a known card that does not match: a deliberate miss
+
+    __hash__ = object.__hash__  # see Node
 
 
 Action = First | Second
