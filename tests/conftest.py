@@ -33,8 +33,8 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
 # Typer's CliRunner builds the click command of the whole CLI again on every invoke, reading the
-# type hints of every command (about 80 ms); `arena` builds it once a process, and so does the
-# suite, which invokes the CLI in-process about a thousand times: once for each app.
+# type hints of every command (10-90 ms, see docs/architecture.md, Speed); `arena` builds it once
+# a process, and so does the suite, which invokes the CLI in-process hundreds of times.
 typer.testing._get_command = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
 
 
