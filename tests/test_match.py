@@ -22,6 +22,7 @@ from arena.match import bot_rng, deal_rng, play_game, read_only
 from arena.record import Fault, FaultKind, GameRecord
 from bots.algorithms.random_bot import RandomBot
 from bots.concentration.greedy import GreedyBot
+from tests.helpers import LARGER_LAYOUTS, slow_unless
 
 Play = Callable[..., GameRecord]
 
@@ -439,7 +440,9 @@ def _players_for(preset: str) -> int:
     return 2 if 2 in allowed else allowed.start
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", [
+    slow_unless(("concentration", preset) not in LARGER_LAYOUTS, preset, id=preset)
+    for preset in PRESETS])
 def test_same_seed_same_record(play: Play, preset: str) -> None:
     n = _players_for(preset)
     lines = [play(preset, [RandomBot() for _ in range(n)], seed=seed).to_line()

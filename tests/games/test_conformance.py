@@ -21,6 +21,7 @@ from arena.match import deal_rng, play_game
 from bots.algorithms.random_bot import RandomBot
 from bots.concentration.forgetful import ForgetfulBot
 from bots.concentration.greedy import GreedyBot
+from tests.helpers import LARGER_LAYOUTS, slow_unless
 
 MAX_PLAYERS = 4
 SEEDS = (0, 1)
@@ -60,8 +61,10 @@ def _playouts(case: Any) -> Iterator[Any]:
 
 
 PLAYOUTS = [playout for case in CASES for playout in _playouts(case)]
-PRESETS = [pytest.param(g, p, id=f"{g.name}-{p}")
+PRESETS = [slow_unless((g.name, p) not in LARGER_LAYOUTS, g, p, id=f"{g.name}-{p}")
            for g in all_games() for p in g.presets]
+"""Every preset of every game; those that play another preset's rules on a larger layout
+(LARGER_LAYOUTS) under slow."""
 
 
 ATOMS = (str, bytes, int, float, bool, range, enum.Enum, type(None))
