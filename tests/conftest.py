@@ -34,8 +34,11 @@ sys.dont_write_bytecode = False
 
 # Typer's CliRunner builds the click command of the whole CLI again on every invoke, reading the
 # type hints of every command (10-90 ms, see docs/architecture.md, Speed); `arena` builds it once
-# a process, and so does the suite, which invokes the CLI in-process hundreds of times.
-typer.testing._get_command = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
+# a process, and so does the suite, which invokes the CLI in-process hundreds of times. (A typer
+# whose CliRunner no longer has this private name is only slower here.)
+if hasattr(typer.testing, "_get_command"):
+    typer.testing._get_command = functools.cache(  # type: ignore[attr-defined]
+        typer.testing._get_command)
 
 
 class RecordingBot(Bot):

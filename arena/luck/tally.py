@@ -60,27 +60,19 @@ class LuckTally:
         if luck is not None:
             self._add(self._checked(luck), (0.0,) * self.players)
 
-    # before runs at every action of every game: written out, not through `_guard`
-
     def before(self, state: State, seat: int, action: Action) -> None:
         """Before `seat` carries out `action`: what it may reveal is expected to be worth."""
-        if self.failed:
-            return
-        try:
-            expected = self.model.expected(state, seat, action)
-            self._expected = None if expected is None else self._checked(expected)
-        except Exception as exc:
-            self._fail(exc)
+        if not self.failed:
+            self._guard(self._expect, self.model.expected, state, seat, action)
 
     def before_joint(self, state: State, actions: Mapping[int, Action]) -> None:
         """`before` for simultaneous actions."""
-        if self.failed:
-            return
-        try:
-            expected = self.model.expected_joint(state, actions)
-            self._expected = None if expected is None else self._checked(expected)
-        except Exception as exc:
-            self._fail(exc)
+        if not self.failed:
+            self._guard(self._expect, self.model.expected_joint, state, actions)
+
+    def _expect(self, expectation: Any, *args: Any) -> None:
+        expected = expectation(*args)
+        self._expected = None if expected is None else self._checked(expected)
 
     def after(self, state: State) -> None:
         """After the action: what it revealed was worth, less its expectation."""

@@ -226,12 +226,11 @@ class RunDirectory:
         except (OSError, ArenaError):
             return False
 
-    def share_key_with(self, runs: tuple[Path, ...], resolved: bool = False) -> None:
-        """Note the run directories that hold this run's key, besides those noted already;
-        `resolved`: `runs` are resolved already (by the caller, a moment before)."""
+    def share_key_with(self, runs: tuple[Path, ...]) -> None:
+        """Note the run directories that hold this run's key, besides those noted already."""
         known = self.key_shared_with()
         mine = self.path.resolve()
-        added = [run for run in (runs if resolved else dict.fromkeys(p.resolve() for p in runs))
+        added = [run for run in dict.fromkeys(p.resolve() for p in runs)
                  if run != mine and run not in known]
         if added:
             text = "".join(f"{run}\n" for run in (*known, *added))

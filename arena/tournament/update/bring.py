@@ -308,11 +308,6 @@ def _dealt_like(run: RunDirectory, earlier: DealsLike, played: bool) -> str:
 def tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
     """Note in each run holding an earlier run's key that this run holds it too, so that they
     keep it from their own bots as well."""
-    runs: tuple[Path, ...] = (run.path, *earlier.holders)
-    try:  # the same runs are noted in each holder: resolved once, not once a holder
-        runs, resolved = tuple(dict.fromkeys(p.resolve() for p in runs)), True
-    except OSError:  # said below, holder by holder, as it would be without this shortcut
-        resolved = False
     for holder in earlier.holders:
         other = RunDirectory(holder)
         try:
@@ -322,7 +317,7 @@ def tell_holders(run: RunDirectory, earlier: DealsLike) -> None:
                 log.warning("%s is named as holding the key of %s, but holds no run with it: "
                             "nothing noted there", holder, earlier.run)
                 continue
-            other.share_key_with(runs, resolved)
+            other.share_key_with((run.path, *earlier.holders))
         except (OSError, ArenaError) as exc:
             log.warning("could not note in %s that %s holds its key too: %s", holder, run.path,
                         getattr(exc, "strerror", None) or exc)
