@@ -33,11 +33,13 @@ def compile_once(config: pytest.Config) -> None:
     for package in PACKAGES:
         compileall.compile_dir(REPO / package, quiet=2, workers=1)
     if config.getoption("assertmode", "rewrite") == "rewrite":
-        _rewrite_tests(config)
+        roots = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+        rewrite_tests(config, roots or [REPO / "tests"])
 
 
-def _rewrite_tests(config: pytest.Config) -> None:
-    """Write each test module's rewritten code where pytest's import hook looks for it."""
+def rewrite_tests(config: pytest.Config, roots: list[Path]) -> None:
+    """Write the rewritten code of each test module under `roots` where pytest's import hook
+    looks for it (unless a current one is there)."""
     try:
         from _pytest.assertion.rewrite import (
             PYC_TAIL,
@@ -51,7 +53,7 @@ def _rewrite_tests(config: pytest.Config) -> None:
         return
     state = config.stash[assertstate_key]
     patterns = [*config.getini("python_files"), "conftest.py"]
-    for source in _test_modules(config, patterns):
+    for source in _test_modules(roots, patterns):
         pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
         if _read_pyc(source, pyc, state.trace) is not None:
             continue
@@ -60,9 +62,8 @@ def _rewrite_tests(config: pytest.Config) -> None:
         _write_pyc(state, code, source_hash, pyc)
 
 
-def _test_modules(config: pytest.Config, patterns: list[str]) -> list[Path]:
-    """The test modules (and conftest files) under the paths the run was given."""
-    roots = [Path(arg.split("::")[0]).resolve() for arg in config.args] or [REPO / "tests"]
+def _test_modules(roots: list[Path], patterns: list[str]) -> list[Path]:
+    """The test modules (and conftest files) under `roots`."""
     found: set[Path] = set()
     for root in roots:
         candidates = [root] if root.is_file() else root.rglob("*.py") if root.is_dir() else []
