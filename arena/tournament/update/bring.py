@@ -133,7 +133,7 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
     identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
     todo: Iterator[GameTask]
-    if (not has_records or same and recorded == code) and not any(
+    if (not has_records or (same and recorded == code)) and not any(
             run.file(name).exists() for name in (RETIRED, NUMBERS)):
         # a new run, or a plain resume of a run never brought up to date: its games are
         # numbered by their places in this very schedule (each game's identity digested as it
