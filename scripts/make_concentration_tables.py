@@ -1,14 +1,15 @@
-"""Build the shipped tables of the two-player Concentration minimax
-(bots/concentration/*_minimax.xz).
+"""Build the shipped tables of the two-player Concentration minimax: its choices for the bots
+(bots/concentration/*_minimax.xz) and its margins for the game's luck model
+(arena/games/concentration/margins*.f64.xz).
 
     python scripts/make_concentration_tables.py [--check]
 
 Solves every position of up to 52 pairs with arena.games.concentration.minimax.evaluate (cards
 with one mate) and every state of up to 14 groups (13 ranks and the jokers) with
 bots.concentration.groups.solve (any-colour), for the standard rule and for one-flip; writes the
-minimax's choices, compressed, next to the modules, and prints the any-colour value of the game
-from the start. With `--check` it writes nothing and says whether the shipped tables equal
-freshly computed ones.
+minimax's choices and margins, compressed, next to the modules that read them, and prints the
+any-colour value of the game from the start. With `--check` it writes nothing and says whether
+the shipped tables equal freshly computed ones.
 It takes a minute or two of CPU per rule.
 """
 
@@ -19,10 +20,13 @@ import lzma
 import sys
 from pathlib import Path
 
+from arena.games.concentration import margins
 from bots.concentration import minimax as pairs
 from bots.concentration.groups import TABLE_FILES, TABLE_GROUPS, encode, solve, start_state
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "concentration"
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = ROOT / "bots" / "concentration"
+GAME = ROOT / "arena" / "games" / "concentration"
 
 
 def main() -> int:
@@ -32,8 +36,11 @@ def main() -> int:
     args = parser.parse_args()
     same = True
     for again in (True, False):
-        table = pairs.encode(pairs.evaluate(pairs.TABLE_PAIRS, again))
+        solved = pairs.evaluate(max(pairs.TABLE_PAIRS, margins.MARGIN_PAIRS), again)
+        table = pairs.encode(solved)
         same = _write_or_check(BOTS / pairs.TABLE_FILES[again], table, args.check) and same
+        values = margins.encode_margins(solved)
+        same = _write_or_check(GAME / margins.MARGIN_FILES[again], values, args.check) and same
     for again in (True, False):
         value, firsts, seconds = solve(TABLE_GROUPS, again)
         table = encode(firsts, seconds)

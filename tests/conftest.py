@@ -23,6 +23,7 @@ from arena.engine import Variant, find_game
 from arena.games.concentration import ConcentrationParams
 from arena.match import Watcher, play_game
 from arena.record import GameRecord
+from tests.bytecode import compile_once
 
 # Python keeps compiled modules in __pycache__ unless the machine says not to. Where it does
 # (PYTHONDONTWRITEBYTECODE, as some containers set), every process the suite starts (xdist's
@@ -242,6 +243,11 @@ def _cost(nodeid: str) -> float:
     """A unit's expected seconds, from LONGEST (0 if not named there)."""
     return max((seconds for start, seconds in LONGEST.items() if nodeid.startswith(start)),
                default=0.0)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the suite's modules once, before the test processes start (tests/bytecode.py)."""
+    compile_once(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

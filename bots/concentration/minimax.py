@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 
+from arena.games.concentration.margins import minimax_margin
 from arena.games.concentration.minimax import (
     Action,
     First,
@@ -24,6 +25,7 @@ from arena.games.concentration.minimax import (
     Strategy,
     evaluate,
     minimax,
+    position_index,
 )
 
 # The shipped table of the minimax's choices, so that a bot never waits for a solve.
@@ -33,12 +35,6 @@ TABLE_PAIRS = 52
 TABLE_FILES = {True: "pairs_minimax.xz", False: "pairs_one_flip_minimax.xz"}
 _FIRSTS, _SECONDS = list(First), list(Second)
 NO_CHOICE = 255
-
-
-def position_index(pos: Position) -> int:
-    """The index of `pos` in the table: by pairs, then known pairs, then singletons."""
-    n, k, p = pos.pairs, pos.singletons, pos.known_pairs
-    return math.comb(n + 2, 3) + p * (n + 1) - p * (p - 1) // 2 + k
 
 
 def encode(solution: Solution, top: int = TABLE_PAIRS) -> bytes:
@@ -81,7 +77,7 @@ class MinimaxStrategy:
 
     def value(self, pos: Position) -> float:
         """The mover's margin in `pos` under minimax play by both."""
-        return minimax(self.again, pos.pairs).margin(pos)
+        return minimax_margin(self.again, pos)
 
 
 def best_response_edge(strategy: Strategy, pairs: int, again: bool) -> float:

@@ -32,6 +32,7 @@ from arena.tournament.duel import (
 from arena.tournament.planning.canonical import canonical_toml
 from arena.tournament.planning.plan import schedule_of
 from arena.tournament.records.results import GAMES, RunDirectory
+from arena.tournament.update.reconcile import GameIdentities
 from tests.helpers import KeysUsed, holding
 
 
@@ -40,6 +41,21 @@ def test_optimal_against_random_accepts_h1_at_once(tmp_path: Path) -> None:
                       SprtSettings(0, 20), tmp_path / "d")
     assert report.state.verdict is Verdict.H1
     assert report.state.games <= 4 * CHUNK_PAIRS
+
+
+def test_a_duel_digests_only_the_games_it_plays(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel plays its schedule (10,000 games by default) a chunk at a time: a new run's games
+    are numbered by their places, so each game's identity is digested as it is played (the
+    first chunk digested the whole schedule: 1 s of CPU a duel)."""
+    digested: list[int] = []
+    of = GameIdentities.of
+    monkeypatch.setattr(GameIdentities, "of",
+                        lambda self, task: digested.append(task.task) or of(self, task))
+    report = run_duel(duel_config("optimal", "random", "concentration"), SprtSettings(0, 20),
+                      tmp_path / "d")
+    assert report.state.verdict is Verdict.H1
+    assert sorted(digested) == list(range(report.state.games))
 
 
 # one seed in the default run; the others are long statistical runs

@@ -1,5 +1,6 @@
-"""Concentration's luck model: the exact two-player minimax values (`minimax.py`) of the public
-state, for two players where every card has exactly one mate.
+"""Concentration's luck model: the exact two-player minimax values of the public state (solved by
+`minimax.py`, read from the table `margins.py` ships), for two players where every card has
+exactly one mate.
 
 A card turned up that nobody had seen is, given everything shown, equally likely to be any of
 the face-down cards nobody has seen (the shuffle is exchangeable, and no decision could depend on
@@ -18,6 +19,7 @@ from __future__ import annotations
 import functools
 
 from arena.api import Action
+from arena.games.concentration.margins import minimax_margin
 from arena.games.concentration.matching import MatchRule
 from arena.games.concentration.minimax import (
     First,
@@ -25,9 +27,7 @@ from arena.games.concentration.minimax import (
     Outcome,
     Position,
     Second,
-    Solution,
     first_outcomes,
-    minimax,
     second_options,
     second_outcomes,
     unseen_chances,
@@ -97,11 +97,6 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         moment = _read(state)
         self._read = (state, len(state.log), moment)
         return moment
-
-    @functools.cached_property
-    def solution(self) -> Solution:
-        """The minimax of every position up to the pairs dealt (solved once a process)."""
-        return minimax(self.again, self.pairs)
 
     def value(self, state: ConcentrationState) -> Values:
         """Each seat's points plus its expected share of the pairs left under minimax play."""
@@ -191,7 +186,7 @@ class ConcentrationLuck(LuckModel[ConcentrationState]):
         return (mine, theirs)
 
     def _margin(self, pos: Position) -> float:
-        return self.solution.margin(pos) if pos.pairs else 0.0
+        return minimax_margin(self.again, pos) if pos.pairs else 0.0
 
     def _worth(self, outcomes: list[Outcome]) -> float:
         """The mover's expected margin over the outcomes of its turn, as the minimax counts it."""

@@ -35,6 +35,7 @@ fixed (the exact expected margin of two strategies).
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -187,6 +188,13 @@ def second_outcomes(node: Node, pos: Position, second: Second) -> list[Outcome]:
     return _kept((1 / (u - 1), True, (n - 1, k, p)),
                  (k / (u - 1), False, (n, k, p + 1)),
                  ((f - 2) / (u - 1), False, (n, k + 2, p)))
+
+
+def position_index(pos: Position) -> int:
+    """The place of `pos` in a table of every position: by pairs, then known pairs, then
+    singletons (`positions(top)` fills the first ``comb(top + 3, 3)`` places)."""
+    n, k, p = pos.pairs, pos.singletons, pos.known_pairs
+    return math.comb(n + 2, 3) + p * (n + 1) - p * (p - 1) // 2 + k
 
 
 def positions(top: int) -> Iterator[Position]:

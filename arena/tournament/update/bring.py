@@ -133,10 +133,11 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
     identities = GameIdentities(config, code)
     end = total if until is None else min(until, total)
     todo: Iterator[GameTask]
-    if same and recorded == code and not any(run.file(name).exists()
-                                             for name in (RETIRED, NUMBERS)):
-        # a plain resume of a run never brought up to date: its games are numbered by their
-        # places in this very schedule
+    if (not has_records or (same and recorded == code)) and not any(
+            run.file(name).exists() for name in (RETIRED, NUMBERS)):
+        # a new run, or a plain resume of a run never brought up to date: its games are
+        # numbered by their places in this very schedule (each game's identity digested as it
+        # is played: a duel's first chunk plays 64 games of a schedule of 10,000)
         done = run.finished()
         retired = 0
         todo = (replace(task, identity=identities.of(task)) for task in schedule
