@@ -51,15 +51,20 @@ def rewrite_tests(config: pytest.Config, roots: list[Path]) -> None:
         )
     except ImportError:
         return
-    state = config.stash[assertstate_key]
+    state = config.stash.get(assertstate_key, None)
+    if state is None:
+        return
     patterns = [*config.getini("python_files"), "conftest.py"]
     for source in _test_modules(roots, patterns):
         pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
-        if _read_pyc(source, pyc, state.trace) is not None:
-            continue
-        get_cache_dir(source).mkdir(exist_ok=True)
-        source_hash, code = _rewrite_test(source, config)
-        _write_pyc(state, code, source_hash, pyc)
+        try:
+            if _read_pyc(source, pyc, state.trace) is not None:
+                continue
+            get_cache_dir(source).mkdir(exist_ok=True)
+            source_hash, code = _rewrite_test(source, config)
+            _write_pyc(state, code, source_hash, pyc)
+        except (SyntaxError, ValueError, OSError):
+            continue  # a module that does not compile: the test process that collects it says so
 
 
 def _test_modules(roots: list[Path], patterns: list[str]) -> list[Path]:

@@ -47,3 +47,12 @@ def _function(module: CodeType) -> CodeType:
     """The code of the module's one function."""
     (found,) = [c for c in module.co_consts if isinstance(c, CodeType)]
     return found
+
+
+def test_a_module_that_does_not_compile_is_left_to_the_test_process(
+        pytestconfig: pytest.Config, tmp_path: Path) -> None:
+    (tmp_path / "test_broken.py").write_text("def test_it(:\n")
+    (tmp_path / "test_fine.py").write_text("def test_it():\n    assert True\n")
+    rewrite_tests(pytestconfig, [tmp_path])
+    assert [p.name.split(".")[0] for p in get_cache_dir(tmp_path / "test_fine.py").iterdir()] == [
+        "test_fine"]
