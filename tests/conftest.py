@@ -183,7 +183,7 @@ LONGEST: dict[str, float] = {
     "tests/tournament/test_duel.py::test_a_killed_duel_resumes_to_the_same_verdict": 6,
     "tests/tournament/update/test_reconcile.py::test_a_run_with_a_key_keeps_it_and_its_game"
     "s_when_a_sandboxed_bot_joins": 10,
-    "tests/tournament/test_stopping.py": 20,
+    "tests/tournament/test_stopping.py": 8,
     "tests/tournament/test_crafted_runs.py": 14,
     "tests/test_author_loop.py::test_the_authors_loop": 13,
     "tests/tournament/update/test_reconcile.py::test_any_sequence_of_changes_leaves_the_rec"
