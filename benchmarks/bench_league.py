@@ -18,7 +18,12 @@ and 3), and a changed bot (week 3b). The draw grows without a redraw (docs/leagu
 fields"): each of those weeks plays only the games of the bot that joined or changed, which the
 "its games" column counts in the pool's records (the games at a table with that bot, which an
 update must equal). --quick: 2 deals, the big field only.
-The student's bot plays in-process (as a trusted bot would) unless --sandbox. Asserts nothing.
+Every bot plays in-process, the student's as a trusted bot would (`--isolation none`): the
+cheapest games a league can play, beside which the update's own cost weighs most. With
+--sandbox the student's bot plays sandboxed, as a league plays a submitted bot (a process of
+its own for each game, `docs/sandbox.md`), and the sandbox's CPU seconds are counted with the
+arena's: its fork server, and the hosts and game processes below it, are processes the arena
+does not wait for, which getrusage does not count. Asserts nothing.
 
     python benchmarks/bench_league.py [--deals 4] [--workers 1] [--sandbox]
         [--big [--tables 4]]
@@ -78,23 +83,24 @@ Each week is measured --repeats times, the update and the full replay side by si
 alternating), each in a process of its own forked from the same state (the league as the week found
 it, what earlier weeks imported and looked up already loaded), so that both start alike and a burst
 of the machine's other load falls on one repetition, not on one side. The update runs on the league
-as the week found it, put back after each repetition; the full replay plays every pool afresh on
-the same deals and rates it. CPU s: the process's CPU seconds (its workers' included; getrusage, to
-the microsecond), the median over the repetitions; wall seconds are the same on an idle machine.
-time ratio: the update's seconds over the full replay's times the share of its game time (the
-records' durations) that the games the update played took in it, matched by identity (for a grown
-draw, whose new tables a fresh draw does not hold: its share of the replay's games), that is the
-update's time were it exactly in proportion to its games; 1.00 is in proportion. The CPU ratio
-weighs the games by their CPU seconds in the replay, timed game by game in the measuring process
-(one worker, no sandbox; else by their durations, which are wall seconds a busy machine stretches
-game by game). its games' CPU: those games' CPU seconds in the update over the same games' in the
-replay (the play alone; 1.00: played alike). CPU ratio, games as replayed: the CPU ratio with the
-update's games counted at the CPU seconds the same games took in the replay (a common-games
-control: what the games cost is not the update's doing, and playing one game twice varies by tens
-of percent on a loaded machine), so that it measures the update's own cost beside its games. Shown
-as the median of the repetitions' ratios [lowest-highest]. Only the update and the replay are
-timed, not the benchmark's reading of their records. The update's fixed cost (reading, planning,
-rating the pools that changed, writing the round) is the row with no change."""
+as the week found it, put back after each repetition; the full replay plays every pool afresh on the
+same deals and rates it. CPU s: the process's CPU seconds (its workers' included; getrusage, to the
+microsecond; the sandbox's processes' from /proc, in hundredths), the median over the repetitions;
+wall seconds are the same on an idle machine. time ratio: the update's seconds over the full
+replay's times the share of its game time (the records' durations) that the games the update played
+took in it, matched by identity (for a grown draw, whose new tables a fresh draw does not hold: its
+share of the replay's games), that is the update's time were it exactly in proportion to its games;
+1.00 is in proportion. The CPU ratio weighs the games by their CPU seconds in the replay, timed game
+by game in the measuring process (one worker; a sandboxed bot's moves by its processes' CPU, read
+from /proc before and after each game; with workers, by their durations, which are wall seconds a
+busy machine stretches game by game). its games' CPU: those games' CPU seconds in the update over
+the same games' in the replay (the play alone; 1.00: played alike). CPU ratio, games as replayed:
+the CPU ratio with the update's games counted at the CPU seconds the same games took in the replay
+(a common-games control: what the games cost is not the update's doing, and playing one game twice
+varies by tens of percent on a loaded machine), so that it measures the update's own cost beside its
+games. Shown as the median of the repetitions' ratios [lowest-highest]. Only the update and the
+replay are timed, not the benchmark's reading of their records. The update's fixed cost (reading,
+planning, rating the pools that changed, writing the round) is the row with no change."""
 
 
 def _records(run: Path) -> dict[str, float]:
@@ -130,10 +136,45 @@ class Timed:
 def _cpu() -> float:
     """This process's CPU seconds, its waited-for children's included, to the microsecond
     (getrusage: os.times counts whole clock ticks, 10 ms, and truncates, an error of up to
-    20 ms in a measurement of a few tenths of a second)."""
+    20 ms in a measurement of a few tenths of a second), and its live descendants' (`_alive`)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), \
         resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + _alive()
+
+
+def _children(pid: int) -> list[int]:
+    """`pid`'s children, those of all its threads ([] once it has ended, or without /proc)."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
+    except OSError:
+        pass
+    return found
+
+
+def _ticks(pid: int) -> int:
+    """A process's CPU clock ticks, its own and its waited-for children's (0 once it has been
+    reaped; a process that has ended and is not yet reaped still has its own)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0
+    return sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+
+
+def _alive() -> float:
+    """The CPU seconds of this process's descendants, and of the children they have waited
+    for: the sandbox's fork server, which an arena process starts at its first sandboxed game
+    and keeps until it exits, and the hosts and game processes below it, none of which reaches
+    this process's getrusage (/proc, in clock ticks; 0 without /proc). Each process's CPU is
+    counted once: in its own entry until its parent reaps it, then in its parent's."""
+    total, pending = 0, _children(os.getpid())
+    while pending:
+        pid = pending.pop()
+        total += _ticks(pid)
+        pending += _children(pid)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _forked(work: Callable[[], Any], after: Callable[[Any], Any] | None = None) -> Timed:
@@ -145,12 +186,12 @@ def _forked(work: Callable[[], Any], after: Callable[[Any], Any] | None = None) 
     if pid == 0:  # the child: time the work, send the result back, leave without cleanup
         os.close(read)
         try:
-            games = _game_cpu()
+            clock = _game_cpu()
             cpu, wall = _cpu(), time.perf_counter()
             value = work()
-            cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+            cpu, wall = _cpu() - cpu - clock.overhead, time.perf_counter() - wall
             value = after(value) if after is not None else value
-            out = pickle.dumps((True, Timed(cpu, wall, value, dict(games))))
+            out = pickle.dumps((True, Timed(cpu, wall, value, dict(clock.games))))
         except BaseException as exc:  # said in the parent
             out = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
         with os.fdopen(write, "wb") as pipe:
@@ -166,23 +207,38 @@ def _forked(work: Callable[[], Any], after: Callable[[Any], Any] | None = None) 
     return found
 
 
-def _game_cpu() -> dict[str, float]:
+@dataclass
+class GameClock:
+    """Each game's CPU seconds by identity (`_game_cpu`), and the CPU seconds spent timing them,
+    which the measured side's own are given back."""
+
+    games: dict[str, float]
+    overhead: float = 0.0
+
+
+def _game_cpu() -> GameClock:
     """In a measuring child only (it is thrown away after): each game this process plays, its
-    CPU seconds by identity, its bots' moves included when they play in-process (one worker,
-    no sandbox); the records' durations are wall seconds, which the machine's other load
-    stretches game by game."""
-    found: dict[str, float] = {}
+    CPU seconds by identity, its bots' moves included, in-process or sandboxed (the sandbox's
+    processes' CPU, `_alive`, before and after it; one worker); the records' durations are
+    wall seconds, which the machine's other load stretches game by game."""
+    clock = GameClock({})
     play = TaskPlayer.play
 
-    def timed(self: TaskPlayer, task: GameTask) -> Played:
+    def now() -> float:
         start = time.process_time()
+        found = start + _alive()
+        clock.overhead += time.process_time() - start
+        return found
+
+    def timed(self: TaskPlayer, task: GameTask) -> Played:
+        start = now()
         try:
             return play(self, task)
         finally:
-            found[task.identity or str(task.task)] = time.process_time() - start
+            clock.games[task.identity or str(task.task)] = now() - start
 
     TaskPlayer.play = timed  # type: ignore[method-assign]
-    return found
+    return clock
 
 
 def _updated(folder: Path, workers: int, isolation: str | None) -> tuple[int, int]:
@@ -249,7 +305,7 @@ def _ratio(update_s: float, replay_s: float, played: int, new: dict[str, set[str
 def _by_pool(records: dict[str, dict[str, float]], cpu: dict[str, float]
              ) -> dict[str, dict[str, float]] | None:
     """The replay's games' CPU seconds by pool and identity (None if some game was not timed
-    in the measuring process: its games were played by workers or its bots sandboxed)."""
+    in the measuring process: its games were played by workers)."""
     found = {pool: {i: cpu[i] for i in games if i in cpu} for pool, games in records.items()}
     return found if all(len(found[p]) == len(g) for p, g in records.items()) else None
 
@@ -343,13 +399,13 @@ def big(folder: Path, deals: int, workers: int, tables: int, repeats: int
     specs = ("cuckoo-sharp", "cuckoo-simple", "random")
     for i in range(30):
         submit(league, specs[i % 3], f"c{i + 1:02d}", validator=trusted)
-    rows = [week(league, "week 1 (30 bots)", workers, None, folder, repeats=repeats)]
+    rows = [week(league, "week 1 (30 bots)", workers, "none", folder, repeats=repeats)]
     submit(league, "cuckoo-sharp", "c31", validator=trusted)
-    rows.append(week(league, "week 2 (+c31)", workers, None, folder, "c31", repeats=repeats))
+    rows.append(week(league, "week 2 (+c31)", workers, "none", folder, "c31", repeats=repeats))
     submit(league, "cuckoo-simple", "c32", validator=trusted)
-    rows.append(week(league, "week 3 (+c32)", workers, None, folder, "c32", repeats=repeats))
+    rows.append(week(league, "week 3 (+c32)", workers, "none", folder, "c32", repeats=repeats))
     submit(league, "cuckoo-sharp", "c03", validator=trusted)  # was random: a new version
-    rows.append(week(league, "week 3b (c03 v2)", workers, None, folder, "c03", repeats=repeats))
+    rows.append(week(league, "week 3b (c03 v2)", workers, "none", folder, "c03", repeats=repeats))
     return rows
 
 
@@ -359,7 +415,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--sandbox", action="store_true",
-                        help="play the student's bot sandboxed (slower)")
+                        help="play the student's bot sandboxed, as a league does (slower)")
     parser.add_argument("--big", action="store_true", help="also 30 Cuckoo bots at 8 seats")
     parser.add_argument("--tables", type=int, default=4, help="tables per bot with --big")
     parser.add_argument("--repeats", type=int, default=5,
