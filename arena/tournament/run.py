@@ -104,7 +104,7 @@ def _play(config: TournamentConfig, ready: UpToDate, earlier: DealsLike | None, 
                  f"Ray at {address}" if address else f"a local Ray instance of {workers} CPU(s)")
         log.info("run %r: %d of %d games already played; %s", config.name, ready.kept, ready.total,
                  where)
-        if sandboxed and not ready.had_records:  # what keeps the sandbox's promises on this machine
+        if ready.sandbox_new:  # what keeps the sandbox's promises on this machine
             _log_promises(config.games[0].game)
         if sandboxed and config.limits.move_seconds is None and config.limits.game_seconds is None:
             log.warning("sandboxed bots have no time limit ([limits] move_seconds, game_seconds):"

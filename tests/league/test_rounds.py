@@ -257,3 +257,26 @@ def test_the_bundled_bots_package_is_hashed_once_per_update(
     hashed.clear()
     update(league, isolation="none")
     assert len(hashed) == 1
+
+
+def test_a_pool_a_student_s_bot_joins_says_what_keeps_the_sandbox_s_promises(
+        tmp_path: Path) -> None:
+    """A pool's run that began with bundled bots only (in-process) says in its log what keeps
+    the sandbox's promises once a student's bot plays in it sandboxed, as a run that begins
+    with one does (docs/sandbox.md), and says it once."""
+    from arena.sandbox.entry import confinement_facts
+    from arena.sandbox.promises import promises_summary
+
+    league = new_league(tmp_path / "L", [parse_game("concentration:standard:2")], deals=1)
+    for bot in ("greedy", "random"):
+        submit(league, bot, validator=passing)
+    update(league)  # bundled bots play in-process
+    log = league.path / "pools" / "concentration-standard-2p" / "log.txt"
+    assert "sandbox: " not in log.read_text()
+    submit(league, write_bot(tmp_path / "ada", FIRST), "ada", validator=passing)
+    update(league)  # a student's bot is sandboxed
+    said = f"sandbox: {promises_summary(confinement_facts())}; "
+    assert log.read_text().count(said) == 1
+    submit(league, "tracker", validator=passing)
+    update(league)  # the sandboxed run grows: said already
+    assert log.read_text().count(said) == 1

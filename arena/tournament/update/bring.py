@@ -66,7 +66,8 @@ class UpToDate:
     """A run directory brought up to date: the schedule it plays (`total` games), the tasks left
     to play below `end` (`todo`, a lazy stream), the games kept from before (`kept`, of which
     `kept_before_end` below `end`), what it said it keeps (`plan`), and what the run's log is told
-    (`repaired` bytes cut, whether `bots.json` was missing, whether the run was updated)."""
+    (`repaired` bytes cut, whether it is to say what keeps the sandbox's promises, whether
+    `bots.json` was missing, whether the run was updated)."""
 
     directory: RunDirectory
     key: str
@@ -79,7 +80,10 @@ class UpToDate:
     plan: RunPlan
     repaired: int
     resuming: bool
-    had_records: bool
+    sandbox_new: bool
+    """It plays a sandboxed bot, and it had no games or none of its bots was sandboxed before (a
+    league's pool that a student's bot joins): its log has not said what keeps the sandbox's
+    promises."""
     bots_unrecorded: bool
     updated: bool
 
@@ -91,7 +95,7 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
     docstring); refused with a `RunDirectoryError` where its games could not be kept or a
     sandboxed bot could work its deals out. `look`: the bots' code as found already (one
     league update's pools share it)."""
-    sandboxed = any(b.isolation is Isolation.PROCESS for b in config.bots)
+    sandboxed = _sandboxed(config)
     if earlier is not None and sandboxed and not earlier.key:
         raise RunDirectoryError(
             f"{earlier.run}: was played without a key (all its bots in-process), so its deals "
@@ -167,8 +171,14 @@ def bring_up_to_date(config: TournamentConfig, out: Path, schedule: Schedule, fr
         notes = (*notes, f"new tables for bots short of tables: {shown}")
     plan = RunPlan(kept, total - kept, retired, new, changed, gone, notes)
     return UpToDate(run, key, total, end, todo, kept, kept_before_end, retired, plan, repaired,
-                    resuming, has_records, resuming and recorded is None,
+                    resuming, sandboxed and not (has_records and _sandboxed(before)),
+                    resuming and recorded is None,
                     resuming and not (same and recorded == code))
+
+
+def _sandboxed(config: TournamentConfig) -> bool:
+    """Whether a config sandboxes any of its bots."""
+    return any(b.isolation is Isolation.PROCESS for b in config.bots)
 
 
 def run_schedule(config: TournamentConfig, out: Path, fresh: bool = False) -> Schedule:
