@@ -350,7 +350,7 @@ def week(league: League, label: str, workers: int, isolation: str | None,
         cpu.append(_ratio(u.cpu, r.cpu, played, u.value[2], games or r.value))
         wall.append(_ratio(u.wall, r.wall, played, u.value[2], r.value))
         same = [i for found in u.value[2].values() for i in found]
-        if games is not None and same and all(i in u.games for i in same):
+        if games is not None and same and all(i in u.games and i in r.games for i in same):
             plays.append(sum(u.games[i] for i in same) / sum(r.games[i] for i in same))
             own = u.cpu - sum(u.games[i] for i in same) + sum(r.games[i] for i in same)
             as_replayed.append(_ratio(own, r.cpu, played, u.value[2], games))
